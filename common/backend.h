@@ -1,0 +1,122 @@
+/* The backend vtable: what a GPU programming interface must do for simtbench.
+ *
+ * A backend is one value of type sb_backend, exported by a loadable module
+ * under the symbol SB_BACKEND_SYMBOL.  The frontend owns all policy
+ * (sizes, repetitions, statistics, verification); a backend only opens a
+ * device, builds programs, moves memory, launches and times.
+ *
+ * This header is the only one the frontend and the backends share; it uses
+ * no CUDA or OpenCL type. */
+#ifndef SB_BACKEND_H
+#define SB_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bumped whenever the struct below changes layout or meaning. */
+#define SB_BACKEND_ABI 1
+#define SB_BACKEND_SYMBOL "simtbench_backend"
+
+typedef struct sb_device sb_device;   /* opaque, backend-defined */
+typedef struct sb_program sb_program; /* opaque, backend-defined */
+typedef struct sb_kernel sb_kernel;   /* opaque, backend-defined */
+typedef struct sb_buffer sb_buffer;   /* opaque, backend-defined */
+
+/* Everything the backend can tell about one device.  Unknown numbers are 0,
+ * unknown strings are empty: a backend never invents a value. */
+typedef struct sb_device_info {
+    int platform_index;      /* OpenCL platform; 0 for CUDA */
+    int device_index;        /* index within the platform */
+    char platform[128];      /* "NVIDIA CUDA", "Portable Computing Language" */
+    char name[128];          /* "NVIDIA H200" */
+    char vendor[64];
+    char driver[64];         /* driver version string */
+    char api_version[64];    /* "CUDA 13.0" / "OpenCL 3.0 CUDA" */
+    char arch[32];           /* "sm_90", or the OpenCL C version */
+    int is_gpu;
+    int compute_units;       /* multiprocessors / compute units */
+    int clock_mhz;           /* core clock */
+    int mem_clock_mhz;       /* memory clock, 0 when the API does not say */
+    int bus_width_bits;      /* memory bus width, 0 when the API does not say */
+    uint64_t global_mem_bytes;
+    uint64_t l2_bytes;       /* last-level cache; 0 when unknown */
+    uint64_t local_mem_bytes;/* shared/local memory per block */
+    int max_group_size;      /* threads per block / work-items per group */
+    int warp_size;           /* 32 on NVIDIA; 0 when the API does not say */
+} sb_device_info;
+
+/* Which device to open: negative fields mean "choose for me". */
+typedef struct sb_device_request {
+    int platform; /* OpenCL only */
+    int device;
+} sb_device_request;
+
+typedef enum sb_arg_kind { SB_ARG_BUFFER, SB_ARG_INT, SB_ARG_FLOAT } sb_arg_kind;
+
+/* One kernel argument, in the kernel's parameter order. */
+typedef struct sb_arg {
+    sb_arg_kind kind;
+    union {
+        sb_buffer *buf;
+        int32_t i;
+        float f;
+    } v;
+} sb_arg;
+
+/* Launch geometry: grid counted in blocks (work-groups), not threads. */
+typedef struct sb_launch {
+    unsigned grid[3];
+    unsigned block[3];
+} sb_launch;
+
+typedef struct sb_backend {
+    int abi;                   /* SB_BACKEND_ABI */
+    const char *name;          /* "cuda", "opencl" */
+    const char *prelude;       /* file in the kernel directory that maps the
+                                  portable dialect onto this API */
+
+    /* Is the API usable here?  0 if so; else non-zero with the reason in
+       last_error() (e.g. "libcuda.so.1 not found: no NVIDIA driver"). */
+    int (*probe)(void);
+    /* Fill up to max entries about every device; returns the count or -1. */
+    int (*enumerate)(sb_device_info *out, int max);
+    /* Open a device; the choice made is described in *info. */
+    int (*open)(const sb_device_request *req, sb_device **dev, sb_device_info *info);
+    void (*close)(sb_device *dev);
+
+    /* Build source with -D definitions ("TILE=32") for the open device. */
+    int (*build)(sb_device *dev, const char *source, const char *const *defines,
+                 int ndefines, sb_program **prog);
+    /* Build without a device for a named target (CUDA: "sm_90"); NULL where
+       the API cannot.  On success *ptx is malloc'd text the caller frees. */
+    int (*compile_offline)(const char *source, const char *const *defines, int ndefines,
+                           const char *target, char **ptx);
+    /* The intermediate code of a built program (PTX on NVIDIA), malloc'd;
+       non-zero when the API or platform has none. */
+    int (*program_ptx)(sb_program *prog, char **ptx);
+    void (*release_program)(sb_program *prog);
+
+    int (*kernel)(sb_program *prog, const char *name, sb_kernel **k);
+    void (*release_kernel)(sb_kernel *k);
+    /* Blocks of block_threads threads that fit on one multiprocessor at once,
+       as the API reports it; NULL or -1 where it cannot. */
+    int (*occupancy)(sb_kernel *k, int block_threads, int *blocks_per_unit);
+
+    int (*alloc)(sb_device *dev, size_t bytes, sb_buffer **buf);
+    void (*free)(sb_buffer *buf);
+    int (*upload)(sb_buffer *dst, const void *src, size_t bytes);
+    int (*download)(void *dst, sb_buffer *src, size_t bytes);
+    /* Device-to-device copy through the API's own copy (cuMemcpyDtoD,
+       clEnqueueCopyBuffer), timed with device events when ms is not NULL. */
+    int (*copy)(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms);
+
+    /* Launch and wait; when ms is not NULL, the launch alone is timed with
+       device events (CUDA events, OpenCL profiling) in milliseconds. */
+    int (*launch)(sb_kernel *k, const sb_launch *geometry, const sb_arg *args, int nargs,
+                  double *ms);
+
+    /* The message of the last failure, for a user to act on. */
+    const char *(*last_error)(void);
+} sb_backend;
+
+#endif

@@ -1,0 +1,171 @@
+/* The memory-access model: for one warp-wide access, what the hardware must do.
+ *
+ * An experiment declares its access as an sb_pattern, built from the same
+ * parameters that become its kernel's -D definitions; the model then says
+ * how many 32-byte sectors a global-memory request moves and how many
+ * wavefronts a shared-memory request needs.  Everything is computed by
+ * enumerating the 32 lanes' addresses, never by a closed formula, so that
+ * odd patterns (permutations, padding, swizzles) get the same treatment as
+ * the textbook ones.
+ *
+ * The rules follow the study notes in shared/seeds/:
+ *   global: a request moves every distinct 32-byte sector its lanes touch;
+ *   shared: 32 banks of 4 bytes, bank = (address / 4) % 32; lanes reading
+ *           the same word share it; different words of one bank serialise;
+ *           8-byte accesses run in 2 phases (half-warps), 16-byte ones in 4
+ *           (quarter-warps).
+ *
+ * Plain C11, no GPU.  Every function validates its pattern first: a bad
+ * pattern gives an error, never a number. */
+#ifndef SB_MODEL_H
+#define SB_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SB_WARP_LANES 32    /* lanes in a warp */
+#define SB_BANKS 32         /* shared-memory banks */
+#define SB_BANK_BYTES 4     /* width of one bank */
+#define SB_SECTOR_BYTES 32  /* global-memory transaction (sector) */
+#define SB_SEGMENT_BYTES 128/* cache line: four sectors */
+
+/* Limits that keep every address well inside 64 bits. */
+#define SB_MODEL_MAX_STRIDE (1L << 24) /* words */
+#define SB_MODEL_MAX_OFFSET (1L << 24) /* words */
+#define SB_MODEL_MAX_TILE 65536        /* rows, columns or padding of a tile */
+
+typedef enum { SB_SPACE_GLOBAL, SB_SPACE_SHARED } sb_space;
+typedef enum { SB_PERM_NONE, SB_PERM_REVERSE, SB_PERM_XOR, SB_PERM_RANDOM } sb_perm;
+typedef enum { SB_WALK_NONE, SB_WALK_ROW, SB_WALK_COLUMN } sb_walk;
+
+/* One warp-wide access (the warp's first one).
+ *
+ * Linear patterns (walk == SB_WALK_NONE), element index of lane l:
+ *   q     = perm(l)                     (0..31, a permutation of the lanes)
+ *   g     = same > 1 ? q / same : q     (groups of `same` lanes share one word)
+ *   step  = spread ? 128 / word_bytes : stride
+ *   index = g * step + offset
+ * Tile walks (walk != SB_WALK_NONE) over tile[tile_rows][tile_cols + pad],
+ * row-major, element (r, c) stored at r * (tile_cols + pad) + c', where
+ * c' = swizzle ? c ^ (r % tile_cols) : c, and index = that + offset:
+ *   row walk:    r = walk_index + l / tile_cols, c = l % tile_cols
+ *   column walk: c = walk_index + l / tile_rows, r = l % tile_rows
+ * (with a walked dimension of 32 or more, lane l is simply column l of row
+ * walk_index, or row l of column walk_index; a smaller tile wraps lanes onto
+ * the next row or column, as a 2-D block with blockDim.x = that size does).
+ * A tile walk needs stride 1 and no perm, spread or same.
+ * The byte address of a lane is index * word_bytes (elements are aligned). */
+typedef struct sb_pattern {
+    sb_space space;
+    int word_bytes;    /* 4, 8 or 16 bytes per lane */
+    long stride;       /* words between consecutive lanes' elements; 0 = every lane the same word (broadcast) */
+    long offset;       /* words added to every lane's index (misalignment: k words after a 128-byte boundary) */
+    sb_perm perm;      /* lanes take the same words in another order */
+    unsigned perm_arg; /* XOR mask (0..31), or the random permutation's seed; 0 for none/reverse */
+    int spread;        /* 1: permuted lanes each in its own 128-byte segment (step = 128 / word_bytes words) */
+    int same;          /* >1: lanes in groups of `same` consecutive lanes share one address; 0 or 1: none */
+    int tile_rows;     /* tile walks only: rows of the tile */
+    int tile_cols;     /* tile walks only: columns of the tile, without padding */
+    int pad;           /* tile walks only: extra columns per row */
+    int swizzle;       /* tile walks only: 1 = column c of row r stored at c ^ (r % tile_cols) */
+    sb_walk walk;      /* SB_WALK_NONE for a linear pattern */
+    int walk_index;    /* the row (row walk) or column (column walk) the warp starts on */
+} sb_pattern;
+
+/* Cost of one global-memory request. */
+typedef struct sb_global_cost {
+    int sectors;           /* distinct 32-byte sectors touched (transactions) */
+    int segments;          /* distinct 128-byte lines touched */
+    int requested_bytes;   /* lanes x word_bytes */
+    int unique_bytes;      /* distinct bytes used */
+    int transferred_bytes; /* sectors x 32 */
+    double efficiency;     /* unique_bytes / transferred_bytes, 0..1 */
+} sb_global_cost;
+
+/* Cost of one shared-memory request. */
+typedef struct sb_shared_cost {
+    int wavefronts;       /* passes the hardware serialises: sum over phases of the worst bank */
+    int ideal_wavefronts; /* the minimum for the word size: 1, 2 or 4 (the phases) */
+    int ways;             /* conflict degree: the most distinct words one bank delivers in one phase */
+    int conflicts;        /* wavefronts - ideal_wavefronts: the extra passes (Nsight's bank conflicts) */
+    int broadcast;        /* 1 when all 32 lanes read one address */
+} sb_shared_cost;
+
+/* Everything the model says about a pattern, flat ints and doubles so that a
+ * report can print every field (see sb_prediction_field_at).  Both costs are
+ * always filled; `space` says which one the experiment measures. */
+typedef struct sb_prediction {
+    int space;      /* sb_space of the pattern */
+    int word_bytes;
+    int lanes;      /* always 32 */
+    /* global memory */
+    int sectors;
+    int segments;
+    int requested_bytes;
+    int unique_bytes;
+    int transferred_bytes;
+    double efficiency;
+    /* shared memory */
+    int wavefronts;
+    int ideal_wavefronts;
+    int ways;
+    int conflicts;
+    int broadcast;
+} sb_prediction;
+
+typedef enum { SB_FIELD_INT, SB_FIELD_DOUBLE } sb_field_type;
+
+/* Describes one field of sb_prediction, for generic CSV/JSON writers. */
+typedef struct sb_prediction_field {
+    const char *name;    /* the struct member's name, also the CSV/JSON key */
+    sb_field_type type;  /* int or double */
+    size_t offset;       /* offsetof(sb_prediction, member) */
+    const char *meaning; /* one line for a report's legend */
+} sb_prediction_field;
+
+/* A pattern with the defaults: shared memory, 4-byte words, stride 1, nothing else. */
+sb_pattern sb_pattern_default(void);
+
+/* NULL when the pattern is valid, else a message saying what is wrong. */
+const char *sb_pattern_check(const sb_pattern *p);
+
+/* The byte address each of the 32 lanes touches; 0, or -1 (addr untouched) for an invalid pattern. */
+int sb_pattern_addresses(const sb_pattern *p, uint64_t addr[SB_WARP_LANES]);
+
+/* Writes a short name of the pattern ("shared, 4-byte words, stride 6"); snprintf's return, or -1 if invalid. */
+int sb_pattern_describe(const sb_pattern *p, char *buf, size_t n);
+
+/* The lane order a permutation gives (out[lane] = position taken); 0, or -1 for a bad perm or XOR mask. */
+int sb_perm_table(sb_perm perm, unsigned arg, int out[SB_WARP_LANES]);
+
+/* Global-memory cost of the pattern's request; 0, or -1 (out untouched) for an invalid pattern. */
+int sb_global_cost_of(const sb_pattern *p, sb_global_cost *out);
+
+/* Shared-memory cost of the pattern's request; 0, or -1 (out untouched) for an invalid pattern. */
+int sb_shared_cost_of(const sb_pattern *p, sb_shared_cost *out);
+
+/* Fills a prediction (both costs) for the pattern; 0, or -1 (out untouched) for an invalid pattern. */
+int sb_predict(const sb_pattern *p, sb_prediction *out);
+
+/* Writes "4 sectors/req, 100.0% used" (global) or "32-way, 32 wavefronts" (shared); snprintf's return, or -1. */
+int sb_prediction_format(const sb_prediction *p, char *buf, size_t n);
+
+/* The i-th field of sb_prediction, or NULL past the last one. */
+const sb_prediction_field *sb_prediction_field_at(size_t i);
+
+/* The value of one field of a prediction, as a double (ints convert exactly). */
+double sb_prediction_value(const sb_prediction *p, const sb_prediction_field *f);
+
+/* Bank (0..31) of a shared-memory byte address. */
+int sb_bank_of(uint64_t byte_addr);
+
+/* "global" / "shared", or NULL for a value out of range. */
+const char *sb_space_name(sb_space s);
+
+/* "none" / "reverse" / "xor" / "random", or NULL for a value out of range. */
+const char *sb_perm_name(sb_perm p);
+
+/* "none" / "row" / "column", or NULL for a value out of range. */
+const char *sb_walk_name(sb_walk w);
+
+#endif

@@ -1,0 +1,14 @@
+/* Maps simtbench's portable kernel dialect onto CUDA C++ (built by NVRTC). */
+#define KERNEL extern "C" __global__
+#define GLOBAL
+#define LOCAL __shared__
+#define RESTRICT __restrict__
+#define LOCAL_ID(d) ((int)((d) == 0 ? threadIdx.x : (d) == 1 ? threadIdx.y : threadIdx.z))
+#define GROUP_ID(d) ((int)((d) == 0 ? blockIdx.x : (d) == 1 ? blockIdx.y : blockIdx.z))
+#define LOCAL_SIZE(d) ((int)((d) == 0 ? blockDim.x : (d) == 1 ? blockDim.y : blockDim.z))
+#define NUM_GROUPS(d) ((int)((d) == 0 ? gridDim.x : (d) == 1 ? gridDim.y : gridDim.z))
+#define BARRIER() __syncthreads()
+#define VOLATILE_LOCAL volatile
+#define SB_CUDA 1
+typedef unsigned int uint;
+typedef unsigned long long ulong;

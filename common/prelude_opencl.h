@@ -1,0 +1,12 @@
+/* Maps simtbench's portable kernel dialect onto OpenCL C 1.2. */
+#define KERNEL __kernel
+#define GLOBAL __global
+#define LOCAL __local
+#define RESTRICT restrict
+#define LOCAL_ID(d) ((int)get_local_id(d))
+#define GROUP_ID(d) ((int)get_group_id(d))
+#define LOCAL_SIZE(d) ((int)get_local_size(d))
+#define NUM_GROUPS(d) ((int)get_num_groups(d))
+#define BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define VOLATILE_LOCAL volatile __local
+#define SB_OPENCL 1

@@ -1,0 +1,70 @@
+/* Result records: one measured variant with its provenance and the model's
+ * prediction, and the run that holds them.  Report writers read these and
+ * nothing else. */
+#ifndef SB_RESULT_H
+#define SB_RESULT_H
+
+#include <stddef.h>
+
+#include "backend.h"
+#include "model.h"
+#include "stats.h"
+
+#define SB_RESULT_SCHEMA "simtbench-result/1"
+
+typedef struct sb_result {
+    char backend[16];
+    int device_slot;         /* index into sb_run.devices */
+    char experiment[32];
+    char family[16];
+    char variant[48];
+    char kernel[48];
+    char params[200];        /* the -D definitions, space separated */
+    long rows, cols;
+    unsigned grid[3], block[3];
+    int reps, warmup;
+    sb_stats ms;             /* event times of the repetitions, milliseconds */
+    double bytes;            /* useful bytes per launch */
+    double flops;            /* per launch */
+    double accesses;         /* warp-wide shared accesses per launch */
+    double intensity;        /* FLOP per byte implied; 0 if none */
+    const char *unit;        /* "GB/s", "GFLOP/s", "ns/access" */
+    double value;            /* the headline figure at the median time */
+    double value_best;       /* at the minimum time */
+    double roof_share;       /* value over the backend's measured copy roof; 0 if none */
+    double slowdown;         /* median over the baseline variant's; 0 if none */
+    int group, baseline;     /* the variant's slowdown group, and whether it is the base */
+    int occupancy;           /* blocks per multiprocessor the API reports; -1 unknown */
+    int npatterns;
+    char pattern_label[2][16];
+    sb_pattern pattern[2];
+    sb_prediction prediction[2];
+    int verified;            /* 1: the output matched the host reference */
+    char ptx_file[160];      /* where --dump-ptx wrote this variant's PTX */
+} sb_result;
+
+/* One device a run used, with the backend that opened it. */
+typedef struct sb_run_device {
+    char backend[16];
+    sb_device_info info;
+    double memcpy_gbs;       /* the API's own device copy in this run; 0 if not measured */
+    double copy_gbs;         /* the copy kernel in this run; 0 if not measured */
+} sb_run_device;
+
+typedef struct sb_run {
+    char tool_version[32];
+    char date[32];           /* ISO 8601, UTC */
+    char host[64];
+    int ndevices;
+    sb_run_device devices[8];
+    size_t nresults, capacity;
+    sb_result *results;
+} sb_run;
+
+/* Append a copy of r to the run; returns 0, or -1 when out of memory. */
+int sb_run_add(sb_run *run, const sb_result *r);
+
+/* Free what the run holds and zero it. */
+void sb_run_free(sb_run *run);
+
+#endif

@@ -1,0 +1,560 @@
+/* The OpenCL backend: any platform (NVIDIA's, PoCL on a CPU, others),
+ * OpenCL 1.2 host API, kernels built at run time with the same -D
+ * definitions the CUDA backend passes to NVRTC. */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+/* cl_nv_device_attribute_query, not in every header set. */
+#define SB_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define SB_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#define SB_CL_DEVICE_WARP_SIZE_NV 0x4003
+
+#define MAX_PLATFORMS 16
+#define MAX_DEVICES 64
+
+struct sb_device {
+    cl_platform_id platform;
+    cl_device_id id;
+    cl_context context;
+    cl_command_queue queue;
+};
+
+struct sb_program {
+    sb_device *dev;
+    cl_program program;
+};
+
+struct sb_kernel {
+    sb_device *dev;
+    cl_kernel kernel;
+    char name[64];
+};
+
+struct sb_buffer {
+    sb_device *dev;
+    cl_mem mem;
+    size_t bytes;
+};
+
+static char last_error_text[2048];
+
+static const char *cl_error_name(cl_int e)
+{
+    switch (e) {
+#define CASE(x) case x: return #x
+        CASE(CL_SUCCESS);
+        CASE(CL_DEVICE_NOT_FOUND);
+        CASE(CL_DEVICE_NOT_AVAILABLE);
+        CASE(CL_COMPILER_NOT_AVAILABLE);
+        CASE(CL_MEM_OBJECT_ALLOCATION_FAILURE);
+        CASE(CL_OUT_OF_RESOURCES);
+        CASE(CL_OUT_OF_HOST_MEMORY);
+        CASE(CL_PROFILING_INFO_NOT_AVAILABLE);
+        CASE(CL_BUILD_PROGRAM_FAILURE);
+        CASE(CL_INVALID_VALUE);
+        CASE(CL_INVALID_PLATFORM);
+        CASE(CL_INVALID_DEVICE);
+        CASE(CL_INVALID_CONTEXT);
+        CASE(CL_INVALID_COMMAND_QUEUE);
+        CASE(CL_INVALID_MEM_OBJECT);
+        CASE(CL_INVALID_BUILD_OPTIONS);
+        CASE(CL_INVALID_PROGRAM);
+        CASE(CL_INVALID_PROGRAM_EXECUTABLE);
+        CASE(CL_INVALID_KERNEL_NAME);
+        CASE(CL_INVALID_KERNEL);
+        CASE(CL_INVALID_ARG_INDEX);
+        CASE(CL_INVALID_ARG_VALUE);
+        CASE(CL_INVALID_ARG_SIZE);
+        CASE(CL_INVALID_KERNEL_ARGS);
+        CASE(CL_INVALID_WORK_DIMENSION);
+        CASE(CL_INVALID_WORK_GROUP_SIZE);
+        CASE(CL_INVALID_WORK_ITEM_SIZE);
+        CASE(CL_INVALID_GLOBAL_WORK_SIZE);
+        CASE(CL_INVALID_EVENT);
+        CASE(CL_INVALID_BUFFER_SIZE);
+        CASE(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+#undef CASE
+    case -1001:
+        return "CL_PLATFORM_NOT_FOUND_KHR";
+    default:
+        return "unknown OpenCL error";
+    }
+}
+
+static int set_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error_text, sizeof last_error_text, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int cl_fail(const char *call, cl_int e)
+{
+    return set_error("%s failed: %s (%d)", call, cl_error_name(e), (int)e);
+}
+
+static const char *ocl_last_error(void)
+{
+    return last_error_text;
+}
+
+static int get_platforms(cl_platform_id *ids, cl_uint *count)
+{
+    cl_int e = clGetPlatformIDs(MAX_PLATFORMS, ids, count);
+    if (e == -1001 || (e == CL_SUCCESS && *count == 0))
+        return set_error("no OpenCL platform: no ICD is registered in /etc/OpenCL/vendors "
+                         "(install pocl-opencl-icd, or NVIDIA's driver)");
+    if (e != CL_SUCCESS)
+        return cl_fail("clGetPlatformIDs", e);
+    return 0;
+}
+
+static cl_uint get_devices(cl_platform_id p, cl_device_id *ids)
+{
+    cl_uint n = 0;
+    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, MAX_DEVICES, ids, &n) != CL_SUCCESS)
+        return 0;
+    return n;
+}
+
+static int ocl_probe(void)
+{
+    cl_platform_id p[MAX_PLATFORMS];
+    cl_device_id d[MAX_DEVICES];
+    cl_uint np = 0;
+    if (get_platforms(p, &np))
+        return -1;
+    for (cl_uint i = 0; i < np; i++)
+        if (get_devices(p[i], d) > 0)
+            return 0;
+    return set_error("OpenCL platforms found, but none has a device");
+}
+
+static void device_string(cl_device_id d, cl_device_info what, char *out, size_t n)
+{
+    out[0] = '\0';
+    if (clGetDeviceInfo(d, what, n, out, NULL) != CL_SUCCESS)
+        out[0] = '\0';
+    out[n - 1] = '\0';
+}
+
+static void describe(cl_platform_id p, cl_device_id d, int pi, int di, sb_device_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->platform_index = pi;
+    info->device_index = di;
+    if (clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof info->platform, info->platform, NULL))
+        info->platform[0] = '\0';
+    info->platform[sizeof info->platform - 1] = '\0';
+    device_string(d, CL_DEVICE_NAME, info->name, sizeof info->name);
+    device_string(d, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
+    device_string(d, CL_DRIVER_VERSION, info->driver, sizeof info->driver);
+    device_string(d, CL_DEVICE_VERSION, info->api_version, sizeof info->api_version);
+    device_string(d, CL_DEVICE_OPENCL_C_VERSION, info->arch, sizeof info->arch);
+
+    cl_device_type type = 0;
+    cl_uint u = 0;
+    cl_ulong ul = 0;
+    size_t sz = 0;
+    if (clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS)
+        info->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+    if (clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof u, &u, NULL) == CL_SUCCESS)
+        info->compute_units = (int)u;
+    if (clGetDeviceInfo(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof u, &u, NULL) == CL_SUCCESS)
+        info->clock_mhz = (int)u;
+    if (clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof ul, &ul, NULL) == CL_SUCCESS)
+        info->global_mem_bytes = ul;
+    /* OpenCL's "global memory cache" is the last-level cache on NVIDIA and
+       a CPU's own cache on PoCL; the API has no bus width or memory clock. */
+    if (clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof ul, &ul, NULL) == CL_SUCCESS)
+        info->l2_bytes = ul;
+    if (clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof ul, &ul, NULL) == CL_SUCCESS)
+        info->local_mem_bytes = ul;
+    if (clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof sz, &sz, NULL) == CL_SUCCESS)
+        info->max_group_size = (int)sz;
+
+    cl_uint major = 0, minor = 0, warp = 0;
+    if (clGetDeviceInfo(d, SB_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) ==
+            CL_SUCCESS &&
+        clGetDeviceInfo(d, SB_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, NULL) ==
+            CL_SUCCESS) {
+        snprintf(info->arch, sizeof info->arch, "sm_%u%u", major, minor);
+    }
+    if (clGetDeviceInfo(d, SB_CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL) == CL_SUCCESS)
+        info->warp_size = (int)warp;
+}
+
+static int ocl_enumerate(sb_device_info *out, int max)
+{
+    cl_platform_id p[MAX_PLATFORMS];
+    cl_device_id d[MAX_DEVICES];
+    cl_uint np = 0;
+    if (get_platforms(p, &np))
+        return -1;
+    int count = 0;
+    for (cl_uint i = 0; i < np; i++) {
+        cl_uint nd = get_devices(p[i], d);
+        for (cl_uint j = 0; j < nd && count < max; j++)
+            describe(p[i], d[j], (int)i, (int)j, &out[count++]);
+    }
+    return count;
+}
+
+/* With no platform named, take the first GPU of any platform (PoCL is often
+ * platform 0 beside NVIDIA's), else the first device of any platform. */
+static int choose(const sb_device_request *req, int *pi, int *di, cl_platform_id *pp,
+                  cl_device_id *dp)
+{
+    cl_platform_id p[MAX_PLATFORMS];
+    cl_device_id d[MAX_DEVICES];
+    cl_uint np = 0;
+    if (get_platforms(p, &np))
+        return -1;
+    if (req->platform >= (int)np)
+        return set_error("OpenCL platform %d does not exist (there are %u; see --list)",
+                         req->platform, np);
+    int first_p = -1, first_d = -1;
+    for (cl_uint i = 0; i < np; i++) {
+        if (req->platform >= 0 && (int)i != req->platform)
+            continue;
+        cl_uint nd = get_devices(p[i], d);
+        if (req->device >= 0) {
+            if (req->platform < 0 && req->device >= (int)nd)
+                continue;
+            if (req->device >= (int)nd)
+                return set_error("OpenCL platform %u has no device %d (it has %u; see --list)", i,
+                                 req->device, nd);
+            *pi = (int)i;
+            *di = req->device;
+            *pp = p[i];
+            *dp = d[req->device];
+            return 0;
+        }
+        for (cl_uint j = 0; j < nd; j++) {
+            cl_device_type type = 0;
+            clGetDeviceInfo(d[j], CL_DEVICE_TYPE, sizeof type, &type, NULL);
+            if (type & CL_DEVICE_TYPE_GPU) {
+                *pi = (int)i;
+                *di = (int)j;
+                *pp = p[i];
+                *dp = d[j];
+                return 0;
+            }
+            if (first_p < 0) {
+                first_p = (int)i;
+                first_d = (int)j;
+            }
+        }
+    }
+    if (first_p < 0)
+        return set_error(req->device >= 0 ? "no OpenCL platform has a device %d (see --list)"
+                                          : "no OpenCL device found%s",
+                         req->device >= 0 ? req->device : 0);
+    get_devices(p[first_p], d);
+    *pi = first_p;
+    *di = first_d;
+    *pp = p[first_p];
+    *dp = d[first_d];
+    return 0;
+}
+
+static int ocl_open(const sb_device_request *req, sb_device **out, sb_device_info *info)
+{
+    int pi, di;
+    cl_platform_id p;
+    cl_device_id d;
+    if (choose(req, &pi, &di, &p, &d))
+        return -1;
+    sb_device *dev = calloc(1, sizeof *dev);
+    if (!dev)
+        return set_error("out of memory");
+    dev->platform = p;
+    dev->id = d;
+    cl_int e;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p, 0};
+    dev->context = clCreateContext(props, 1, &d, NULL, NULL, &e);
+    if (!dev->context) {
+        free(dev);
+        return cl_fail("clCreateContext", e);
+    }
+    dev->queue = clCreateCommandQueue(dev->context, d, CL_QUEUE_PROFILING_ENABLE, &e);
+    if (!dev->queue) {
+        clReleaseContext(dev->context);
+        free(dev);
+        return cl_fail("clCreateCommandQueue", e);
+    }
+    describe(p, d, pi, di, info);
+    *out = dev;
+    return 0;
+}
+
+static void ocl_close(sb_device *dev)
+{
+    if (!dev)
+        return;
+    clReleaseCommandQueue(dev->queue);
+    clReleaseContext(dev->context);
+    free(dev);
+}
+
+static char *join_defines(const char *const *defines, int n)
+{
+    size_t len = 1;
+    for (int i = 0; i < n; i++)
+        len += strlen(defines[i]) + 4;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        strcat(s, i ? " -D" : "-D");
+        strcat(s, defines[i]);
+    }
+    return s;
+}
+
+static int ocl_build(sb_device *dev, const char *source, const char *const *defines, int ndefines,
+                     sb_program **out)
+{
+    cl_int e;
+    char *options = join_defines(defines, ndefines);
+    if (!options)
+        return set_error("out of memory");
+    cl_program prog = clCreateProgramWithSource(dev->context, 1, &source, NULL, &e);
+    if (!prog) {
+        free(options);
+        return cl_fail("clCreateProgramWithSource", e);
+    }
+    e = clBuildProgram(prog, 1, &dev->id, options, NULL, NULL);
+    if (e != CL_SUCCESS) {
+        char log[1536] = "";
+        clGetProgramBuildInfo(prog, dev->id, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+        log[sizeof log - 1] = '\0';
+        for (char *c = log; *c; c++)
+            if (*c == '\n')
+                *c = ' ';
+        set_error("clBuildProgram failed: %s (options '%s'): %.1200s", cl_error_name(e), options,
+                  log);
+        free(options);
+        clReleaseProgram(prog);
+        return -1;
+    }
+    free(options);
+    sb_program *p = calloc(1, sizeof *p);
+    if (!p) {
+        clReleaseProgram(prog);
+        return set_error("out of memory");
+    }
+    p->dev = dev;
+    p->program = prog;
+    *out = p;
+    return 0;
+}
+
+/* On NVIDIA the program binary is PTX text; elsewhere it is something else
+ * and is not passed off as PTX. */
+static int ocl_program_ptx(sb_program *p, char **ptx)
+{
+    size_t size = 0;
+    cl_int e = clGetProgramInfo(p->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL);
+    if (e != CL_SUCCESS)
+        return cl_fail("clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)", e);
+    if (size == 0)
+        return set_error("the OpenCL platform returned an empty program binary");
+    unsigned char *bin = malloc(size + 1);
+    if (!bin)
+        return set_error("out of memory");
+    e = clGetProgramInfo(p->program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
+    if (e != CL_SUCCESS) {
+        free(bin);
+        return cl_fail("clGetProgramInfo(CL_PROGRAM_BINARIES)", e);
+    }
+    bin[size] = '\0';
+    if (memchr(bin, '\0', size) || !strstr((char *)bin, ".target")) {
+        free(bin);
+        return set_error("this OpenCL platform's program binary is not PTX");
+    }
+    *ptx = (char *)bin;
+    return 0;
+}
+
+static void ocl_release_program(sb_program *p)
+{
+    if (!p)
+        return;
+    clReleaseProgram(p->program);
+    free(p);
+}
+
+static int ocl_kernel(sb_program *p, const char *name, sb_kernel **out)
+{
+    cl_int e;
+    cl_kernel k = clCreateKernel(p->program, name, &e);
+    if (!k)
+        return set_error("clCreateKernel(%s) failed: %s", name, cl_error_name(e));
+    sb_kernel *sk = calloc(1, sizeof *sk);
+    if (!sk) {
+        clReleaseKernel(k);
+        return set_error("out of memory");
+    }
+    sk->dev = p->dev;
+    sk->kernel = k;
+    snprintf(sk->name, sizeof sk->name, "%s", name);
+    *out = sk;
+    return 0;
+}
+
+static void ocl_release_kernel(sb_kernel *k)
+{
+    if (!k)
+        return;
+    clReleaseKernel(k->kernel);
+    free(k);
+}
+
+static int ocl_alloc(sb_device *dev, size_t bytes, sb_buffer **out)
+{
+    cl_int e;
+    cl_mem m = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, bytes ? bytes : 4, NULL, &e);
+    if (!m)
+        return set_error("clCreateBuffer of %.1f MiB failed: %s", bytes / 1048576.0,
+                         cl_error_name(e));
+    sb_buffer *b = calloc(1, sizeof *b);
+    if (!b) {
+        clReleaseMemObject(m);
+        return set_error("out of memory");
+    }
+    b->dev = dev;
+    b->mem = m;
+    b->bytes = bytes;
+    *out = b;
+    return 0;
+}
+
+static void ocl_free(sb_buffer *b)
+{
+    if (!b)
+        return;
+    clReleaseMemObject(b->mem);
+    free(b);
+}
+
+static int ocl_upload(sb_buffer *dst, const void *src, size_t bytes)
+{
+    cl_int e = clEnqueueWriteBuffer(dst->dev->queue, dst->mem, CL_TRUE, 0, bytes, src, 0, NULL,
+                                    NULL);
+    return e == CL_SUCCESS ? 0 : cl_fail("clEnqueueWriteBuffer", e);
+}
+
+static int ocl_download(void *dst, sb_buffer *src, size_t bytes)
+{
+    cl_int e = clEnqueueReadBuffer(src->dev->queue, src->mem, CL_TRUE, 0, bytes, dst, 0, NULL,
+                                   NULL);
+    return e == CL_SUCCESS ? 0 : cl_fail("clEnqueueReadBuffer", e);
+}
+
+/* Wait for the event, check that the command itself succeeded, and read
+ * its profiled duration. */
+static int finish_event(cl_event ev, const char *what, double *ms)
+{
+    cl_int e = clWaitForEvents(1, &ev);
+    cl_int status = CL_COMPLETE;
+    if (e == CL_SUCCESS)
+        e = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    if (e != CL_SUCCESS || status < 0) {
+        clReleaseEvent(ev);
+        return set_error("%s failed on the device: %s", what,
+                         cl_error_name(e != CL_SUCCESS ? e : status));
+    }
+    if (ms) {
+        cl_ulong start = 0, end = 0;
+        e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+        if (e == CL_SUCCESS)
+            e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+        if (e != CL_SUCCESS) {
+            clReleaseEvent(ev);
+            return cl_fail("clGetEventProfilingInfo", e);
+        }
+        *ms = (double)(end - start) * 1e-6;
+    }
+    clReleaseEvent(ev);
+    return 0;
+}
+
+static int ocl_copy(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms)
+{
+    cl_event ev;
+    cl_int e = clEnqueueCopyBuffer(dst->dev->queue, src->mem, dst->mem, 0, 0, bytes, 0, NULL, &ev);
+    if (e != CL_SUCCESS)
+        return cl_fail("clEnqueueCopyBuffer", e);
+    return finish_event(ev, "clEnqueueCopyBuffer", ms);
+}
+
+static int ocl_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int nargs, double *ms)
+{
+    for (int i = 0; i < nargs; i++) {
+        cl_int e;
+        switch (args[i].kind) {
+        case SB_ARG_BUFFER:
+            e = clSetKernelArg(k->kernel, (cl_uint)i, sizeof(cl_mem), &args[i].v.buf->mem);
+            break;
+        case SB_ARG_INT:
+            e = clSetKernelArg(k->kernel, (cl_uint)i, sizeof(cl_int), &args[i].v.i);
+            break;
+        default:
+            e = clSetKernelArg(k->kernel, (cl_uint)i, sizeof(cl_float), &args[i].v.f);
+            break;
+        }
+        if (e != CL_SUCCESS)
+            return set_error("clSetKernelArg(%s, %d) failed: %s", k->name, i, cl_error_name(e));
+    }
+    size_t global[3], local[3];
+    cl_uint dims = 1;
+    for (int d = 0; d < 3; d++) {
+        local[d] = g->block[d];
+        global[d] = (size_t)g->grid[d] * g->block[d];
+        if (d > 0 && (g->grid[d] > 1 || g->block[d] > 1))
+            dims = (cl_uint)d + 1;
+    }
+    cl_event ev;
+    cl_int e = clEnqueueNDRangeKernel(k->dev->queue, k->kernel, dims, NULL, global, local, 0, NULL,
+                                      &ev);
+    if (e != CL_SUCCESS)
+        return set_error("clEnqueueNDRangeKernel(%s) failed: %s", k->name, cl_error_name(e));
+    char what[96];
+    snprintf(what, sizeof what, "kernel %s", k->name);
+    return finish_event(ev, what, ms);
+}
+
+const sb_backend simtbench_backend = {
+    .abi = SB_BACKEND_ABI,
+    .name = "opencl",
+    .prelude = "prelude_opencl.h",
+    .probe = ocl_probe,
+    .enumerate = ocl_enumerate,
+    .open = ocl_open,
+    .close = ocl_close,
+    .build = ocl_build,
+    .compile_offline = NULL,
+    .program_ptx = ocl_program_ptx,
+    .release_program = ocl_release_program,
+    .kernel = ocl_kernel,
+    .release_kernel = ocl_release_kernel,
+    .occupancy = NULL,
+    .alloc = ocl_alloc,
+    .free = ocl_free,
+    .upload = ocl_upload,
+    .download = ocl_download,
+    .copy = ocl_copy,
+    .launch = ocl_launch,
+    .last_error = ocl_last_error,
+};

@@ -1,0 +1,19 @@
+/* The experiment catalogue: every experiment simtbench can run. */
+#ifndef SB_CATALOGUE_H
+#define SB_CATALOGUE_H
+
+#include "experiment.h"
+
+extern const sb_experiment sb_exp_transpose;
+
+/* Number of experiments in the catalogue. */
+int sb_catalogue_count(void);
+
+/* The i-th experiment, in catalogue order. */
+const sb_experiment *sb_catalogue_get(int i);
+
+/* Experiments whose name or family is `name`, in catalogue order, into
+ * out[0..max); returns how many (0: unknown name). */
+int sb_catalogue_select(const char *name, const sb_experiment **out, int max);
+
+#endif

@@ -1,0 +1,94 @@
+/* What an experiment is: a catalogue entry, its variants, and the few
+ * functions that know its buffers and its reference.  The run loop
+ * (runner.c) does everything else, the same way for every experiment. */
+#ifndef SB_EXPERIMENT_H
+#define SB_EXPERIMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "model.h"
+
+#define SB_MAX_DEFINES 8
+#define SB_MAX_BUFFERS 4
+#define SB_MAX_ARGS 8
+#define SB_MAX_PATTERNS 2
+#define SB_MAX_VARIANTS 512
+
+/* One variant: a kernel and a set of -D definitions, identical for every API. */
+typedef struct sb_variant {
+    char name[48];                          /* "padded", "stride-4" */
+    char kernel[48];                        /* entry point; "" for the API copy */
+    char defines[SB_MAX_DEFINES][40];       /* "TILE=32" */
+    int ndefines;
+    unsigned block[3];                      /* threads per block */
+    long param[6];                          /* the experiment's own knobs */
+    int in_default;                         /* run when no variant is named */
+    int api_copy;                           /* time the API's device copy instead */
+    int baseline;                           /* the reference row for slowdowns */
+    int group;                              /* slowdowns compare within a group */
+} sb_variant;
+
+/* The size asked for: rows x cols (1-D experiments use rows * cols). */
+typedef struct sb_problem {
+    long rows, cols;
+} sb_problem;
+
+typedef enum sb_plan_arg_kind { SB_PLAN_BUFFER, SB_PLAN_INT, SB_PLAN_FLOAT } sb_plan_arg_kind;
+
+/* How to run one variant at one size: buffers, arguments, geometry and
+ * what the launch is worth.  Filled by the experiment, used by the runner. */
+typedef struct sb_plan {
+    int nbuffers;
+    struct {
+        size_t bytes;
+        const void *init; /* host data to upload; NULL marks an output */
+    } buffer[SB_MAX_BUFFERS];
+    int nargs;
+    struct {
+        sb_plan_arg_kind kind;
+        int buffer;
+        int32_t i;
+        float f;
+    } arg[SB_MAX_ARGS];
+    sb_launch geometry;
+    double bytes;    /* useful bytes read plus written per launch */
+    double flops;    /* floating-point operations per launch */
+    double accesses; /* warp-wide shared-memory accesses per launch */
+    int npatterns;   /* the access patterns the model is asked about */
+    char pattern_label[SB_MAX_PATTERNS][16];
+    sb_pattern pattern[SB_MAX_PATTERNS];
+    double intensity; /* FLOP per byte of global traffic the variant implies; 0 if none */
+} sb_plan;
+
+typedef enum sb_quantity {
+    SB_QUANTITY_BANDWIDTH, /* GB/s of useful bytes */
+    SB_QUANTITY_FLOPS,     /* GFLOP/s */
+    SB_QUANTITY_ACCESS     /* ns per warp-wide access per multiprocessor */
+} sb_quantity;
+
+typedef struct sb_experiment {
+    const char *name;    /* "transpose" */
+    const char *family;  /* "transpose", "global", "shared", ... */
+    const char *source;  /* kernel file in the kernel directory */
+    const char *summary; /* one line for --list */
+    sb_quantity quantity;
+    int in_default;      /* part of the default suite */
+
+    /* Fill out[0..max) with the variants; returns how many. */
+    int (*variants)(sb_variant *out, int max);
+    /* The size to use when none is given, for this device. */
+    void (*default_size)(const sb_device_info *dev, sb_problem *p);
+    /* Host inputs (random) and reference for one size. */
+    int (*prepare)(const sb_problem *p, unsigned seed, void **host, char *err, size_t n);
+    void (*release)(void *host);
+    int (*plan)(void *host, const sb_problem *p, const sb_variant *v,
+                const sb_device_info *dev, sb_plan *plan, char *err, size_t n);
+    /* Check the outputs (the plan's output buffers, in order) against the
+     * reference: 0 when right, else non-zero with the first mismatch. */
+    int (*verify)(void *host, const sb_problem *p, const sb_variant *v,
+                  void *const *outputs, char *err, size_t n);
+} sb_experiment;
+
+#endif

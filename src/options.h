@@ -1,0 +1,58 @@
+/* Command-line options of `simtbench [run]`, parsed into one plain struct. */
+#ifndef SB_OPTIONS_H
+#define SB_OPTIONS_H
+
+#include <stdio.h>
+
+/* Exit statuses, documented in --help and the man page. */
+enum {
+    SB_EXIT_OK = 0,
+    SB_EXIT_WRONG = 1,       /* a variant's output did not match the reference */
+    SB_EXIT_USAGE = 2,       /* bad option or value */
+    SB_EXIT_UNAVAILABLE = 3, /* a requested backend or device cannot be used */
+    SB_EXIT_RUNTIME = 4,     /* a backend call failed (build, memory, launch) */
+    SB_EXIT_IO = 5           /* a file could not be read or written */
+};
+
+typedef enum sb_format {
+    SB_FORMAT_TABLE,
+    SB_FORMAT_CSV,
+    SB_FORMAT_JSON,
+    SB_FORMAT_MARKDOWN,
+    SB_FORMAT_HTML
+} sb_format;
+
+#define SB_MAX_NAMES 16
+
+typedef struct sb_options {
+    int nbackends;                 /* 0: every available backend */
+    char backends[SB_MAX_NAMES][16];
+    int nexperiments;              /* 0: the default suite */
+    char experiments[SB_MAX_NAMES][32];
+    int nvariants;                 /* 0: each experiment's default variants */
+    char variants[SB_MAX_NAMES][48];
+    int all_variants;              /* --variant all */
+    int platform, device;          /* -1: choose */
+    long rows, cols;               /* 0: each experiment's default size */
+    int reps, warmup;
+    unsigned seed;
+    sb_format format;
+    const char *output;            /* NULL: stdout */
+    const char *plot_dir;
+    const char *ptx_dir;
+    int list, help, version, quiet;
+} sb_options;
+
+/* Defaults: every backend, the default suite, 20 repetitions after 3 warm-ups. */
+void sb_options_defaults(sb_options *o);
+
+/* Parse argv into o.  Returns 0, or SB_EXIT_USAGE with one line in err. */
+int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n);
+
+/* Parse "N" or "MxN" (positive, at most 2^31 - 1 elements in all). */
+int sb_parse_size(const char *s, long *rows, long *cols);
+
+/* Print the --help text. */
+void sb_options_usage(FILE *f);
+
+#endif

@@ -1,0 +1,55 @@
+#include "report.h"
+
+#include <string.h>
+
+#include "dram.h"
+
+int sb_report_write(sb_format format, const sb_run *run, FILE *out)
+{
+    int rc;
+    switch (format) {
+    case SB_FORMAT_CSV:
+        rc = sb_report_csv(run, out);
+        break;
+    case SB_FORMAT_JSON:
+        rc = sb_report_json(run, out);
+        break;
+    default:
+        rc = sb_report_table(run, out);
+        break;
+    }
+    if (fflush(out) || ferror(out))
+        rc = -1;
+    return rc;
+}
+
+void sb_result_model_text(const sb_result *r, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < r->npatterns && used < n; i++) {
+        char one[96];
+        if (sb_prediction_format(&r->prediction[i], one, sizeof one) < 0)
+            snprintf(one, sizeof one, "?");
+        used += (size_t)snprintf(buf + used, n - used, "%s%s: %s", i ? "; " : "",
+                                 r->pattern_label[i], one);
+    }
+}
+
+double sb_device_peak_gbs(const sb_device_info *info)
+{
+    return sb_dram_peak_gbs(info->bus_width_bits, info->mem_clock_mhz);
+}
+
+size_t sb_run_experiments_seen(const sb_run *run, size_t *first, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < run->nresults; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = strcmp(run->results[first[j]].experiment, run->results[i].experiment) == 0;
+        if (!seen && n < max)
+            first[n++] = i;
+    }
+    return n;
+}

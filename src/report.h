@@ -1,0 +1,29 @@
+/* Report writers: a run's results in the table, CSV, JSON, Markdown and
+ * HTML formats.  Each writer lives in its own report_*.c file. */
+#ifndef SB_REPORT_H
+#define SB_REPORT_H
+
+#include <stdio.h>
+
+#include "options.h"
+#include "result.h"
+
+/* Write the run in the given format; 0, or -1 on a write error. */
+int sb_report_write(sb_format format, const sb_run *run, FILE *out);
+
+/* The writers, one per file. */
+int sb_report_table(const sb_run *run, FILE *out);
+int sb_report_csv(const sb_run *run, FILE *out);
+int sb_report_json(const sb_run *run, FILE *out);
+
+/* "smem col: 32-way, 32 wavefronts; store: 32 sectors/req, 12.5% used", or "" with no model. */
+void sb_result_model_text(const sb_result *r, char *buf, size_t n);
+
+/* Theoretical DRAM peak of a device in GB/s from the seed's formula; 0 when
+ * the API gave no bus width or memory clock. */
+double sb_device_peak_gbs(const sb_device_info *info);
+
+/* Indices of the distinct experiments in the run, in first-seen order; returns the count. */
+size_t sb_run_experiments_seen(const sb_run *run, size_t *first, size_t max);
+
+#endif

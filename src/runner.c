@@ -1,0 +1,489 @@
+#include "runner.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "host_data.h"
+#include "kernel_source.h"
+#include "variant.h"
+
+#define ERR_LEN 2048
+
+/* Programs built for one experiment on one session, keyed by definitions:
+ * variants that differ only in block shape or host parameters share one. */
+typedef struct program_cache {
+    int n;
+    struct {
+        char key[SB_MAX_DEFINES * 40 + 8];
+        sb_program *prog;
+    } entry[SB_MAX_VARIANTS];
+} program_cache;
+
+static void report_failure(const sb_session *s, const sb_experiment *e, const sb_variant *v,
+                           const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void report_failure(const sb_session *s, const sb_experiment *e, const sb_variant *v,
+                           const char *fmt, ...)
+{
+    char msg[ERR_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "simtbench: %s: %s/%s: %s\n", s->slot.name, e->name, v ? v->name : "*", msg);
+}
+
+int sb_session_open(sb_session *s, const sb_options *o, sb_run *run, char *err, size_t n)
+{
+    if (!s->slot.available) {
+        snprintf(err, n, "the %s backend is not available: %s", s->slot.name, s->slot.reason);
+        return SB_EXIT_UNAVAILABLE;
+    }
+    sb_device_request req = {o->platform, o->device};
+    if (s->slot.vt->open(&req, &s->dev, &s->info)) {
+        snprintf(err, n, "%s: cannot open a device: %s", s->slot.name, s->slot.vt->last_error());
+        return SB_EXIT_UNAVAILABLE;
+    }
+    if (run->ndevices >= (int)(sizeof run->devices / sizeof run->devices[0])) {
+        snprintf(err, n, "too many devices in one run");
+        return SB_EXIT_USAGE;
+    }
+    s->run_device = run->ndevices++;
+    sb_run_device *d = &run->devices[s->run_device];
+    memset(d, 0, sizeof *d);
+    snprintf(d->backend, sizeof d->backend, "%s", s->slot.name);
+    d->info = s->info;
+    return SB_EXIT_OK;
+}
+
+void sb_session_close(sb_session *s)
+{
+    if (s->dev && s->slot.vt)
+        s->slot.vt->close(s->dev);
+    s->dev = NULL;
+}
+
+int sb_variant_selected(const sb_options *o, const sb_variant *v)
+{
+    if (o->all_variants)
+        return 1;
+    if (o->nvariants == 0)
+        return v->in_default;
+    for (int i = 0; i < o->nvariants; i++)
+        if (strcmp(o->variants[i], v->name) == 0)
+            return 1;
+    return 0;
+}
+
+static sb_program *cached_program(program_cache *cache, sb_session *s, const char *source,
+                                  const sb_variant *v, int *status, char *err, size_t n)
+{
+    char key[sizeof cache->entry[0].key];
+    sb_variant_params(v, key, sizeof key);
+    for (int i = 0; i < cache->n; i++)
+        if (strcmp(cache->entry[i].key, key) == 0)
+            return cache->entry[i].prog;
+    const char *defs[SB_MAX_DEFINES];
+    for (int i = 0; i < v->ndefines; i++)
+        defs[i] = v->defines[i];
+    sb_program *p = NULL;
+    if (s->slot.vt->build(s->dev, source, defs, v->ndefines, &p)) {
+        snprintf(err, n, "%s", s->slot.vt->last_error());
+        *status = SB_EXIT_RUNTIME;
+        return NULL;
+    }
+    if (cache->n < SB_MAX_VARIANTS) {
+        snprintf(cache->entry[cache->n].key, sizeof cache->entry[0].key, "%s", key);
+        cache->entry[cache->n++].prog = p;
+    }
+    return p;
+}
+
+static void release_cache(program_cache *cache, const sb_backend *vt)
+{
+    for (int i = 0; i < cache->n; i++)
+        vt->release_program(cache->entry[i].prog);
+    cache->n = 0;
+}
+
+static int make_dir(const char *dir)
+{
+    return mkdir(dir, 0777) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+static void dump_ptx(const sb_options *o, sb_session *s, const sb_experiment *e,
+                     const sb_variant *v, sb_program *prog, sb_result *r)
+{
+    char *ptx = NULL;
+    if (!s->slot.vt->program_ptx || s->slot.vt->program_ptx(prog, &ptx)) {
+        report_failure(s, e, v, "no PTX to save: %s",
+                       s->slot.vt->program_ptx ? s->slot.vt->last_error() : "not supported");
+        return;
+    }
+    char path[sizeof r->ptx_file];
+    snprintf(path, sizeof path, "%s/%s.%s.%s.ptx", o->ptx_dir, e->name, v->name, s->slot.name);
+    FILE *f = make_dir(o->ptx_dir) ? NULL : fopen(path, "w");
+    if (!f || fputs(ptx, f) == EOF || fclose(f)) {
+        report_failure(s, e, v, "cannot write %s", path);
+    } else {
+        snprintf(r->ptx_file, sizeof r->ptx_file, "%s", path);
+    }
+    free(ptx);
+}
+
+/* Upload poison into every output, run once, read the outputs back and
+ * compare them with the reference. */
+static int run_and_verify(sb_session *s, const sb_experiment *e, const sb_problem *p,
+                          const sb_variant *v, void *host, const sb_plan *plan, sb_buffer **bufs,
+                          sb_kernel *k, const sb_arg *args, void **outputs, void *poison,
+                          char *err, size_t n)
+{
+    const sb_backend *vt = s->slot.vt;
+    int nout = 0;
+    for (int i = 0; i < plan->nbuffers; i++)
+        if (!plan->buffer[i].init && vt->upload(bufs[i], poison, plan->buffer[i].bytes)) {
+            snprintf(err, n, "%s", vt->last_error());
+            return SB_EXIT_RUNTIME;
+        }
+    int rc = v->api_copy ? vt->copy(bufs[1], bufs[0], plan->buffer[0].bytes, NULL)
+                         : vt->launch(k, &plan->geometry, args, plan->nargs, NULL);
+    if (rc) {
+        snprintf(err, n, "%s", vt->last_error());
+        return SB_EXIT_RUNTIME;
+    }
+    for (int i = 0; i < plan->nbuffers; i++)
+        if (!plan->buffer[i].init) {
+            if (vt->download(outputs[nout], bufs[i], plan->buffer[i].bytes)) {
+                snprintf(err, n, "%s", vt->last_error());
+                return SB_EXIT_RUNTIME;
+            }
+            nout++;
+        }
+    char why[1024] = "";
+    if (e->verify(host, p, v, outputs, why, sizeof why)) {
+        snprintf(err, n, "wrong result, no figure reported: %s", why);
+        return SB_EXIT_WRONG;
+    }
+    return SB_EXIT_OK;
+}
+
+static double headline(sb_quantity q, const sb_plan *plan, const sb_device_info *info, double ms)
+{
+    switch (q) {
+    case SB_QUANTITY_BANDWIDTH:
+        return plan->bytes / (ms * 1e-3) / 1e9;
+    case SB_QUANTITY_FLOPS:
+        return plan->flops / (ms * 1e-3) / 1e9;
+    case SB_QUANTITY_ACCESS:
+        /* Time one multiprocessor spends per warp-wide access, if the
+           accesses are spread evenly: comparable across strides. */
+        return plan->accesses > 0
+                   ? ms * 1e6 * (info->compute_units > 0 ? info->compute_units : 1) / plan->accesses
+                   : 0.0;
+    }
+    return 0.0;
+}
+
+static const char *unit_of(sb_quantity q)
+{
+    return q == SB_QUANTITY_BANDWIDTH ? "GB/s" : q == SB_QUANTITY_FLOPS ? "GFLOP/s" : "ns/access";
+}
+
+/* One variant on one session: everything from allocation to the record. */
+static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *e,
+                       const sb_problem *p, const sb_variant *v, void *host, sb_program *prog,
+                       sb_run *run)
+{
+    const sb_backend *vt = s->slot.vt;
+    char err[ERR_LEN] = "";
+    sb_plan plan;
+    memset(&plan, 0, sizeof plan);
+    if (e->plan(host, p, v, &s->info, &plan, err, sizeof err)) {
+        report_failure(s, e, v, "%s", err);
+        return SB_EXIT_USAGE;
+    }
+
+    int status = SB_EXIT_OK;
+    sb_buffer *bufs[SB_MAX_BUFFERS] = {0};
+    void *outputs[SB_MAX_BUFFERS] = {0};
+    void *poison = NULL;
+    sb_kernel *k = NULL;
+    double *samples = NULL;
+    sb_arg args[SB_MAX_ARGS];
+    size_t max_out = 0;
+
+    for (int i = 0; i < plan.nbuffers; i++) {
+        if (vt->alloc(s->dev, plan.buffer[i].bytes, &bufs[i]) ||
+            (plan.buffer[i].init &&
+             vt->upload(bufs[i], plan.buffer[i].init, plan.buffer[i].bytes))) {
+            snprintf(err, sizeof err, "%s", vt->last_error());
+            status = SB_EXIT_RUNTIME;
+            goto done;
+        }
+        if (!plan.buffer[i].init && plan.buffer[i].bytes > max_out)
+            max_out = plan.buffer[i].bytes;
+    }
+    int nout = 0;
+    for (int i = 0; i < plan.nbuffers; i++)
+        if (!plan.buffer[i].init) {
+            outputs[nout] = sb_host_alloc(plan.buffer[i].bytes, err, sizeof err);
+            if (!outputs[nout++]) {
+                status = SB_EXIT_RUNTIME;
+                goto done;
+            }
+        }
+    poison = sb_host_alloc(max_out, err, sizeof err);
+    samples = sb_host_alloc(sizeof *samples * (size_t)o->reps, err, sizeof err);
+    if (!poison || !samples) {
+        status = SB_EXIT_RUNTIME;
+        goto done;
+    }
+    sb_poison(poison, max_out);
+
+    for (int i = 0; i < plan.nargs; i++) {
+        switch (plan.arg[i].kind) {
+        case SB_PLAN_BUFFER:
+            args[i].kind = SB_ARG_BUFFER;
+            args[i].v.buf = bufs[plan.arg[i].buffer];
+            break;
+        case SB_PLAN_INT:
+            args[i].kind = SB_ARG_INT;
+            args[i].v.i = plan.arg[i].i;
+            break;
+        case SB_PLAN_FLOAT:
+            args[i].kind = SB_ARG_FLOAT;
+            args[i].v.f = plan.arg[i].f;
+            break;
+        }
+    }
+    if (!v->api_copy && vt->kernel(prog, v->kernel, &k)) {
+        snprintf(err, sizeof err, "%s", vt->last_error());
+        status = SB_EXIT_RUNTIME;
+        goto done;
+    }
+
+    /* Verified before the first figure and again after the last. */
+    status = run_and_verify(s, e, p, v, host, &plan, bufs, k, args, outputs, poison, err,
+                            sizeof err);
+    if (status)
+        goto done;
+    for (int i = 0; i < o->warmup + o->reps; i++) {
+        double ms = 0.0;
+        int rc = v->api_copy ? vt->copy(bufs[1], bufs[0], plan.buffer[0].bytes, &ms)
+                             : vt->launch(k, &plan.geometry, args, plan.nargs, &ms);
+        if (rc) {
+            snprintf(err, sizeof err, "%s", vt->last_error());
+            status = SB_EXIT_RUNTIME;
+            goto done;
+        }
+        if (i >= o->warmup)
+            samples[i - o->warmup] = ms;
+    }
+    status = run_and_verify(s, e, p, v, host, &plan, bufs, k, args, outputs, poison, err,
+                            sizeof err);
+    if (status)
+        goto done;
+
+    sb_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.backend, sizeof r.backend, "%s", s->slot.name);
+    r.device_slot = s->run_device;
+    snprintf(r.experiment, sizeof r.experiment, "%s", e->name);
+    snprintf(r.family, sizeof r.family, "%s", e->family);
+    snprintf(r.variant, sizeof r.variant, "%s", v->name);
+    snprintf(r.kernel, sizeof r.kernel, "%s", v->api_copy ? "(API copy)" : v->kernel);
+    sb_variant_params(v, r.params, sizeof r.params);
+    r.rows = p->rows;
+    r.cols = p->cols;
+    memcpy(r.grid, plan.geometry.grid, sizeof r.grid);
+    memcpy(r.block, plan.geometry.block, sizeof r.block);
+    r.reps = o->reps;
+    r.warmup = o->warmup;
+    if (sb_stats_compute(samples, (size_t)o->reps, &r.ms)) {
+        snprintf(err, sizeof err, "the device returned a time that is not a number");
+        status = SB_EXIT_RUNTIME;
+        goto done;
+    }
+    r.bytes = plan.bytes;
+    r.flops = plan.flops;
+    r.accesses = plan.accesses;
+    r.intensity = plan.intensity;
+    r.unit = unit_of(e->quantity);
+    r.value = headline(e->quantity, &plan, &s->info, r.ms.median);
+    r.value_best = headline(e->quantity, &plan, &s->info, r.ms.min);
+    r.group = v->group;
+    r.baseline = v->baseline;
+    r.occupancy = -1;
+    if (k && vt->occupancy) {
+        int blocks = 0;
+        unsigned threads = plan.geometry.block[0] * plan.geometry.block[1] * plan.geometry.block[2];
+        if (vt->occupancy(k, (int)threads, &blocks) == 0)
+            r.occupancy = blocks;
+    }
+    r.npatterns = plan.npatterns;
+    for (int i = 0; i < plan.npatterns && i < 2; i++) {
+        memcpy(r.pattern_label[i], plan.pattern_label[i], sizeof r.pattern_label[i]);
+        r.pattern[i] = plan.pattern[i];
+        if (sb_predict(&plan.pattern[i], &r.prediction[i])) {
+            snprintf(err, sizeof err, "the model rejects the declared pattern: %s",
+                     sb_pattern_check(&plan.pattern[i]));
+            status = SB_EXIT_RUNTIME;
+            goto done;
+        }
+    }
+    r.verified = 1;
+    if (o->ptx_dir && prog)
+        dump_ptx(o, s, e, v, prog, &r);
+    if (e->quantity == SB_QUANTITY_BANDWIDTH) {
+        sb_run_device *d = &run->devices[s->run_device];
+        if (v->api_copy && d->memcpy_gbs < r.value)
+            d->memcpy_gbs = r.value;
+        if (!v->api_copy && strcmp(v->name, "copy") == 0 && d->copy_gbs < r.value)
+            d->copy_gbs = r.value;
+    }
+    if (sb_run_add(run, &r)) {
+        snprintf(err, sizeof err, "out of host memory");
+        status = SB_EXIT_RUNTIME;
+    }
+
+done:
+    if (status)
+        report_failure(s, e, v, "%s", err);
+    if (k)
+        vt->release_kernel(k);
+    for (int i = 0; i < plan.nbuffers; i++)
+        if (bufs[i])
+            vt->free(bufs[i]);
+    for (int i = 0; i < SB_MAX_BUFFERS; i++)
+        free(outputs[i]);
+    free(poison);
+    free(samples);
+    return status;
+}
+
+static void progress(const sb_options *o, const sb_session *s, const sb_experiment *e,
+                     const sb_variant *v, int i, int n)
+{
+    if (o->quiet || !isatty(STDERR_FILENO))
+        return;
+    fprintf(stderr, "\r\033[K[%s] %s/%s (%d/%d)", s->slot.name, e->name, v->name, i + 1, n);
+    fflush(stderr);
+}
+
+static void progress_done(const sb_options *o)
+{
+    if (!o->quiet && isatty(STDERR_FILENO))
+        fputs("\r\033[K", stderr);
+}
+
+static int run_experiment(const sb_options *o, sb_session *s, const sb_experiment *e,
+                          sb_variant *variants, int nvariants, sb_run *run)
+{
+    char err[ERR_LEN];
+    sb_problem p;
+    if (o->rows > 0) {
+        p.rows = o->rows;
+        p.cols = o->cols;
+    } else {
+        e->default_size(&s->info, &p);
+    }
+    void *host = NULL;
+    if (e->prepare(&p, o->seed, &host, err, sizeof err)) {
+        report_failure(s, e, NULL, "%s", err);
+        return SB_EXIT_RUNTIME;
+    }
+    char *source = sb_kernel_source(s->slot.vt->prelude, e->source, err, sizeof err);
+    if (!source) {
+        report_failure(s, e, NULL, "%s", err);
+        e->release(host);
+        return SB_EXIT_IO;
+    }
+    program_cache *cache = calloc(1, sizeof *cache);
+    if (!cache) {
+        free(source);
+        e->release(host);
+        return SB_EXIT_RUNTIME;
+    }
+    int status = SB_EXIT_OK;
+    for (int i = 0; i < nvariants; i++) {
+        const sb_variant *v = &variants[i];
+        progress(o, s, e, v, i, nvariants);
+        sb_program *prog = NULL;
+        if (!v->api_copy) {
+            int st = SB_EXIT_OK;
+            prog = cached_program(cache, s, source, v, &st, err, sizeof err);
+            if (!prog) {
+                report_failure(s, e, v, "kernel build failed: %s", err);
+                if (!status)
+                    status = st;
+                continue;
+            }
+        }
+        int st = run_variant(o, s, e, &p, v, host, prog, run);
+        if (st && !status)
+            status = st;
+    }
+    progress_done(o);
+    release_cache(cache, s->slot.vt);
+    free(cache);
+    free(source);
+    e->release(host);
+    return status;
+}
+
+/* Shares of the roof and slowdowns need the whole run's rows. */
+static void derive(sb_run *run)
+{
+    for (size_t i = 0; i < run->nresults; i++) {
+        sb_result *r = &run->results[i];
+        const sb_run_device *d = &run->devices[r->device_slot];
+        double roof = d->memcpy_gbs > 0 ? d->memcpy_gbs : d->copy_gbs;
+        if (strcmp(r->unit, "GB/s") == 0 && roof > 0)
+            r->roof_share = r->value / roof;
+        for (size_t j = 0; j < run->nresults; j++) {
+            const sb_result *b = &run->results[j];
+            if (b->baseline && b->group == r->group && b->device_slot == r->device_slot &&
+                strcmp(b->experiment, r->experiment) == 0 && b->ms.median > 0) {
+                r->slowdown = r->ms.median / b->ms.median;
+                break;
+            }
+        }
+    }
+}
+
+int sb_run_experiments(const sb_options *o, sb_session *sessions, int nsessions,
+                       const sb_experiment *const *exps, int nexps, sb_run *run)
+{
+    int status = SB_EXIT_OK;
+    sb_variant *all = calloc(SB_MAX_VARIANTS, sizeof *all);
+    sb_variant *chosen = calloc(SB_MAX_VARIANTS, sizeof *chosen);
+    if (!all || !chosen) {
+        free(all);
+        free(chosen);
+        fprintf(stderr, "simtbench: out of host memory\n");
+        return SB_EXIT_RUNTIME;
+    }
+    for (int x = 0; x < nexps; x++) {
+        const sb_experiment *e = exps[x];
+        int n = e->variants(all, SB_MAX_VARIANTS), m = 0;
+        for (int i = 0; i < n; i++)
+            if (sb_variant_selected(o, &all[i]))
+                chosen[m++] = all[i];
+        if (m == 0)
+            continue;
+        for (int si = 0; si < nsessions; si++) {
+            int st = run_experiment(o, &sessions[si], e, chosen, m, run);
+            if (st && !status)
+                status = st;
+        }
+    }
+    derive(run);
+    free(all);
+    free(chosen);
+    return status;
+}
