@@ -190,6 +190,7 @@ const sb_experiment sb_exp_transpose = {
                "XOR-swizzled, coarsened",
     .quantity = SB_QUANTITY_BANDWIDTH,
     .in_default = 1,
+    .test_sizes = "1x1,31x33,33x31,1000x1,1x1000,64,512",
     .variants = transpose_variants,
     .default_size = transpose_default_size,
     .prepare = transpose_prepare,

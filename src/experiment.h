@@ -75,6 +75,9 @@ typedef struct sb_experiment {
     const char *summary; /* one line for --list */
     sb_quantity quantity;
     int in_default;      /* part of the default suite */
+    /* Sizes the test suite runs every variant at on a CPU OpenCL device
+       (comma list of N or MxN): small, and including awkward ones. */
+    const char *test_sizes;
 
     /* Fill out[0..max) with the variants; returns how many. */
     int (*variants)(sb_variant *out, int max);

@@ -30,7 +30,7 @@ static int fail(char *err, size_t n, const char *fmt, ...)
 /* Strict integer parsing: the whole string, in range, no sign tricks. */
 static int parse_long(const char *s, long lo, long hi, long *out)
 {
-    if (!s || !*s)
+    if (!s || !(*s == '-' || (*s >= '0' && *s <= '9')))
         return -1;
     char *end;
     errno = 0;

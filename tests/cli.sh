@@ -1,0 +1,92 @@
+#!/bin/sh
+# The command line as a user meets it: exit statuses, one-line errors, and a
+# real run on the OpenCL backend (PoCL in CI).  TAP output.
+SB=${SIMTBENCH:-./simtbench}
+n=0
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+
+# run ARGS...: stdout, stderr and status into $tmp/out, $tmp/err, $rc
+run() { "$SB" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
+lines() { wc -l <"$1" | tr -d ' '; }
+
+echo "1..17"
+
+run --help
+check "--help exits 0 and documents exit status 3" \
+    '[ $rc -eq 0 ] && grep -q "^  3  a requested backend" "$tmp/out"'
+
+run --version
+check "--version names the program" '[ $rc -eq 0 ] && grep -q "^simtbench " "$tmp/out"'
+
+run --frobnicate
+check "unknown option: exit 2, one line on stderr, nothing on stdout" \
+    '[ $rc -eq 2 ] && [ "$(lines "$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ]'
+
+run --size 0
+check "--size 0: exit 2 naming --size" '[ $rc -eq 2 ] && grep -q -- "--size" "$tmp/err"'
+
+run --size 65536x65536
+check "--size past 2^31 elements: exit 2" '[ $rc -eq 2 ]'
+
+run --reps 0
+check "--reps 0: exit 2" '[ $rc -eq 2 ] && [ "$(lines "$tmp/err")" = 1 ]'
+
+run --experiment nosuch
+check "unknown experiment: exit 2 naming it" '[ $rc -eq 2 ] && grep -q nosuch "$tmp/err"'
+
+run --backend vulkan
+check "unknown backend: exit 2" '[ $rc -eq 2 ] && grep -q vulkan "$tmp/err"'
+
+run --experiment transpose --variant nosuch
+check "unknown variant: exit 2" '[ $rc -eq 2 ] && grep -q nosuch "$tmp/err"'
+
+run --list
+check "--list shows experiments and both backends" \
+    '[ $rc -eq 0 ] && grep -q "transpose" "$tmp/out" && grep -q "^  cuda" "$tmp/out" && grep -q "^  opencl" "$tmp/out"'
+
+if grep -q "^  cuda     unavailable" "$tmp/out"; then
+    run --backend cuda --experiment transpose --size 64
+    check "--backend cuda without a driver: exit 3, one line, nothing on stdout" \
+        '[ $rc -eq 3 ] && [ "$(lines "$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] && grep -q "cuda" "$tmp/err"'
+else
+    skip "a CUDA device is present, so the no-driver error cannot be shown"
+fi
+
+run model --stride 6
+check "model: stride 6 is a 2-way conflict" '[ $rc -eq 0 ] && grep -q "2-way" "$tmp/out"'
+
+run model --word 5
+check "model: word 5 is refused with exit 2" '[ $rc -eq 2 ] && [ ! -s "$tmp/out" ]'
+
+if grep -q "^  opencl   available" "$tmp/out" || "$SB" --list | grep -q "^  opencl   available"; then
+    run --backend opencl --experiment transpose --size 512 --reps 3 --quiet
+    all=1
+    for v in memcpy copy naive_read naive_write tiled padded swizzled coarsened; do
+        grep -q "^  $v " "$tmp/out" || all=0
+    done
+    check "opencl transpose 512: every variant printed, verified, exit 0" \
+        '[ $rc -eq 0 ] && [ $all = 1 ] && grep -q "every row verified" "$tmp/out"'
+
+    run --backend opencl --experiment transpose --size 33x31 --reps 2 --format json --quiet
+    check "JSON output has the schema and eight verified results" \
+        '[ $rc -eq 0 ] && grep -q "\"schema\": \"simtbench-result/1\"" "$tmp/out" && [ "$(grep -c "\"verified\": true" "$tmp/out")" = 8 ]'
+
+    run --backend opencl --experiment transpose --size 64 --reps 2 --format csv --quiet
+    check "CSV output: a header and one line per variant" '[ $rc -eq 0 ] && [ "$(lines "$tmp/out")" = 9 ]'
+
+    run --backend opencl --experiment transpose --size 64 --reps 2 --quiet --output /nonexistent/dir/x
+    check "unwritable --output: exit 5" '[ $rc -eq 5 ]'
+else
+    skip "no OpenCL device"
+    skip "no OpenCL device"
+    skip "no OpenCL device"
+    skip "no OpenCL device"
+fi
+exit 0

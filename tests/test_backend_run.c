@@ -1,0 +1,111 @@
+/* Every variant of every experiment in the catalogue, run and verified on
+ * one backend (TEST_BACKEND) at the experiment's test sizes.  Built twice:
+ * for OpenCL it runs on PoCL in CI; for CUDA it needs a GPU and is skipped,
+ * with the reason, where there is none. */
+#include "test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalogue.h"
+#include "options.h"
+#include "registry.h"
+#include "runner.h"
+#include "variant.h"
+
+#ifndef TEST_BACKEND
+#error "TEST_BACKEND must name the backend under test"
+#endif
+
+#define MAX_CASES 256
+
+typedef struct run_case {
+    const sb_experiment *e;
+    long rows, cols;
+    char name[96];
+} run_case;
+
+static sb_session session;
+static run_case cases[MAX_CASES];
+
+static int count_variants(const sb_experiment *e)
+{
+    sb_variant *vs = calloc(SB_MAX_VARIANTS, sizeof *vs);
+    int n = e->variants(vs, SB_MAX_VARIANTS);
+    free(vs);
+    return n;
+}
+
+/* Every variant at one size: each must run and verify, so the run adds one
+ * verified row per variant and returns success. */
+static void run_all_variants(void **state)
+{
+    run_case *c = *state;
+    sb_options o;
+    sb_options_defaults(&o);
+    o.all_variants = 1;
+    o.reps = 2;
+    o.warmup = 1;
+    o.quiet = 1;
+    o.rows = c->rows;
+    o.cols = c->cols;
+    sb_run run;
+    memset(&run, 0, sizeof run);
+    run.ndevices = 1;
+    run.devices[0].info = session.info;
+    session.run_device = 0;
+    const sb_experiment *exps[1] = {c->e};
+    int status = sb_run_experiments(&o, &session, 1, exps, 1, &run);
+    assert_int_equal(status, SB_EXIT_OK);
+    assert_int_equal((int)run.nresults, count_variants(c->e));
+    for (size_t i = 0; i < run.nresults; i++) {
+        assert_true(run.results[i].verified);
+        assert_true(run.results[i].ms.median > 0.0);
+        assert_true(run.results[i].value > 0.0);
+        assert_int_equal(run.results[i].rows, c->rows);
+    }
+    sb_run_free(&run);
+}
+
+int main(void)
+{
+    if (sb_registry_load(TEST_BACKEND, &session.slot)) {
+        char why[1400];
+        snprintf(why, sizeof why, "the " TEST_BACKEND " backend is not available: %s",
+                 session.slot.reason);
+        return sb_test_skip_all(why);
+    }
+    sb_options o;
+    sb_options_defaults(&o);
+    sb_run scratch;
+    memset(&scratch, 0, sizeof scratch);
+    char err[1024];
+    if (sb_session_open(&session, &o, &scratch, err, sizeof err))
+        return sb_test_skip_all(err);
+
+    struct CMUnitTest tests[MAX_CASES];
+    int n = 0;
+    for (int i = 0; i < sb_catalogue_count(); i++) {
+        const sb_experiment *e = sb_catalogue_get(i);
+        char sizes[256];
+        snprintf(sizes, sizeof sizes, "%s", e->test_sizes ? e->test_sizes : "");
+        for (char *save = NULL, *tok = strtok_r(sizes, ",", &save); tok && n < MAX_CASES;
+             tok = strtok_r(NULL, ",", &save)) {
+            run_case *c = &cases[n];
+            c->e = e;
+            if (sb_parse_size(tok, &c->rows, &c->cols)) {
+                fprintf(stderr, "bad test size '%s' in %s\n", tok, e->name);
+                return 1;
+            }
+            snprintf(c->name, sizeof c->name, TEST_BACKEND " %s %ldx%ld: every variant verified",
+                     e->name, c->rows, c->cols);
+            tests[n] = (struct CMUnitTest){c->name, run_all_variants, NULL, NULL, c};
+            n++;
+        }
+    }
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    int failed = _cmocka_run_group_tests(TEST_BACKEND, tests, (size_t)n, NULL, NULL);
+    sb_session_close(&session);
+    sb_registry_unload(&session.slot);
+    return failed;
+}

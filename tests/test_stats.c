@@ -1,0 +1,73 @@
+/* Statistics of repeated timings. */
+#include "test_util.h"
+
+#include <math.h>
+
+#include "stats.h"
+
+static void odd_count_median(void **state)
+{
+    (void)state;
+    double s[] = {5.0, 1.0, 3.0};
+    sb_stats st;
+    assert_int_equal(sb_stats_compute(s, 3, &st), 0);
+    assert_double_equal(st.median, 3.0, 0);
+    assert_double_equal(st.min, 1.0, 0);
+    assert_double_equal(st.max, 5.0, 0);
+    assert_double_equal(st.mean, 3.0, 0);
+    assert_double_equal(st.stddev, 2.0, 1e-12);
+    assert_double_equal(st.spread, 4.0 / 3.0, 1e-12);
+    /* The caller's samples keep their run order. */
+    assert_double_equal(s[0], 5.0, 0);
+}
+
+static void even_count_median(void **state)
+{
+    (void)state;
+    double s[] = {4.0, 1.0, 3.0, 2.0};
+    assert_double_equal(sb_median(s, 4), 2.5, 0);
+    sb_stats st;
+    assert_int_equal(sb_stats_compute(s, 4, &st), 0);
+    assert_double_equal(st.median, 2.5, 0);
+}
+
+static void one_sample(void **state)
+{
+    (void)state;
+    double s[] = {0.25};
+    sb_stats st;
+    assert_int_equal(sb_stats_compute(s, 1, &st), 0);
+    assert_double_equal(st.median, 0.25, 0);
+    assert_double_equal(st.stddev, 0.0, 0);
+    assert_double_equal(st.spread, 0.0, 0);
+}
+
+static void rejects_empty_and_nan(void **state)
+{
+    (void)state;
+    double s[] = {1.0, NAN};
+    sb_stats st;
+    assert_int_equal(sb_stats_compute(s, 0, &st), -1);
+    assert_int_equal(sb_stats_compute(s, 2, &st), -1);
+    assert_true(isnan(sb_median(s, 0)));
+}
+
+static void outlier_moves_max_not_median(void **state)
+{
+    (void)state;
+    double s[] = {1.0, 1.0, 1.0, 1.0, 100.0};
+    sb_stats st;
+    assert_int_equal(sb_stats_compute(s, 5, &st), 0);
+    assert_double_equal(st.median, 1.0, 0);
+    assert_double_equal(st.max, 100.0, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(odd_count_median),      cmocka_unit_test(even_count_median),
+        cmocka_unit_test(one_sample),            cmocka_unit_test(rejects_empty_and_nan),
+        cmocka_unit_test(outlier_moves_max_not_median),
+    };
+    SB_TEST_MAIN(tests);
+}

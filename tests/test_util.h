@@ -1,0 +1,38 @@
+/* What every simtbench test program shares: cmocka with TAP output, and
+ * the TAP way of skipping a whole program with its reason. */
+#ifndef SB_TEST_UTIL_H
+#define SB_TEST_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+
+/* cmocka before 1.1.6 has no assert_double_equal. */
+#ifndef assert_double_equal
+#define assert_double_equal(a, b, eps)                                                             \
+    do {                                                                                           \
+        double sb_a_ = (a), sb_b_ = (b);                                                           \
+        if (!(fabs(sb_a_ - sb_b_) <= (eps)))                                                       \
+            fail_msg("%.9g != %.9g (tolerance %g)", sb_a_, sb_b_, (double)(eps));                \
+    } while (0)
+#endif
+
+/* Automake's TAP driver counts "1..0 # SKIP why" as a skip; cmocka's own
+ * skip() prints "not ok", which it counts as a failure. */
+static inline int sb_test_skip_all(const char *why)
+{
+    printf("1..0 # SKIP %s\n", why);
+    return 0;
+}
+
+#define SB_TEST_MAIN(tests)                                                                        \
+    do {                                                                                           \
+        cmocka_set_message_output(CM_OUTPUT_TAP);                                                  \
+        return cmocka_run_group_tests(tests, NULL, NULL);                                          \
+    } while (0)
+
+#endif
