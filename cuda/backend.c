@@ -1,0 +1,745 @@
+/* The CUDA backend: the driver API for devices, memory and launches, NVRTC
+ * for building kernels.
+ *
+ * libcuda is dlopen'ed, never linked, so that this module loads and NVRTC
+ * (compile_offline) works on machines without an NVIDIA driver, such as CI.
+ * NVRTC ships with the toolkit and is linked normally. */
+#define _GNU_SOURCE
+#include <cuda.h>
+#include <dlfcn.h>
+#include <nvrtc.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+/* cuda.h maps API names onto versioned ABI names (cuMemAlloc is
+ * cuMemAlloc_v2); stringifying after expansion gives the name libcuda
+ * exports for the signature cuda.h declares. */
+#define SB_STR_(x) #x
+#define SB_STR(x) SB_STR_(x)
+
+#define DRIVER_CALLS(X)                                                                  \
+    X(cuGetErrorName) X(cuGetErrorString) X(cuInit) X(cuDriverGetVersion)                \
+    X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute)        \
+    X(cuDeviceTotalMem) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease)         \
+    X(cuCtxSetCurrent) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)       \
+    X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventElapsedTime)            \
+    X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)                         \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuMemAlloc) X(cuMemFree)            \
+    X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) X(cuLaunchKernel)
+
+static struct {
+#define DECLARE(f) __typeof__(&f) f;
+    DRIVER_CALLS(DECLARE)
+#undef DECLARE
+} cu;
+
+#define MAX_ARGS 32
+#define MIB(bytes) ((double)(bytes) / (1024.0 * 1024.0))
+
+struct sb_device {
+    CUdevice dev;
+    CUcontext ctx; /* the primary context, shared with other users of the device */
+    CUstream stream;
+    CUevent start, stop;
+    int arch; /* compute capability as 10 * major + minor */
+};
+
+struct sb_program {
+    sb_device *dev;
+    CUmodule module;
+    char *ptx;
+    char *log; /* NVRTC's whole log: warnings of a successful build survive */
+};
+
+struct sb_kernel {
+    sb_device *dev;
+    CUfunction fn;
+    char name[128];
+};
+
+struct sb_buffer {
+    sb_device *dev;
+    CUdeviceptr ptr;
+    size_t bytes;
+};
+
+/* What NVRTC gives for one source, owned by the caller. */
+struct nv_result {
+    char *cubin, *ptx, *log;
+};
+
+static char last[1024];
+
+static void set_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last, sizeof last, fmt, ap);
+    va_end(ap);
+}
+
+/* Non-zero when r is an error, which it then describes as
+ * "<what> failed: CUDA_ERROR_X (the driver's description)". */
+static int cu_failed(CUresult r, const char *fmt, ...)
+{
+    if (r == CUDA_SUCCESS)
+        return 0;
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    const char *name = NULL, *desc = NULL;
+    if (cu.cuGetErrorName && cu.cuGetErrorName(r, &name) != CUDA_SUCCESS)
+        name = NULL;
+    if (cu.cuGetErrorString && cu.cuGetErrorString(r, &desc) != CUDA_SUCCESS)
+        desc = NULL;
+    if (name)
+        set_error("%s failed: %s (%s)", what, name, desc ? desc : "no description");
+    else
+        set_error("%s failed: CUDA error %d", what, (int)r);
+    return 1;
+}
+
+/* ---- the driver ---- */
+
+static int driver_state; /* 0: not tried yet, 1: usable, -1: not usable */
+static char driver_why[sizeof last];
+
+/* Loads libcuda and runs cuInit once; a failure is remembered, since
+ * neither would succeed on a second try. */
+static int load_driver(void)
+{
+    if (driver_state) {
+        if (driver_state < 0)
+            set_error("%s", driver_why);
+        return driver_state > 0 ? 0 : -1;
+    }
+    driver_state = -1;
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    const char *missing = NULL;
+    if (!lib) {
+        const char *why = dlerror();
+        if (!why || strstr(why, "No such file"))
+            set_error("CUDA driver libcuda.so.1 not found: no NVIDIA driver is installed");
+        else
+            set_error("CUDA driver libcuda.so.1 could not be loaded: %s", why);
+    } else {
+#define RESOLVE(f)                                                                       \
+    if (!(cu.f = (__typeof__(cu.f))dlsym(lib, SB_STR(f))) && !missing)                   \
+        missing = SB_STR(f);
+        DRIVER_CALLS(RESOLVE)
+#undef RESOLVE
+        if (missing) {
+            set_error("libcuda.so.1 lacks %s: the NVIDIA driver is older than CUDA %d.%d, "
+                      "which this backend was built for; update the driver",
+                      missing, CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
+            memset(&cu, 0, sizeof cu);
+            dlclose(lib);
+        } else if (!cu_failed(cu.cuInit(0), "cuInit")) {
+            driver_state = 1;
+        } else if (getenv("CUDA_VISIBLE_DEVICES")) {
+            size_t n = strlen(last);
+            snprintf(last + n, sizeof last - n, " [CUDA_VISIBLE_DEVICES=%s]",
+                     getenv("CUDA_VISIBLE_DEVICES"));
+        }
+    }
+    if (driver_state < 0)
+        snprintf(driver_why, sizeof driver_why, "%s", last);
+    return driver_state > 0 ? 0 : -1;
+}
+
+static int device_count(void)
+{
+    int n = 0;
+    return cu_failed(cu.cuDeviceGetCount(&n), "cuDeviceGetCount") ? -1 : n;
+}
+
+/* A failed query leaves 0: a backend never invents a value. */
+static int attr(CUdevice d, CUdevice_attribute a)
+{
+    int v = 0;
+    return cu.cuDeviceGetAttribute(&v, a, d) == CUDA_SUCCESS ? v : 0;
+}
+
+/* NVML knows the driver release ("580.95.05"); the driver API only knows
+ * which CUDA version it implements, the fallback. */
+static const char *driver_release(void)
+{
+    static char release[80];
+    static int tried;
+    if (tried)
+        return release;
+    tried = 1;
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib) {
+        int (*init)(void) = (int (*)(void))dlsym(lib, "nvmlInit_v2");
+        int (*version)(char *, unsigned) =
+            (int (*)(char *, unsigned))dlsym(lib, "nvmlSystemGetDriverVersion");
+        int (*shutdown)(void) = (int (*)(void))dlsym(lib, "nvmlShutdown");
+        if (init && version && shutdown && init() == 0) {
+            if (version(release, sizeof release) != 0)
+                release[0] = '\0';
+            shutdown();
+        }
+        dlclose(lib);
+    }
+    int v = 0;
+    if (!release[0] && cu.cuDriverGetVersion(&v) == CUDA_SUCCESS)
+        snprintf(release, sizeof release, "CUDA %d.%d", v / 1000, v % 1000 / 10);
+    return release;
+}
+
+static int fill_info(int ordinal, sb_device_info *info)
+{
+#define ATTR(x) attr(d, CU_DEVICE_ATTRIBUTE_##x)
+    CUdevice d;
+    memset(info, 0, sizeof *info);
+    if (cu_failed(cu.cuDeviceGet(&d, ordinal), "cuDeviceGet(%d)", ordinal))
+        return -1;
+    info->device_index = ordinal;
+    snprintf(info->platform, sizeof info->platform, "NVIDIA CUDA");
+    snprintf(info->vendor, sizeof info->vendor, "NVIDIA");
+    if (cu.cuDeviceGetName(info->name, (int)sizeof info->name, d) != CUDA_SUCCESS)
+        info->name[0] = '\0';
+    snprintf(info->driver, sizeof info->driver, "%s", driver_release());
+    int v = 0;
+    if (cu.cuDriverGetVersion(&v) == CUDA_SUCCESS)
+        snprintf(info->api_version, sizeof info->api_version, "CUDA %d.%d", v / 1000,
+                 v % 1000 / 10);
+    if (ATTR(COMPUTE_CAPABILITY_MAJOR) > 0)
+        snprintf(info->arch, sizeof info->arch, "sm_%d%d", ATTR(COMPUTE_CAPABILITY_MAJOR),
+                 ATTR(COMPUTE_CAPABILITY_MINOR));
+    info->is_gpu = 1;
+    info->compute_units = ATTR(MULTIPROCESSOR_COUNT);
+    info->clock_mhz = (ATTR(CLOCK_RATE) + 500) / 1000; /* kHz */
+    info->mem_clock_mhz = (ATTR(MEMORY_CLOCK_RATE) + 500) / 1000;
+    info->bus_width_bits = ATTR(GLOBAL_MEMORY_BUS_WIDTH);
+    size_t mem = 0;
+    if (cu.cuDeviceTotalMem(&mem, d) == CUDA_SUCCESS)
+        info->global_mem_bytes = mem;
+    info->l2_bytes = (uint64_t)ATTR(L2_CACHE_SIZE);
+    info->local_mem_bytes = (uint64_t)ATTR(MAX_SHARED_MEMORY_PER_BLOCK);
+    info->max_group_size = ATTR(MAX_THREADS_PER_BLOCK);
+    info->warp_size = ATTR(WARP_SIZE);
+    return 0;
+#undef ATTR
+}
+
+static int cuda_probe(void)
+{
+    int n;
+    if (load_driver() || (n = device_count()) < 0)
+        return -1;
+    if (n == 0) {
+        set_error("no CUDA device found: the driver loaded but reports 0 devices");
+        return -1;
+    }
+    return 0;
+}
+
+/* Returns how many entries were filled, at most max; with out NULL, how
+ * many devices there are. */
+static int cuda_enumerate(sb_device_info *out, int max)
+{
+    int n, i;
+    if (load_driver() || (n = device_count()) < 0)
+        return -1;
+    if (!out)
+        return n;
+    for (i = 0; i < n && i < max; i++)
+        if (fill_info(i, &out[i]))
+            return -1;
+    return i;
+}
+
+static void cuda_close(sb_device *d)
+{
+    if (!d)
+        return;
+    if (d->ctx) {
+        cu.cuCtxSetCurrent(d->ctx);
+        if (d->stream)
+            cu.cuStreamSynchronize(d->stream);
+        if (d->start)
+            cu.cuEventDestroy(d->start);
+        if (d->stop)
+            cu.cuEventDestroy(d->stop);
+        if (d->stream)
+            cu.cuStreamDestroy(d->stream);
+        cu.cuCtxSetCurrent(NULL);
+        cu.cuDevicePrimaryCtxRelease(d->dev);
+    }
+    free(d);
+}
+
+static int cuda_open(const sb_device_request *req, sb_device **out, sb_device_info *info)
+{
+    int n, index = req && req->device >= 0 ? req->device : 0;
+    *out = NULL;
+    if (load_driver() || (n = device_count()) < 0)
+        return -1;
+    if (index >= n) {
+        set_error("CUDA device %d does not exist: %d device%s found%s", index, n,
+                  n == 1 ? "" : "s", n > 0 ? " (numbered from 0)" : "");
+        return -1;
+    }
+    sb_device *d = calloc(1, sizeof *d);
+    if (!d) {
+        set_error("out of host memory opening CUDA device %d", index);
+        return -1;
+    }
+    if (cu_failed(cu.cuDeviceGet(&d->dev, index), "cuDeviceGet(%d)", index) ||
+        cu_failed(cu.cuDevicePrimaryCtxRetain(&d->ctx, d->dev),
+                  "cuDevicePrimaryCtxRetain(device %d)", index) ||
+        cu_failed(cu.cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent(device %d)", index) ||
+        cu_failed(cu.cuStreamCreate(&d->stream, CU_STREAM_DEFAULT), "cuStreamCreate") ||
+        cu_failed(cu.cuEventCreate(&d->start, CU_EVENT_DEFAULT), "cuEventCreate") ||
+        cu_failed(cu.cuEventCreate(&d->stop, CU_EVENT_DEFAULT), "cuEventCreate") ||
+        (info && fill_info(index, info))) {
+        cuda_close(d);
+        return -1;
+    }
+    d->arch = 10 * attr(d->dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) +
+              attr(d->dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    *out = d;
+    return 0;
+}
+
+/* Driver calls act on the thread's current context, and the frontend may
+ * hold several devices open. */
+static int use(sb_device *d)
+{
+    return cu_failed(cu.cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent") ? -1 : 0;
+}
+
+/* ---- NVRTC ---- */
+
+static void nv_result_free(struct nv_result *r)
+{
+    free(r->cubin);
+    free(r->ptx);
+    free(r->log);
+    memset(r, 0, sizeof *r);
+}
+
+/* The first lines of the log name the first error; the whole log would
+ * drown the message. */
+static void nvrtc_error(nvrtcResult r, const char *target, const char *log)
+{
+    set_error("NVRTC: %s (%s)", nvrtcGetErrorString(r), target);
+    if (!log || !*log)
+        return;
+    size_t len = 0;
+    for (int lines = 0; log[len] && len < 400 && lines < 6;)
+        if (log[len++] == '\n')
+            lines++;
+    while (len > 0 && strchr(" \r\n", log[len - 1]))
+        len--;
+    size_t n = strlen(last);
+    snprintf(last + n, sizeof last - n, ":\n%.*s%s", (int)len, log,
+             log[len + strspn(log + len, " \r\n")] ? "\n..." : "");
+}
+
+/* One NVRTC compile for target ("sm_90" or "compute_90"): the log always,
+ * the PTX and cubin when NVRTC makes them. */
+static int nv_run(const char *source, const char *const *defines, int ndefines,
+                  const char *target, struct nv_result *out)
+{
+    if (ndefines < 0)
+        ndefines = 0;
+    int nopts = ndefines + 2, ret = -1;
+    char **opts = calloc((size_t)nopts, sizeof *opts);
+    nvrtcProgram prog = NULL;
+    nvrtcResult r;
+    size_t size = 0;
+
+    if (!opts)
+        goto oom;
+    for (int i = 0; i < ndefines; i++)
+        if (asprintf(&opts[i], "-D%s", defines[i]) < 0)
+            opts[i] = NULL;
+    if (asprintf(&opts[ndefines], "--gpu-architecture=%s", target) < 0)
+        opts[ndefines] = NULL;
+    opts[ndefines + 1] = strdup("-std=c++17");
+    for (int i = 0; i < nopts; i++)
+        if (!opts[i])
+            goto oom;
+    if ((r = nvrtcCreateProgram(&prog, source, "simtbench.cu", 0, NULL, NULL))) {
+        prog = NULL;
+        nvrtc_error(r, target, NULL);
+        goto done;
+    }
+    r = nvrtcCompileProgram(prog, nopts, (const char *const *)opts);
+    if (nvrtcGetProgramLogSize(prog, &size) == NVRTC_SUCCESS && size > 0 &&
+        (out->log = malloc(size)) && nvrtcGetProgramLog(prog, out->log) != NVRTC_SUCCESS)
+        out->log[0] = '\0';
+    if (r != NVRTC_SUCCESS) {
+        nvrtc_error(r, target, out->log);
+        goto done;
+    }
+    /* The size counts the terminating NUL, so 1 means no PTX. */
+    if ((r = nvrtcGetPTXSize(prog, &size)) == NVRTC_SUCCESS && size > 1) {
+        if (!(out->ptx = malloc(size)))
+            goto oom;
+        r = nvrtcGetPTX(prog, out->ptx);
+    }
+    if (r == NVRTC_SUCCESS && strncmp(target, "sm_", 3) == 0 &&
+        (r = nvrtcGetCUBINSize(prog, &size)) == NVRTC_SUCCESS && size > 0) {
+        if (!(out->cubin = malloc(size)))
+            goto oom;
+        r = nvrtcGetCUBIN(prog, out->cubin);
+    }
+    if (r != NVRTC_SUCCESS)
+        nvrtc_error(r, target, NULL);
+    else
+        ret = 0;
+    goto done;
+oom:
+    set_error("out of host memory building for %s", target);
+done:
+    if (prog)
+        nvrtcDestroyProgram(&prog);
+    for (int i = 0; opts && i < nopts; i++)
+        free(opts[i]);
+    free(opts);
+    return ret;
+}
+
+/* A cubin for sm_<arch> and the PTX of the same source.  NVRTC 13 makes
+ * both in one sm_XY compile; the compute_XY compile is there should a
+ * version stop emitting PTX beside the cubin. */
+static int nv_compile(const char *source, const char *const *defines, int ndefines, int arch,
+                      struct nv_result *out)
+{
+    struct nv_result virt = {0};
+    char target[32];
+
+    memset(out, 0, sizeof *out);
+    snprintf(target, sizeof target, "sm_%d", arch);
+    if (nv_run(source, defines, ndefines, target, out))
+        goto fail;
+    if (!out->cubin) {
+        set_error("NVRTC produced no cubin for %s", target);
+        goto fail;
+    }
+    if (out->ptx)
+        return 0;
+    snprintf(target, sizeof target, "compute_%d", arch);
+    if (nv_run(source, defines, ndefines, target, &virt))
+        goto fail;
+    out->ptx = virt.ptx;
+    virt.ptx = NULL;
+    if (out->ptx) {
+        nv_result_free(&virt);
+        return 0;
+    }
+    set_error("NVRTC produced no PTX for %s", target);
+fail:
+    nv_result_free(&virt);
+    nv_result_free(out);
+    return -1;
+}
+
+/* The device's own arch when NVRTC knows it, else the newest NVRTC knows
+ * below it: a cubin runs on later minor revisions of its major. */
+static int pick_arch(int device_arch, int *arch)
+{
+    int n = 0, *archs = NULL, oldest = 0;
+    *arch = 0;
+    if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0 ||
+        !(archs = calloc((size_t)n, sizeof *archs)) ||
+        nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS) {
+        free(archs);
+        set_error("NVRTC cannot list the architectures it supports");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (archs[i] <= device_arch && archs[i] > *arch)
+            *arch = archs[i];
+        if (!oldest || archs[i] < oldest)
+            oldest = archs[i];
+    }
+    free(archs);
+    if (*arch)
+        return 0;
+    int major = 0, minor = 0;
+    nvrtcVersion(&major, &minor);
+    set_error("NVRTC %d.%d cannot build for this device (sm_%d): its oldest target is sm_%d",
+              major, minor, device_arch, oldest);
+    return -1;
+}
+
+static void cuda_release_program(sb_program *p)
+{
+    if (!p)
+        return;
+    if (p->module) {
+        cu.cuCtxSetCurrent(p->dev->ctx);
+        cu.cuModuleUnload(p->module);
+    }
+    free(p->ptx);
+    free(p->log);
+    free(p);
+}
+
+static int cuda_build(sb_device *dev, const char *source, const char *const *defines,
+                      int ndefines, sb_program **out)
+{
+    struct nv_result nv;
+    int arch;
+    *out = NULL;
+    if (pick_arch(dev->arch, &arch) || nv_compile(source, defines, ndefines, arch, &nv))
+        return -1;
+    sb_program *p = calloc(1, sizeof *p);
+    if (!p)
+        set_error("out of host memory");
+    if (!p || use(dev)) {
+        free(p);
+        nv_result_free(&nv);
+        return -1;
+    }
+    CUresult r = cu.cuModuleLoadData(&p->module, nv.cubin);
+    /* A cubin runs only within its major arch; on a device newer than
+     * NVRTC knows, the driver can still compile the PTX. */
+    if (r != CUDA_SUCCESS && arch != dev->arch)
+        r = cu.cuModuleLoadData(&p->module, nv.ptx);
+    if (cu_failed(r, "cuModuleLoadData (kernels built for sm_%d, device is sm_%d)", arch,
+                  dev->arch)) {
+        free(p);
+        nv_result_free(&nv);
+        return -1;
+    }
+    p->dev = dev;
+    p->ptx = nv.ptx;
+    p->log = nv.log;
+    free(nv.cubin);
+    *out = p;
+    return 0;
+}
+
+static int cuda_compile_offline(const char *source, const char *const *defines, int ndefines,
+                                const char *target, char **ptx)
+{
+    struct nv_result nv;
+    int arch = 0, used = 0;
+    *ptx = NULL;
+    if (!target || sscanf(target, "sm_%d%n", &arch, &used) != 1 || target[used] || arch <= 0) {
+        set_error("CUDA target \"%s\" is not of the form sm_90", target ? target : "(null)");
+        return -1;
+    }
+    if (nv_compile(source, defines, ndefines, arch, &nv))
+        return -1;
+    *ptx = nv.ptx;
+    nv.ptx = NULL;
+    nv_result_free(&nv);
+    return 0;
+}
+
+static int cuda_program_ptx(sb_program *p, char **ptx)
+{
+    if (!(*ptx = strdup(p->ptx))) {
+        set_error("out of host memory copying PTX");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- kernels, memory, launches ---- */
+
+static int cuda_kernel(sb_program *p, const char *name, sb_kernel **out)
+{
+    *out = NULL;
+    sb_kernel *k = calloc(1, sizeof *k);
+    if (!k) {
+        set_error("out of host memory");
+        return -1;
+    }
+    if (use(p->dev)) {
+        free(k);
+        return -1;
+    }
+    CUresult r = cu.cuModuleGetFunction(&k->fn, p->module, name);
+    if (r == CUDA_ERROR_NOT_FOUND)
+        set_error("kernel %s not found in the program (is it declared KERNEL?)", name);
+    else
+        cu_failed(r, "cuModuleGetFunction(%s)", name);
+    if (r != CUDA_SUCCESS) {
+        free(k);
+        return -1;
+    }
+    k->dev = p->dev;
+    snprintf(k->name, sizeof k->name, "%s", name);
+    *out = k;
+    return 0;
+}
+
+static void cuda_release_kernel(sb_kernel *k)
+{
+    free(k);
+}
+
+static int cuda_occupancy(sb_kernel *k, int block_threads, int *blocks_per_unit)
+{
+    if (use(k->dev) ||
+        cu_failed(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_unit, k->fn,
+                                                                 block_threads, 0),
+                  "cuOccupancyMaxActiveBlocksPerMultiprocessor(%s, %d threads)", k->name,
+                  block_threads))
+        return -1;
+    return 0;
+}
+
+static int cuda_alloc(sb_device *d, size_t bytes, sb_buffer **out)
+{
+    *out = NULL;
+    sb_buffer *b = calloc(1, sizeof *b);
+    if (!b) {
+        set_error("out of host memory");
+        return -1;
+    }
+    if (use(d) || cu_failed(cu.cuMemAlloc(&b->ptr, bytes), "cuMemAlloc of %.1f MiB", MIB(bytes))) {
+        free(b);
+        return -1;
+    }
+    b->dev = d;
+    b->bytes = bytes;
+    *out = b;
+    return 0;
+}
+
+static void cuda_free(sb_buffer *b)
+{
+    if (!b)
+        return;
+    if (b->ptr) {
+        cu.cuCtxSetCurrent(b->dev->ctx);
+        cu.cuMemFree(b->ptr);
+    }
+    free(b);
+}
+
+static int too_big(const sb_buffer *b, size_t bytes, const char *what)
+{
+    if (bytes <= b->bytes)
+        return 0;
+    set_error("%s of %zu bytes overruns a buffer of %zu bytes", what, bytes, b->bytes);
+    return 1;
+}
+
+static int cuda_upload(sb_buffer *dst, const void *src, size_t bytes)
+{
+    if (too_big(dst, bytes, "upload") || use(dst->dev) ||
+        cu_failed(cu.cuMemcpyHtoD(dst->ptr, src, bytes), "cuMemcpyHtoD of %.1f MiB", MIB(bytes)))
+        return -1;
+    return 0;
+}
+
+static int cuda_download(void *dst, sb_buffer *src, size_t bytes)
+{
+    if (too_big(src, bytes, "download") || use(src->dev) ||
+        cu_failed(cu.cuMemcpyDtoH(dst, src->ptr, bytes), "cuMemcpyDtoH of %.1f MiB", MIB(bytes)))
+        return -1;
+    return 0;
+}
+
+/* Waits for the stream, where a fault of the work on it surfaces, then
+ * reads the events recorded around that work when ms is wanted. */
+static int finish(sb_device *d, double *ms, const char *what)
+{
+    float t = 0;
+    if (cu_failed(cu.cuStreamSynchronize(d->stream), "%s: cuStreamSynchronize", what) ||
+        (ms && cu_failed(cu.cuEventElapsedTime(&t, d->start, d->stop),
+                         "%s: cuEventElapsedTime", what)))
+        return -1;
+    if (ms)
+        *ms = t;
+    return 0;
+}
+
+static int cuda_copy(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms)
+{
+    sb_device *d = dst->dev;
+    if (too_big(dst, bytes, "copy") || too_big(src, bytes, "copy") || use(d) ||
+        (ms && cu_failed(cu.cuEventRecord(d->start, d->stream), "copy: cuEventRecord")) ||
+        cu_failed(cu.cuMemcpyDtoDAsync(dst->ptr, src->ptr, bytes, d->stream),
+                  "cuMemcpyDtoDAsync of %.1f MiB", MIB(bytes)) ||
+        (ms && cu_failed(cu.cuEventRecord(d->stop, d->stream), "copy: cuEventRecord")))
+        return -1;
+    return finish(d, ms, "device-to-device copy");
+}
+
+static int cuda_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int nargs,
+                       double *ms)
+{
+    union {
+        CUdeviceptr p;
+        int32_t i;
+        float f;
+    } vals[MAX_ARGS];
+    void *params[MAX_ARGS];
+    sb_device *d = k->dev;
+
+    if (nargs < 0 || nargs > MAX_ARGS) {
+        set_error("kernel %s: %d arguments, at most %d are supported", k->name, nargs, MAX_ARGS);
+        return -1;
+    }
+    for (int i = 0; i < nargs; i++) {
+        if (args[i].kind == SB_ARG_BUFFER && args[i].v.buf)
+            vals[i].p = args[i].v.buf->ptr;
+        else if (args[i].kind == SB_ARG_INT)
+            vals[i].i = args[i].v.i;
+        else if (args[i].kind == SB_ARG_FLOAT)
+            vals[i].f = args[i].v.f;
+        else {
+            set_error("kernel %s: argument %d is a NULL buffer or of unknown kind", k->name, i);
+            return -1;
+        }
+        params[i] = &vals[i];
+    }
+    char what[192];
+    snprintf(what, sizeof what, "kernel %s (grid %ux%ux%u, block %ux%ux%u)", k->name, g->grid[0],
+             g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2]);
+    if (use(d) ||
+        (ms && cu_failed(cu.cuEventRecord(d->start, d->stream), "%s: cuEventRecord", what)) ||
+        cu_failed(cu.cuLaunchKernel(k->fn, g->grid[0], g->grid[1], g->grid[2], g->block[0],
+                                    g->block[1], g->block[2], 0, d->stream,
+                                    nargs ? params : NULL, NULL),
+                  "%s: cuLaunchKernel", what) ||
+        (ms && cu_failed(cu.cuEventRecord(d->stop, d->stream), "%s: cuEventRecord", what)))
+        return -1;
+    return finish(d, ms, what);
+}
+
+static const char *cuda_last_error(void)
+{
+    return last;
+}
+
+const sb_backend simtbench_backend = {
+    .abi = SB_BACKEND_ABI,
+    .name = "cuda",
+    .prelude = "prelude_cuda.h",
+    .probe = cuda_probe,
+    .enumerate = cuda_enumerate,
+    .open = cuda_open,
+    .close = cuda_close,
+    .build = cuda_build,
+    .compile_offline = cuda_compile_offline,
+    .program_ptx = cuda_program_ptx,
+    .release_program = cuda_release_program,
+    .kernel = cuda_kernel,
+    .release_kernel = cuda_release_kernel,
+    .occupancy = cuda_occupancy,
+    .alloc = cuda_alloc,
+    .free = cuda_free,
+    .upload = cuda_upload,
+    .download = cuda_download,
+    .copy = cuda_copy,
+    .launch = cuda_launch,
+    .last_error = cuda_last_error,
+};
