@@ -9,33 +9,53 @@
 #include "host_data.h"
 #include "variant.h"
 
-enum { GRID_BY_COLS = 0, GRID_BY_ROWS = 1 }; /* param[0]: which extent the x blocks cover */
-enum { SMEM_NONE = 0, SMEM_TILE = 1 };       /* param[1]: the tile is read by columns */
+enum { GRID_BY_COLS = 0, GRID_BY_ROWS = 1, GRID_LINEAR = 2 }; /* param[0]: the grid */
+enum { SMEM_NONE = 0, SMEM_TILE = 1 };  /* param[1]: the tile is read by columns */
+enum { SHAPE_TRANSPOSE = 0, SHAPE_COPY = 1 }; /* param[4]: what the output must be */
 
 typedef struct transpose_host {
     long rows, cols;
     float *a;
 } transpose_host;
 
-static int add(sb_variant *out, int n, int max, const char *name, const char *kernel,
-               unsigned block_rows, int pad, int swizzle, int grid, const char *extra)
+/* A tiled-kernel variant: TILE x TILE tiles moved by TILE x block_rows threads. */
+static int add(sb_variant *out, int n, int max, const char *name, const char *kernel, int tile,
+               unsigned block_rows, int pad, int swizzle, int group, int in_default)
 {
     if (n >= max)
         return n;
     sb_variant *v = &out[n];
-    sb_variant_init(v, name, kernel, 32, block_rows, 1);
-    sb_variant_define(v, "TILE=%d", 32);
+    sb_variant_init(v, name, kernel, (unsigned)tile, block_rows, 1);
+    sb_variant_define(v, "TILE=%d", tile);
     sb_variant_define(v, "BLOCK_ROWS=%u", block_rows);
     if (pad)
         sb_variant_define(v, "PAD=%d", pad);
     if (swizzle)
         sb_variant_define(v, "SWIZZLE=1");
-    if (extra)
-        sb_variant_define(v, "%s", extra);
-    v->param[0] = grid;
+    if (group)
+        sb_variant_define(v, "GROUP=%d", group);
+    v->param[0] = strcmp(kernel, "transpose_naive_write") == 0 ? GRID_BY_ROWS : GRID_BY_COLS;
     v->param[1] = strcmp(kernel, "transpose_tiled") == 0 ? SMEM_TILE : SMEM_NONE;
     v->param[2] = pad;
     v->param[3] = swizzle;
+    v->param[4] = strcmp(kernel, "transpose_copy") == 0 ? SHAPE_COPY : SHAPE_TRANSPOSE;
+    v->param[5] = tile;
+    v->in_default = in_default;
+    return n + 1;
+}
+
+static int add_vector_copy(sb_variant *out, int n, int max, const char *name, int items,
+                           int in_default)
+{
+    if (n >= max)
+        return n;
+    sb_variant *v = &out[n];
+    sb_variant_init(v, name, "transpose_copy_vec", 256, 1, 1);
+    sb_variant_define(v, "ITEMS=%d", items);
+    v->param[0] = GRID_LINEAR;
+    v->param[4] = SHAPE_COPY;
+    v->param[5] = items;
+    v->in_default = in_default;
     return n + 1;
 }
 
@@ -45,15 +65,35 @@ static int transpose_variants(sb_variant *out, int max)
     if (max > 0) {
         sb_variant_init(&out[0], "memcpy", NULL, 1, 1, 1);
         out[0].api_copy = 1;
+        out[0].param[4] = SHAPE_COPY;
         n = 1;
     }
-    n = add(out, n, max, "copy", "transpose_copy", 8, 0, 0, GRID_BY_COLS, NULL);
-    n = add(out, n, max, "naive_read", "transpose_naive_read", 32, 0, 0, GRID_BY_COLS, NULL);
-    n = add(out, n, max, "naive_write", "transpose_naive_write", 32, 0, 0, GRID_BY_ROWS, NULL);
-    n = add(out, n, max, "tiled", "transpose_tiled", 32, 0, 0, GRID_BY_COLS, NULL);
-    n = add(out, n, max, "padded", "transpose_tiled", 32, 1, 0, GRID_BY_COLS, NULL);
-    n = add(out, n, max, "swizzled", "transpose_tiled", 32, 0, 1, GRID_BY_COLS, NULL);
-    n = add(out, n, max, "coarsened", "transpose_tiled", 8, 1, 0, GRID_BY_COLS, NULL);
+    /* The roofs: the API's own copy, then kernels that move the same bytes. */
+    n = add(out, n, max, "copy", "transpose_copy", 32, 8, 0, 0, 0, 1);
+    n = add_vector_copy(out, n, max, "copy_vec4", 4, 1);
+    n = add_vector_copy(out, n, max, "copy_vec4_i1", 1, 0);
+    n = add_vector_copy(out, n, max, "copy_vec4_i2", 2, 0);
+    n = add_vector_copy(out, n, max, "copy_vec4_i8", 8, 0);
+    /* The seed's kernels: one element per thread, 32 x 32 threads. */
+    n = add(out, n, max, "naive_read", "transpose_naive_read", 32, 32, 0, 0, 0, 1);
+    n = add(out, n, max, "naive_write", "transpose_naive_write", 32, 32, 0, 0, 0, 1);
+    n = add(out, n, max, "tiled_32x32", "transpose_tiled", 32, 32, 0, 0, 0, 1);
+    n = add(out, n, max, "padded_32x32", "transpose_tiled", 32, 32, 1, 0, 0, 1);
+    /* The usual shape: 32 x 8 threads, four elements each. */
+    n = add(out, n, max, "tiled", "transpose_tiled", 32, 8, 0, 0, 0, 1);
+    n = add(out, n, max, "padded", "transpose_tiled", 32, 8, 1, 0, 0, 1);
+    n = add(out, n, max, "swizzled", "transpose_tiled", 32, 8, 0, 1, 0, 1);
+    n = add(out, n, max, "coarsened", "transpose_tiled", 32, 4, 1, 0, 0, 1);
+    /* Tuning candidates (issue 5): bigger tiles, more bytes in flight per
+       thread, and grouped tile order. */
+    n = add(out, n, max, "t64x8", "transpose_tiled", 64, 8, 1, 0, 0, 0);
+    n = add(out, n, max, "t64x16", "transpose_tiled", 64, 16, 1, 0, 0, 0);
+    n = add(out, n, max, "t64x4", "transpose_tiled", 64, 4, 1, 0, 0, 0);
+    n = add(out, n, max, "t32x8_g8", "transpose_tiled", 32, 8, 1, 0, 8, 0);
+    n = add(out, n, max, "t32x8_g16", "transpose_tiled", 32, 8, 1, 0, 16, 0);
+    n = add(out, n, max, "t32x8_g32", "transpose_tiled", 32, 8, 1, 0, 32, 0);
+    n = add(out, n, max, "t32x4_g16", "transpose_tiled", 32, 4, 1, 0, 16, 0);
+    n = add(out, n, max, "t64x8_g16", "transpose_tiled", 64, 8, 1, 0, 16, 0);
     return n;
 }
 
@@ -120,10 +160,17 @@ static int transpose_plan(void *host, const sb_problem *p, const sb_variant *v,
     plan->arg[3].kind = SB_PLAN_BUFFER;
     plan->arg[3].buffer = 1;
     plan->bytes = 2.0 * (double)bytes;
-    if (v->param[0] == GRID_BY_ROWS)
-        sb_grid_2d(&plan->geometry, v, p->rows, p->cols, 32, 32);
-    else
-        sb_grid_2d(&plan->geometry, v, p->cols, p->rows, 32, 32);
+    long tile = v->param[5];
+    if (v->api_copy) {
+        /* no launch: the API's copy */
+    } else if (v->param[0] == GRID_LINEAR) {
+        long n4 = p->rows * p->cols / 4, per_block = (long)v->block[0] * v->param[5];
+        sb_grid_2d(&plan->geometry, v, n4 > 0 ? n4 : 1, 1, per_block, 1);
+    } else if (v->param[0] == GRID_BY_ROWS) {
+        sb_grid_2d(&plan->geometry, v, p->rows, p->cols, tile, tile);
+    } else {
+        sb_grid_2d(&plan->geometry, v, p->cols, p->rows, tile, tile);
+    }
 
     /* The access each variant is about, declared to the model. */
     sb_pattern *pat = &plan->pattern[0];
@@ -142,8 +189,8 @@ static int transpose_plan(void *host, const sb_problem *p, const sb_variant *v,
         plan->npatterns = 1;
     } else if (v->param[1] == SMEM_TILE) {
         pat->space = SB_SPACE_SHARED;
-        pat->tile_rows = 32;
-        pat->tile_cols = 32;
+        pat->tile_rows = (int)tile;
+        pat->tile_cols = (int)tile;
         pat->pad = (int)v->param[2];
         pat->swizzle = (int)v->param[3];
         pat->walk = SB_WALK_COLUMN;
@@ -152,33 +199,46 @@ static int transpose_plan(void *host, const sb_problem *p, const sb_variant *v,
     } else {
         pat->space = SB_SPACE_GLOBAL;
         pat->stride = 1;
+        if (v->param[0] == GRID_LINEAR)
+            pat->word_bytes = 16;
         snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "load");
         plan->npatterns = 1;
     }
     return 0;
 }
 
+static int mismatch(char *err, size_t n, long row, long col, uint32_t got, uint32_t want)
+{
+    float fw, fg;
+    memcpy(&fw, &want, 4);
+    memcpy(&fg, &got, 4);
+    snprintf(err, n, "c[%ld][%ld] = %g (0x%08x), expected %g (0x%08x)%s", row, col, fg, got, fw,
+             want, got == SB_POISON_WORD ? ": never written" : "");
+    return -1;
+}
+
+/* Walks the matrices in 64 x 64 blocks: a transposed comparison that
+ * strides through c a whole row at a time misses the cache on every
+ * element, which at 8192 x 8192 costs seconds per check. */
 static int transpose_verify(void *host, const sb_problem *p, const sb_variant *v,
                             void *const *outputs, char *err, size_t n)
 {
     transpose_host *h = host;
     const uint32_t *a = (const uint32_t *)h->a;
     const uint32_t *c = outputs[0];
-    int is_copy = v->api_copy || strcmp(v->kernel, "transpose_copy") == 0;
-    for (long i = 0; i < p->rows; i++)
-        for (long j = 0; j < p->cols; j++) {
-            uint32_t want = a[i * p->cols + j];
-            uint32_t got = is_copy ? c[i * p->cols + j] : c[j * p->rows + i];
-            if (got != want) {
-                float fw, fg;
-                memcpy(&fw, &want, 4);
-                memcpy(&fg, &got, 4);
-                snprintf(err, n, "%s[%ld][%ld] = %g (0x%08x), expected %g (0x%08x)%s",
-                         "c", is_copy ? i : j, is_copy ? j : i, fg, got, fw,
-                         want, got == SB_POISON_WORD ? ": never written" : "");
-                return -1;
-            }
-        }
+    const long rows = p->rows, cols = p->cols, B = 64;
+    if (v->api_copy || v->param[4] == SHAPE_COPY) {
+        for (long i = 0; i < rows * cols; i++)
+            if (c[i] != a[i])
+                return mismatch(err, n, i / cols, i % cols, c[i], a[i]);
+        return 0;
+    }
+    for (long i0 = 0; i0 < rows; i0 += B)
+        for (long j0 = 0; j0 < cols; j0 += B)
+            for (long j = j0; j < j0 + B && j < cols; j++)
+                for (long i = i0; i < i0 + B && i < rows; i++)
+                    if (c[j * rows + i] != a[i * cols + j])
+                        return mismatch(err, n, j, i, c[j * rows + i], a[i * cols + j]);
     return 0;
 }
 

@@ -13,6 +13,8 @@
 #include "variant.h"
 
 #define ERR_LEN 2048
+#define SB_WARMUP_MS 50.0        /* device time the warm-up lasts at least */
+#define SB_WARMUP_MAX_EXTRA 1000 /* launches it may add to reach that time */
 
 /* Programs built for one experiment on one session, keyed by definitions:
  * variants that differ only in block shape or host parameters share one. */
@@ -216,6 +218,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     double *samples = NULL;
     sb_arg args[SB_MAX_ARGS];
     size_t max_out = 0;
+    int r_taken = 0;
 
     for (int i = 0; i < plan.nbuffers; i++) {
         if (vt->alloc(s->dev, plan.buffer[i].bytes, &bufs[i]) ||
@@ -272,7 +275,12 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
                             sizeof err);
     if (status)
         goto done;
-    for (int i = 0; i < o->warmup + o->reps; i++) {
+    /* Warm up for the launches asked for and at least SB_WARMUP_MS of device
+       time, so that clocks have settled before the first timed launch. */
+    double warm_ms = 0.0;
+    for (int i = 0; i < o->reps + o->warmup + SB_WARMUP_MAX_EXTRA; i++) {
+        int warming = i < o->warmup || (o->warmup > 0 && warm_ms < SB_WARMUP_MS &&
+                                        i < o->warmup + SB_WARMUP_MAX_EXTRA);
         double ms = 0.0;
         int rc = v->api_copy ? vt->copy(bufs[1], bufs[0], plan.buffer[0].bytes, &ms)
                              : vt->launch(k, &plan.geometry, args, plan.nargs, &ms);
@@ -281,8 +289,13 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
             status = SB_EXIT_RUNTIME;
             goto done;
         }
-        if (i >= o->warmup)
-            samples[i - o->warmup] = ms;
+        if (warming) {
+            warm_ms += ms;
+            continue;
+        }
+        samples[r_taken++] = ms;
+        if (r_taken == o->reps)
+            break;
     }
     status = run_and_verify(s, e, p, v, host, &plan, bufs, k, args, outputs, poison, err,
                             sizeof err);
@@ -382,16 +395,10 @@ static void progress_done(const sb_options *o)
 }
 
 static int run_experiment(const sb_options *o, sb_session *s, const sb_experiment *e,
-                          sb_variant *variants, int nvariants, sb_run *run)
+                          const sb_problem *size, sb_variant *variants, int nvariants, sb_run *run)
 {
     char err[ERR_LEN];
-    sb_problem p;
-    if (o->rows > 0) {
-        p.rows = o->rows;
-        p.cols = o->cols;
-    } else {
-        e->default_size(&s->info, &p);
-    }
+    sb_problem p = *size;
     void *host = NULL;
     if (e->prepare(&p, o->seed, &host, err, sizeof err)) {
         report_failure(s, e, NULL, "%s", err);
@@ -476,8 +483,17 @@ int sb_run_experiments(const sb_options *o, sb_session *sessions, int nsessions,
                 chosen[m++] = all[i];
         if (m == 0)
             continue;
+        /* One size for every API, so that their rows compare: the largest
+           any device asks for (OpenCL, for one, reports no true L2 size). */
+        sb_problem size = {o->rows, o->cols};
+        for (int si = 0; o->rows == 0 && si < nsessions; si++) {
+            sb_problem p;
+            e->default_size(&sessions[si].info, &p);
+            if ((double)p.rows * p.cols > (double)size.rows * size.cols)
+                size = p;
+        }
         for (int si = 0; si < nsessions; si++) {
-            int st = run_experiment(o, &sessions[si], e, chosen, m, run);
+            int st = run_experiment(o, &sessions[si], e, &size, chosen, m, run);
             if (st && !status)
                 status = st;
         }
