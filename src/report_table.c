@@ -37,7 +37,7 @@ static void experiment_section(const sb_run *run, size_t first, FILE *out)
 {
     const sb_result *f = &run->results[first];
     fprintf(out, "\n%s  %ldx%ld", f->experiment, f->rows, f->cols);
-    fprintf(out, "  (%d reps after %d warm-ups; every row verified)\n", f->reps, f->warmup);
+    fprintf(out, "  (%d reps after at least %d warm-ups and 50 ms; every row verified)\n", f->reps, f->warmup);
     fprintf(out, "  %-16s %-7s %10s %10s %10s %6s %10s %10s %6s  %s\n", "variant", "backend",
             "median ms", "min ms", "max ms", "spread", f->unit, "best", "roof%", "model");
     for (size_t i = first; i < run->nresults; i++) {
