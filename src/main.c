@@ -167,6 +167,16 @@ static int open_sessions(const sb_options *o, sb_session *sessions, int *n, sb_r
     return SB_EXIT_OK;
 }
 
+static int save_json(const char *path, const sb_run *run)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || sb_report_write(SB_FORMAT_JSON, run, f) || fclose(f)) {
+        fprintf(stderr, "simtbench: cannot write %s\n", path);
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "model") == 0)
@@ -223,6 +233,8 @@ int main(int argc, char **argv)
                 status = SB_EXIT_IO;
         }
     }
+    if (o.save && run.ndevices > 0 && save_json(o.save, &run) && !status)
+        status = SB_EXIT_IO;
     if (out != stdout && fclose(out) && !status) {
         fprintf(stderr, "simtbench: cannot write %s\n", o.output);
         status = SB_EXIT_IO;

@@ -107,7 +107,7 @@ static int parse_format(const char *s, sb_format *f)
 
 int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
 {
-    enum { OPT_PLOT = 256, OPT_PTX, OPT_SEED, OPT_VARIANT };
+    enum { OPT_PLOT = 256, OPT_PTX, OPT_SEED, OPT_VARIANT, OPT_SAVE };
     static const struct option longopts[] = {
         {"backend", required_argument, NULL, 'b'},
         {"device", required_argument, NULL, 'd'},
@@ -119,6 +119,7 @@ int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
         {"warmup", required_argument, NULL, 'w'},
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
+        {"save", required_argument, NULL, OPT_SAVE},
         {"plot", required_argument, NULL, OPT_PLOT},
         {"dump-ptx", required_argument, NULL, OPT_PTX},
         {"seed", required_argument, NULL, OPT_SEED},
@@ -204,6 +205,9 @@ int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
         case 'o':
             o->output = optarg;
             break;
+        case OPT_SAVE:
+            o->save = optarg;
+            break;
         case OPT_PLOT:
             o->plot_dir = optarg;
             break;
@@ -260,6 +264,7 @@ void sb_options_usage(FILE *f)
         "      --seed N           seed of the random inputs (default 12345)\n"
         "  -f, --format FMT       table, csv, json, markdown or html (default table)\n"
         "  -o, --output FILE      write the report to FILE instead of standard output\n"
+        "      --save FILE        also save the results as JSON (for simtbench compare)\n"
         "      --plot DIR         write plots (gnuplot) and their data to DIR\n"
         "      --dump-ptx DIR     save the PTX each API produced for every variant\n"
         "  -l, --list             list experiments, backends (with availability) and devices\n"

@@ -38,6 +38,7 @@ typedef struct sb_options {
     unsigned seed;
     sb_format format;
     const char *output;            /* NULL: stdout */
+    const char *save;              /* also write the JSON report here */
     const char *plot_dir;
     const char *ptx_dir;
     int list, help, version, quiet;
