@@ -170,7 +170,8 @@ static int open_sessions(const sb_options *o, sb_session *sessions, int *n, sb_r
 static int save_json(const char *path, const sb_run *run)
 {
     FILE *f = fopen(path, "w");
-    if (!f || sb_report_write(SB_FORMAT_JSON, run, f) || fclose(f)) {
+    int bad = !f || sb_report_write(SB_FORMAT_JSON, run, f);
+    if ((f && fclose(f)) || bad) {
         fprintf(stderr, "simtbench: cannot write %s\n", path);
         return -1;
     }

@@ -1,0 +1,96 @@
+#!/bin/bash
+# Build, test and benchmark simtbench on a machine with an NVIDIA GPU, in
+# one command, from a `make dist` tarball:
+#
+#   scripts/gpu-run.sh simtbench-X.Y.Z.tar.gz OUTDIR
+#
+# 1. configure --with-cuda --with-opencl, build;
+# 2. make check: the CUDA and NVIDIA-OpenCL tests run (check.log says which
+#    tests skipped and why);
+# 3. the default suite on both APIs, side by side, with both APIs' PTX;
+#    JSON, Markdown and plots re-rendered from the saved JSON;
+# 4. the transpose family with every tuning candidate at 8192^2 and 16384^2;
+# 5. with SB_NCU=1, Nsight Compute's sector and wavefront counters for the
+#    access experiments, the judge of the model (clocks left alone).
+# Everything lands in OUTDIR; bundle.tar.gz holds all of it.
+#
+# Environment: SB_SYSROOT=DIR, a folder with Debian's opencl-c-headers,
+# libjansson and libcmocka unpacked (dpkg -x) for machines that lack them;
+# SB_SUITE_ARGS adds options to the suite run.  The NVIDIA OpenCL ICD must
+# be registered in /etc/OpenCL/vendors; with PoCL present too, the OpenCL
+# backend picks the GPU by device type, not by platform number.
+set -uo pipefail
+usage="usage: gpu-run.sh TARBALL OUTDIR"
+tarball=$(readlink -f "${1:?$usage}")
+mkdir -p "${2:?$usage}" && out=$(readlink -f "$2")
+jobs=$(nproc)
+: >"$out/summary.txt"
+say() { echo "== $*" | tee -a "$out/summary.txt"; }
+keep() { tee -a "$out/summary.txt"; }
+
+if [ -n "${SB_SYSROOT:-}" ]; then
+    lib=$SB_SYSROOT/usr/lib/x86_64-linux-gnu
+    export PKG_CONFIG_PATH=$lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$SB_SYSROOT
+    export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export CPPFLAGS="-I$SB_SYSROOT/usr/include ${CPPFLAGS:-}"
+fi
+
+work=$(mktemp -d)
+tar -xzf "$tarball" -C "$work" || { say "cannot unpack $tarball"; exit 1; }
+cd "$work"/simtbench-* || exit 1
+
+say "machine"
+{ date -u +%Y-%m-%dT%H:%M:%SZ
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem \
+      --format=csv,noheader 2>&1
+  nvcc --version 2>/dev/null | tail -1; } | keep
+
+say "configure and build"
+./configure --with-cuda --with-opencl >"$out/configure.log" 2>&1 ||
+    { tail -30 "$out/configure.log"; exit 1; }
+sed -n '/^simtbench /,$p' "$out/configure.log" | keep
+make -j"$jobs" >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+
+say "make check"
+t0=$(date +%s)
+make -j"$jobs" check >"$out/check.log" 2>&1
+check_status=$?
+grep -E "^(FAIL|ERROR|SKIP|XPASS):|^# (TOTAL|PASS|SKIP|FAIL|ERROR)" "$out/check.log" | keep
+echo "make check: status $check_status, $(( $(date +%s) - t0 )) s" | keep
+./simtbench --list >"$out/list.txt" 2>&1
+
+say "default suite, both APIs"
+t0=$(date +%s)
+# shellcheck disable=SC2086
+./simtbench --backend cuda,opencl --quiet --dump-ptx "$out/ptx" --save "$out/suite.json" \
+    ${SB_SUITE_ARGS:-} >"$out/suite.txt" 2>"$out/suite.err"
+suite_status=$?
+echo "suite: status $suite_status, $(( $(date +%s) - t0 )) s wall, builds included" | keep
+keep <"$out/suite.err"
+./simtbench report "$out/suite.json" --format markdown >"$out/suite.md" 2>>"$out/summary.txt"
+./simtbench report "$out/suite.json" --format html >"$out/suite.html" 2>>"$out/summary.txt"
+./simtbench report "$out/suite.json" --plot "$out/plots" >/dev/null 2>>"$out/summary.txt"
+
+say "transpose tuning, both APIs"
+tune_status=0
+for n in 8192 16384; do
+    ./simtbench --backend cuda,opencl --quiet --experiment transpose --variant all --size $n \
+        --save "$out/transpose-$n.json" >"$out/transpose-$n.txt" 2>>"$out/summary.txt" ||
+        tune_status=1
+done
+
+if [ "${SB_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
+    say "Nsight Compute counters (--clock-control none)"
+    ncu --clock-control none --csv --metrics \
+l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,\
+l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,\
+smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,\
+l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum \
+        ./simtbench --backend cuda --quiet --reps 1 --warmup 0 --size 256 \
+        --experiment "${SB_NCU_EXPERIMENTS:-transpose,global,shared}" --save "$out/ncu-run.json" \
+        >"$out/ncu.csv" 2>"$out/ncu.err" || echo "ncu: status $?" | keep
+fi
+
+(cd "$out" && tar -czf bundle.tar.gz --exclude=bundle.tar.gz ./*)
+say "done"
+exit $(( check_status != 0 || suite_status != 0 || tune_status != 0 ))
