@@ -6,6 +6,7 @@
  * its sb_experiment, and one line here. */
 static const sb_experiment *const catalogue[] = {
     &sb_exp_transpose,
+    &sb_exp_matmul,
 };
 
 int sb_catalogue_count(void)

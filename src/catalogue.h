@@ -5,6 +5,7 @@
 #include "experiment.h"
 
 extern const sb_experiment sb_exp_transpose;
+extern const sb_experiment sb_exp_matmul;
 
 /* Number of experiments in the catalogue. */
 int sb_catalogue_count(void);
