@@ -157,7 +157,7 @@ const sb_experiment sb_exp_occupancy = {
                "bandwidth against threads in flight",
     .quantity = SB_QUANTITY_BANDWIDTH,
     .in_default = 1,
-    .test_sizes = "1,1000,65536",
+    .test_sizes = "1,1000x1,4097x1,65536x1",
     .variants = occupancy_variants,
     .default_size = occupancy_default_size,
     .prepare = occupancy_prepare,
