@@ -214,9 +214,9 @@ static int matmul_prepare(const sb_problem *p, unsigned seed, void **host, char 
     /* Different seeds for a and b, so that b is not a copy of a. */
     sb_random_floats(h->a, mk, seed);
     sb_random_floats(h->b, kn, (uint64_t)seed * 2654435761u + 1);
-    for (long i = 0; i < h->k; i++)
-        for (long j = 0; j < h->n; j++)
-            h->bt[(size_t)j * (size_t)h->k + (size_t)i] = h->b[(size_t)i * (size_t)h->n + (size_t)j];
+    for (size_t i = 0; i < (size_t)h->k; i++)
+        for (size_t j = 0; j < (size_t)h->n; j++)
+            h->bt[j * (size_t)h->k + i] = h->b[i * (size_t)h->n + j];
     h->nrows = choose_lines(h->m, all, h->rows);
     h->ncols = all ? 0 : choose_lines(h->n, 0, h->cols);
     reference_rows(h);

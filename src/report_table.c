@@ -47,8 +47,8 @@ static void device_section(const sb_run *run, FILE *out)
         }
         double copy = d->memcpy_gbs > 0 ? d->memcpy_gbs : d->copy_gbs;
         if (copy > 0) {
-            fprintf(out, "          measured %s %.1f GB/s", d->memcpy_gbs > 0 ? "API copy" : "copy kernel",
-                    copy);
+            fprintf(out, "          measured %s %.1f GB/s",
+                    d->memcpy_gbs > 0 ? "API copy" : "copy kernel", copy);
             if (peak > 0)
                 fprintf(out, " = %.1f%% of peak", 100.0 * copy / peak);
             fputc('\n', out);
