@@ -27,3 +27,16 @@ double sb_intensity(double flops, double bytes)
 {
     return bytes > 0 ? flops / bytes : 0.0;
 }
+
+double sb_matmul_intensity(int tile, int coarse)
+{
+    if (tile < 1 || coarse < 1)
+        return 0.0;
+    /* One phase of one block: 2 FLOP for each of tile x tile x coarse
+       outputs over tile steps, against (1 + coarse) tiles of 4-byte floats.
+       The outputs' own stores are left out, as in the seed: they are written
+       once while the loads repeat for every phase. */
+    double flops = 2.0 * tile * tile * tile * coarse;
+    double bytes = 4.0 * tile * tile * (1.0 + coarse);
+    return sb_intensity(flops, bytes);
+}

@@ -17,4 +17,11 @@ double sb_dram_bank_utilisation(double latency_ratio);
 /* FLOP per byte of global traffic: flops over bytes (0 when bytes is 0). */
 double sb_intensity(double flops, double bytes);
 
+/* FLOP per byte of global loads a float32 matrix multiply implies when each
+ * block stages one tile x tile piece of A and `coarse` such pieces of B per
+ * phase and computes coarse x tile x tile outputs: tile * coarse /
+ * (2 (1 + coarse)).  tile 1, coarse 1 is the simple kernel (0.25); coarse 1
+ * is plain tiling (tile / 4).  0 when tile or coarse is below 1. */
+double sb_matmul_intensity(int tile, int coarse);
+
 #endif

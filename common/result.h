@@ -31,10 +31,14 @@ typedef struct sb_result {
     const char *unit;        /* "GB/s", "GFLOP/s", "ns/access" */
     double value;            /* the headline figure at the median time */
     double value_best;       /* at the minimum time */
-    double roof_share;       /* value over the backend's measured copy roof; 0 if none */
+    double roof_share;       /* GB/s: value over the backend's measured copy roof; GFLOP/s:
+                                value over intensity x that roof (the memory-bound
+                                ceiling); 0 if none */
     double slowdown;         /* median over the baseline variant's; 0 if none */
     int group, baseline;     /* the variant's slowdown group, and whether it is the base */
     int occupancy;           /* blocks per multiprocessor the API reports; -1 unknown */
+    long threads_in_flight;  /* threads resident at once: min(launched, units x occupancy
+                                x block); -1 when the API gives no occupancy */
     int npatterns;
     char pattern_label[2][16];
     sb_pattern pattern[2];

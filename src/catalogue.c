@@ -6,6 +6,9 @@
  * its sb_experiment, and one line here. */
 static const sb_experiment *const catalogue[] = {
     &sb_exp_transpose,
+    &sb_exp_matmul,
+    &sb_exp_vecadd,
+    &sb_exp_occupancy,
 };
 
 int sb_catalogue_count(void)

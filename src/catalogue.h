@@ -5,6 +5,9 @@
 #include "experiment.h"
 
 extern const sb_experiment sb_exp_transpose;
+extern const sb_experiment sb_exp_matmul;
+extern const sb_experiment sb_exp_vecadd;
+extern const sb_experiment sb_exp_occupancy;
 
 /* Number of experiments in the catalogue. */
 int sb_catalogue_count(void);

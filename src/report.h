@@ -19,6 +19,10 @@ int sb_report_json(const sb_run *run, FILE *out);
 /* "smem col: 32-way, 32 wavefronts; store: 32 sectors/req, 12.5% used", or "" with no model. */
 void sb_result_model_text(const sb_result *r, char *buf, size_t n);
 
+/* What a row adds beside the model: "12.8 FLOP/B", "occupancy 2 blocks/unit,
+ * 8448 threads in flight", or "" with nothing to say. */
+void sb_result_notes(const sb_result *r, char *buf, size_t n);
+
 /* Theoretical DRAM peak of a device in GB/s from the seed's formula; 0 when
  * the API gave no bus width or memory clock. */
 double sb_device_peak_gbs(const sb_device_info *info);

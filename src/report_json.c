@@ -70,6 +70,9 @@ static json_t *result_json(const sb_result *r)
     json_object_set_new(o, "slowdown", r->slowdown > 0 ? json_real(r->slowdown) : json_null());
     json_object_set_new(o, "occupancy_blocks_per_unit",
                         r->occupancy >= 0 ? json_integer(r->occupancy) : json_null());
+    json_object_set_new(o, "threads_in_flight", r->occupancy >= 0 && r->threads_in_flight > 0
+                                                     ? json_integer(r->threads_in_flight)
+                                                     : json_null());
     json_t *model = json_array();
     for (int m = 0; m < r->npatterns && m < 2; m++)
         json_array_append_new(model, pattern_json(r, m));

@@ -338,6 +338,16 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
         if (vt->occupancy(k, (int)threads, &blocks) == 0)
             r.occupancy = blocks;
     }
+    r.threads_in_flight = -1;
+    if (r.occupancy >= 0 && s->info.compute_units > 0) {
+        /* Latency is covered by what is resident, not by what is launched. */
+        double threads = (double)plan.geometry.block[0] * plan.geometry.block[1] *
+                         plan.geometry.block[2];
+        double launched = threads * plan.geometry.grid[0] * plan.geometry.grid[1] *
+                          plan.geometry.grid[2];
+        double resident = threads * r.occupancy * s->info.compute_units;
+        r.threads_in_flight = (long)(launched < resident ? launched : resident);
+    }
     r.npatterns = plan.npatterns;
     for (int i = 0; i < plan.npatterns && i < 2; i++) {
         memcpy(r.pattern_label[i], plan.pattern_label[i], sizeof r.pattern_label[i]);
@@ -452,6 +462,10 @@ static void derive(sb_run *run)
         double roof = d->memcpy_gbs > 0 ? d->memcpy_gbs : d->copy_gbs;
         if (strcmp(r->unit, "GB/s") == 0 && roof > 0)
             r->roof_share = r->value / roof;
+        /* A kernel of intensity I cannot beat I x the copy roof while DRAM
+           carries all the traffic I counts; above 100% means caches did. */
+        if (strcmp(r->unit, "GFLOP/s") == 0 && roof > 0 && r->intensity > 0)
+            r->roof_share = r->value / (r->intensity * roof);
         for (size_t j = 0; j < run->nresults; j++) {
             const sb_result *b = &run->results[j];
             if (b->baseline && b->group == r->group && b->device_slot == r->device_slot &&

@@ -48,3 +48,15 @@ void sb_grid_2d(sb_launch *g, const sb_variant *v, long extent_x, long extent_y,
     g->grid[2] = 1;
     memcpy(g->block, v->block, sizeof g->block);
 }
+
+long sb_stream_elements(const sb_device_info *dev)
+{
+    if (!dev->is_gpu)
+        return 1L << 20;
+    /* 256 MiB per buffer where the API does not say how big the L2 is. */
+    double want = dev->l2_bytes ? 4.0 * (double)dev->l2_bytes : 256.0 * 1048576.0;
+    long n = 1L << 24;
+    while ((double)n * 4.0 < want && n < (1L << 29))
+        n *= 2;
+    return n;
+}

@@ -20,4 +20,9 @@ void sb_variant_params(const sb_variant *v, char *out, size_t n);
 void sb_grid_2d(sb_launch *g, const sb_variant *v, long extent_x, long extent_y,
                 long per_block_x, long per_block_y);
 
+/* Default elements per buffer of a streaming (bandwidth) experiment: on a
+ * GPU each buffer at least four times the L2, so DRAM and not the cache is
+ * measured; on a CPU small enough for a suite of seconds. */
+long sb_stream_elements(const sb_device_info *dev);
+
 #endif

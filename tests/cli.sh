@@ -16,7 +16,7 @@ check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
 run() { "$SB" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 lines() { wc -l <"$1" | tr -d ' '; }
 
-echo "1..17"
+echo "1..18"
 
 run --help
 check "--help exits 0 and documents exit status 3" \
@@ -84,7 +84,14 @@ if grep -q "^  opencl   available" "$tmp/out" || "$SB" --list | grep -q "^  open
 
     run --backend opencl --experiment transpose --size 64 --reps 2 --quiet --output /nonexistent/dir/x
     check "unwritable --output: exit 5" '[ $rc -eq 5 ]'
+
+    # Issue 6's acceptance, small: every row verified and the seed's
+    # intensities printed beside the GFLOP/s.
+    run --backend opencl --experiment matmul,vecadd,occupancy --size 48 --reps 2 --quiet
+    check "opencl matmul,vecadd,occupancy: verified, with 0.25, 8 and 12.8 FLOP/B" \
+        '[ $rc -eq 0 ] && [ "$(grep -c "every row verified" "$tmp/out")" = 3 ] && grep -q "^  simple .* 0.25 FLOP/B" "$tmp/out" && grep -q "^  tiled32 .* 8 FLOP/B" "$tmp/out" && grep -q "^  coarse4 .* 12.8 FLOP/B" "$tmp/out"'
 else
+    skip "no OpenCL device"
     skip "no OpenCL device"
     skip "no OpenCL device"
     skip "no OpenCL device"

@@ -48,6 +48,21 @@ static void intensity_figures_of_the_seed(void **state)
     assert_double_equal(sb_intensity(1.0, 0.0), 0.0, 0);
 }
 
+static void matmul_intensity_of_the_seed(void **state)
+{
+    (void)state;
+    /* The seed's three OP/B figures: simple 0.25 (a 1x1 "tile"), tiled
+       32x32 8, tiled 32x32 and coarsened by 4 12.8. */
+    assert_double_equal(sb_matmul_intensity(1, 1), 0.25, 1e-12);
+    assert_double_equal(sb_matmul_intensity(32, 1), 8.0, 1e-12);
+    assert_double_equal(sb_matmul_intensity(32, 4), 12.8, 1e-12);
+    /* Plain tiling is tile / 4; coarsening approaches tile / 2. */
+    assert_double_equal(sb_matmul_intensity(16, 1), 4.0, 1e-12);
+    assert_double_equal(sb_matmul_intensity(32, 8), 32.0 * 8 / 18, 1e-12);
+    assert_double_equal(sb_matmul_intensity(0, 1), 0.0, 0);
+    assert_double_equal(sb_matmul_intensity(32, 0), 0.0, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -57,6 +72,7 @@ int main(void)
         cmocka_unit_test(h200_peak_from_driver_figures),
         cmocka_unit_test(unknown_inputs_give_no_peak),
         cmocka_unit_test(intensity_figures_of_the_seed),
+        cmocka_unit_test(matmul_intensity_of_the_seed),
     };
     SB_TEST_MAIN(tests);
 }

@@ -140,6 +140,41 @@ static void json_round_trip(void **state)
     sb_run_free(&run);
 }
 
+/* A GFLOP/s row prints its intensity, the API's occupancy with the threads
+ * in flight, and what its roof% means; an unknown L2 is said, not printed
+ * as 0. */
+static void flops_row_notes_and_unknowns(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run, 1);
+    run.devices[0].info.l2_bytes = 0;
+    run.devices[0].info.compute_units = 132;
+    sb_result *r = &run.results[0];
+    snprintf(r->experiment, sizeof r->experiment, "matmul");
+    r->unit = "GFLOP/s";
+    r->intensity = 12.8;
+    r->occupancy = 2;
+    r->threads_in_flight = 8448;
+    r->roof_share = 0.5;
+    char *t = render(SB_FORMAT_TABLE, &run);
+    assert_non_null(strstr(t, "12.8 FLOP/B"));
+    assert_non_null(strstr(t, "occ 2 blk/unit, 8448 in flight"));
+    assert_non_null(strstr(t, "roof% = GFLOP/s over FLOP/B"));
+    assert_non_null(strstr(t, "L2 size unknown"));
+    assert_null(strstr(t, "L2/cache 0.0"));
+    free(t);
+    char *js = render(SB_FORMAT_JSON, &run);
+    json_t *root = json_loads(js, 0, NULL);
+    assert_non_null(root);
+    json_t *r0 = json_array_get(json_object_get(root, "results"), 0);
+    assert_int_equal(json_integer_value(json_object_get(r0, "threads_in_flight")), 8448);
+    assert_double_equal(json_real_value(json_object_get(r0, "intensity")), 12.8, 1e-12);
+    json_decref(root);
+    free(js);
+    sb_run_free(&run);
+}
+
 static void empty_run(void **state)
 {
     (void)state;
@@ -179,7 +214,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table_rows_and_device), cmocka_unit_test(csv_quotes_and_shape),
         cmocka_unit_test(json_round_trip),       cmocka_unit_test(empty_run),
-        cmocka_unit_test(one_row),
+        cmocka_unit_test(one_row),               cmocka_unit_test(flops_row_notes_and_unknowns),
     };
     SB_TEST_MAIN(tests);
 }

@@ -1,0 +1,168 @@
+/* The host references of the tiling, coarsening and occupancy families, with
+ * no device: a right answer passes, the poison (a NaN nothing wrote) and a
+ * wrong element fail, and the matmul bound sits between float32 rounding
+ * and a real error, also where only a sample of rows and columns is
+ * checked. */
+#include "test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalogue.h"
+#include "host_data.h"
+#include "variant.h"
+
+/* What a correct float32 kernel computes: float accumulation over i in
+ * order, for each element (i outer so the loop walks b by rows). */
+static float *float_product(const float *a, const float *b, long m, long n, long k)
+{
+    float *c = calloc((size_t)(m * n), sizeof *c);
+    for (long r = 0; r < m; r++)
+        for (long i = 0; i < k; i++) {
+            float av = a[r * k + i];
+            for (long j = 0; j < n; j++)
+                c[r * n + j] += av * b[i * n + j];
+        }
+    return c;
+}
+
+static sb_variant first_variant(const sb_experiment *e, const char *name)
+{
+    sb_variant *vs = calloc(SB_MAX_VARIANTS, sizeof *vs);
+    int n = e->variants(vs, SB_MAX_VARIANTS);
+    sb_variant v = vs[0];
+    for (int i = 0; i < n; i++)
+        if (strcmp(vs[i].name, name) == 0)
+            v = vs[i];
+    free(vs);
+    return v;
+}
+
+static void check_matmul(long rows, long cols)
+{
+    const sb_experiment *e = &sb_exp_matmul;
+    sb_problem p = {rows, cols};
+    char err[512];
+    void *host = NULL;
+    assert_int_equal(e->prepare(&p, 7, &host, err, sizeof err), 0);
+    sb_variant v = first_variant(e, "tiled32");
+    sb_plan plan;
+    memset(&plan, 0, sizeof plan);
+    sb_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    assert_int_equal(e->plan(host, &p, &v, &dev, &plan, err, sizeof err), 0);
+    /* The inputs as the device gets them; m = rows, n = k = cols. */
+    const float *a = plan.buffer[0].init, *b = plan.buffer[1].init;
+    long m = rows, n = cols, k = cols;
+    float *c = float_product(a, b, m, n, k);
+    void *outputs[1] = {c};
+    assert_int_equal(e->verify(host, &p, &v, outputs, err, sizeof err), 0);
+
+    /* One element never written, at the far corner. */
+    long last = m * n - 1;
+    float saved = c[last];
+    uint32_t poison = SB_POISON_WORD;
+    memcpy(&c[last], &poison, 4);
+    assert_int_not_equal(e->verify(host, &p, &v, outputs, err, sizeof err), 0);
+    assert_non_null(strstr(err, "never written"));
+    c[last] = saved;
+
+    /* One product term too many in the first row's last element, which
+       every check, sampled or not, covers. */
+    long at = n - 1;
+    c[at] += a[k - 1] * b[(k - 1) * n + at];
+    assert_int_not_equal(e->verify(host, &p, &v, outputs, err, sizeof err), 0);
+    assert_non_null(strstr(err, "expected"));
+
+    free(c);
+    e->release(host);
+}
+
+static void matmul_full_check(void **state)
+{
+    (void)state;
+    check_matmul(33, 47);
+}
+
+static void matmul_sampled_check(void **state)
+{
+    (void)state;
+    /* 1025 x 1025 x 1025 is just past the full-check limit. */
+    check_matmul(1025, 1025);
+}
+
+static void stream_family(const sb_experiment *e, const char *variant)
+{
+    sb_problem p = {1000, 1};
+    char err[512];
+    void *host = NULL;
+    assert_int_equal(e->prepare(&p, 7, &host, err, sizeof err), 0);
+    sb_variant v = first_variant(e, variant);
+    sb_plan plan;
+    memset(&plan, 0, sizeof plan);
+    sb_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    dev.compute_units = 4;
+    assert_int_equal(e->plan(host, &p, &v, &dev, &plan, err, sizeof err), 0);
+    /* The right answer from the plan's own inputs: a (+ b). */
+    const float *a = plan.buffer[0].init;
+    const float *b = plan.nbuffers == 3 ? plan.buffer[1].init : NULL;
+    float *c = malloc(1000 * sizeof *c);
+    for (int i = 0; i < 1000; i++)
+        c[i] = b ? a[i] + b[i] : a[i];
+    void *outputs[1] = {c};
+    assert_int_equal(e->verify(host, &p, &v, outputs, err, sizeof err), 0);
+    uint32_t poison = SB_POISON_WORD;
+    memcpy(&c[999], &poison, 4);
+    assert_int_not_equal(e->verify(host, &p, &v, outputs, err, sizeof err), 0);
+    assert_non_null(strstr(err, "never written"));
+    free(c);
+    e->release(host);
+}
+
+static void vecadd_reference(void **state)
+{
+    (void)state;
+    stream_family(&sb_exp_vecadd, "coarse4");
+}
+
+static void occupancy_reference(void **state)
+{
+    (void)state;
+    stream_family(&sb_exp_occupancy, "b128-g1x");
+}
+
+/* The occupancy grid: G blocks per unit, capped at one thread per element. */
+static void occupancy_grid(void **state)
+{
+    (void)state;
+    const sb_experiment *e = &sb_exp_occupancy;
+    sb_problem p = {1L << 20, 1};
+    char err[256];
+    void *host = NULL;
+    assert_int_equal(e->prepare(&p, 1, &host, err, sizeof err), 0);
+    sb_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    dev.compute_units = 132;
+    sb_plan plan;
+    sb_variant v = first_variant(e, "b256-g2x");
+    memset(&plan, 0, sizeof plan);
+    assert_int_equal(e->plan(host, &p, &v, &dev, &plan, err, sizeof err), 0);
+    assert_int_equal(plan.geometry.grid[0], 264);
+    assert_int_equal(plan.geometry.block[0], 256);
+    v = first_variant(e, "b1024-full");
+    memset(&plan, 0, sizeof plan);
+    assert_int_equal(e->plan(host, &p, &v, &dev, &plan, err, sizeof err), 0);
+    assert_int_equal(plan.geometry.grid[0], 1024);
+    e->release(host);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(matmul_full_check),   cmocka_unit_test(matmul_sampled_check),
+        cmocka_unit_test(vecadd_reference),    cmocka_unit_test(occupancy_reference),
+        cmocka_unit_test(occupancy_grid),
+    };
+    SB_TEST_MAIN(tests);
+}
