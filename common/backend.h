@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 /* Bumped whenever the struct below changes layout or meaning. */
-#define SB_BACKEND_ABI 1
+#define SB_BACKEND_ABI 2
 #define SB_BACKEND_SYMBOL "simtbench_backend"
 
 typedef struct sb_device sb_device;   /* opaque, backend-defined */
@@ -117,6 +117,14 @@ typedef struct sb_backend {
 
     /* The message of the last failure, for a user to act on. */
     const char *(*last_error)(void);
+
+    /* The vendor library's out-of-place transpose, for a reference row:
+       dst (cols x rows) = transpose of src (rows x cols), row-major float32,
+       timed with device events when ms is not NULL.  NULL when the backend
+       was built without one; -1 with the reason in last_error() when the
+       library cannot be used at run time (not installed, no device). */
+    int (*vendor_transpose)(sb_buffer *dst, sb_buffer *src, int rows, int cols, double *ms);
+    const char *vendor_transpose_name; /* "cublasSgeam", "CLBlastSomatcopy" */
 } sb_backend;
 
 #endif

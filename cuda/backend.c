@@ -3,9 +3,17 @@
  *
  * libcuda is dlopen'ed, never linked, so that this module loads and NVRTC
  * (compile_offline) works on machines without an NVIDIA driver, such as CI.
- * NVRTC ships with the toolkit and is linked normally. */
+ * NVRTC ships with the toolkit and is linked normally.  cuBLAS, for the
+ * vendor reference row, is dlopen'ed too, on first use: it is large and
+ * optional, and its absence must not stop the backend loading. */
 #define _GNU_SOURCE
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include <cuda.h>
+#ifdef SB_HAVE_CUBLAS
+#include <cublas_v2.h> /* types and enums only; the library is dlopen'ed */
+#endif
 #include <dlfcn.h>
 #include <nvrtc.h>
 #include <stdarg.h>
@@ -46,6 +54,9 @@ struct sb_device {
     CUstream stream;
     CUevent start, stop;
     int arch; /* compute capability as 10 * major + minor */
+#ifdef SB_HAVE_CUBLAS
+    cublasHandle_t blas; /* created on the first vendor transpose, bound to stream */
+#endif
 };
 
 struct sb_program {
@@ -152,6 +163,118 @@ static int load_driver(void)
         snprintf(driver_why, sizeof driver_why, "%s", last);
     return driver_state > 0 ? 0 : -1;
 }
+
+/* ---- cuBLAS, for the vendor reference row ---- */
+
+#ifdef SB_HAVE_CUBLAS
+#define BLAS_CALLS(X) X(cublasCreate_v2) X(cublasSetStream_v2) X(cublasSgeam) X(cublasDestroy_v2)
+
+static struct {
+#define DECLARE(f) __typeof__(&f) f;
+    BLAS_CALLS(DECLARE)
+#undef DECLARE
+    __typeof__(&cublasGetStatusName) cublasGetStatusName;     /* optional */
+    __typeof__(&cublasGetStatusString) cublasGetStatusString; /* optional */
+} blas;
+
+static int blas_state; /* 0: not tried yet, 1: usable, -1: not usable */
+static char blas_why[sizeof last];
+
+/* Loads cuBLAS once; like the driver, a failure is remembered.  The newest
+ * soname first: cublasSgeam's signature has not changed across them. */
+static int load_cublas(void)
+{
+    static const char *const names[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
+    if (blas_state) {
+        if (blas_state < 0)
+            set_error("%s", blas_why);
+        return blas_state > 0 ? 0 : -1;
+    }
+    blas_state = -1;
+    void *lib = NULL;
+    char why[600] = "";
+    for (size_t i = 0; !lib && i < sizeof names / sizeof *names; i++) {
+        lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        const char *e = lib ? NULL : dlerror();
+        /* The first failure that is not "not found" is the interesting one. */
+        if (e && (!why[0] || (strstr(why, "No such file") && !strstr(e, "No such file"))))
+            snprintf(why, sizeof why, "%s", e);
+    }
+    const char *missing = NULL;
+    if (!lib) {
+        if (!why[0] || strstr(why, "No such file"))
+            set_error("cuBLAS not found (tried libcublas.so.13, libcublas.so.12, libcublas.so): "
+                      "install the CUDA toolkit's cuBLAS or add its directory to "
+                      "LD_LIBRARY_PATH");
+        else
+            set_error("cuBLAS could not be loaded: %s", why);
+    } else {
+#define RESOLVE(f)                                                                       \
+    if (!(blas.f = (__typeof__(blas.f))dlsym(lib, #f)) && !missing)                      \
+        missing = #f;
+        BLAS_CALLS(RESOLVE)
+#undef RESOLVE
+        blas.cublasGetStatusName =
+            (__typeof__(blas.cublasGetStatusName))dlsym(lib, "cublasGetStatusName");
+        blas.cublasGetStatusString =
+            (__typeof__(blas.cublasGetStatusString))dlsym(lib, "cublasGetStatusString");
+        if (missing) {
+            set_error("the cuBLAS library found lacks %s", missing);
+            memset(&blas, 0, sizeof blas);
+            dlclose(lib);
+        } else {
+            blas_state = 1; /* never closed: its runtime lives until exit */
+        }
+    }
+    if (blas_state < 0)
+        snprintf(blas_why, sizeof blas_why, "%s", last);
+    return blas_state > 0 ? 0 : -1;
+}
+
+static const char *blas_status_name(cublasStatus_t s)
+{
+    switch (s) {
+#define CASE(x) case x: return #x
+        CASE(CUBLAS_STATUS_SUCCESS);
+        CASE(CUBLAS_STATUS_NOT_INITIALIZED);
+        CASE(CUBLAS_STATUS_ALLOC_FAILED);
+        CASE(CUBLAS_STATUS_INVALID_VALUE);
+        CASE(CUBLAS_STATUS_ARCH_MISMATCH);
+        CASE(CUBLAS_STATUS_MAPPING_ERROR);
+        CASE(CUBLAS_STATUS_EXECUTION_FAILED);
+        CASE(CUBLAS_STATUS_INTERNAL_ERROR);
+        CASE(CUBLAS_STATUS_NOT_SUPPORTED);
+        CASE(CUBLAS_STATUS_LICENSE_ERROR);
+#undef CASE
+    default:
+        return NULL;
+    }
+}
+
+/* Non-zero when s is an error, which it then describes as
+ * "<what> failed: CUBLAS_STATUS_X (cuBLAS's description)". */
+static int blas_failed(cublasStatus_t s, const char *fmt, ...)
+{
+    if (s == CUBLAS_STATUS_SUCCESS)
+        return 0;
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    const char *name = blas.cublasGetStatusName ? blas.cublasGetStatusName(s) : NULL;
+    const char *desc = blas.cublasGetStatusString ? blas.cublasGetStatusString(s) : NULL;
+    if (!name || !*name)
+        name = blas_status_name(s);
+    if (name && desc && *desc && strcmp(name, desc))
+        set_error("%s failed: %s (%s)", what, name, desc);
+    else if (name)
+        set_error("%s failed: %s", what, name);
+    else
+        set_error("%s failed: cuBLAS status %d", what, (int)s);
+    return 1;
+}
+#endif
 
 static int device_count(void)
 {
@@ -265,6 +388,10 @@ static void cuda_close(sb_device *d)
         cu.cuCtxSetCurrent(d->ctx);
         if (d->stream)
             cu.cuStreamSynchronize(d->stream);
+#ifdef SB_HAVE_CUBLAS
+        if (d->blas)
+            blas.cublasDestroy_v2(d->blas); /* before the stream it is bound to */
+#endif
         if (d->start)
             cu.cuEventDestroy(d->start);
         if (d->stop)
@@ -715,6 +842,53 @@ static int cuda_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int
     return finish(d, ms, what);
 }
 
+#ifdef SB_HAVE_CUBLAS
+/* cuBLAS is column-major: the row-major rows x cols src is the
+ * column-major cols x rows A (lda = cols), the row-major cols x rows dst
+ * the column-major rows x cols C (ldc = rows).  C = 1 * A^T + 0 * B with
+ * B = C, ldb = ldc and transb = N, the in-place form cuBLAS allows for B. */
+static int cuda_vendor_transpose(sb_buffer *dst, sb_buffer *src, int rows, int cols, double *ms)
+{
+    if (rows <= 0 || cols <= 0) {
+        set_error("cublasSgeam: a %d x %d matrix has no elements", rows, cols);
+        return -1;
+    }
+    size_t bytes = (size_t)rows * (size_t)cols * sizeof(float);
+    if (too_big(dst, bytes, "cublasSgeam: the transpose") ||
+        too_big(src, bytes, "cublasSgeam: the transpose"))
+        return -1;
+    if (dst->dev != src->dev) {
+        set_error("cublasSgeam: the two buffers belong to different devices");
+        return -1;
+    }
+    sb_device *d = dst->dev;
+    if (load_cublas() || use(d))
+        return -1;
+    if (!d->blas) {
+        cublasHandle_t h = NULL;
+        if (blas_failed(blas.cublasCreate_v2(&h), "cublasCreate"))
+            return -1;
+        if (blas_failed(blas.cublasSetStream_v2(h, (cudaStream_t)d->stream), "cublasSetStream")) {
+            blas.cublasDestroy_v2(h);
+            return -1;
+        }
+        d->blas = h;
+    }
+    const float one = 1.0f, zero = 0.0f;
+    const float *a = (const float *)(uintptr_t)src->ptr;
+    float *c = (float *)(uintptr_t)dst->ptr;
+    char what[96];
+    snprintf(what, sizeof what, "cublasSgeam (transpose of %d x %d)", rows, cols);
+    if ((ms && cu_failed(cu.cuEventRecord(d->start, d->stream), "%s: cuEventRecord", what)) ||
+        blas_failed(blas.cublasSgeam(d->blas, CUBLAS_OP_T, CUBLAS_OP_N, rows, cols, &one, a, cols,
+                                     &zero, c, rows, c, rows),
+                    "%s", what) ||
+        (ms && cu_failed(cu.cuEventRecord(d->stop, d->stream), "%s: cuEventRecord", what)))
+        return -1;
+    return finish(d, ms, what);
+}
+#endif
+
 static const char *cuda_last_error(void)
 {
     return last;
@@ -742,4 +916,11 @@ const sb_backend simtbench_backend = {
     .copy = cuda_copy,
     .launch = cuda_launch,
     .last_error = cuda_last_error,
+#ifdef SB_HAVE_CUBLAS
+    .vendor_transpose = cuda_vendor_transpose,
+    .vendor_transpose_name = "cublasSgeam",
+#else
+    .vendor_transpose = NULL,
+    .vendor_transpose_name = NULL,
+#endif
 };

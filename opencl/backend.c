@@ -1,8 +1,15 @@
 /* The OpenCL backend: any platform (NVIDIA's, PoCL on a CPU, others),
  * OpenCL 1.2 host API, kernels built at run time with the same -D
- * definitions the CUDA backend passes to NVRTC. */
+ * definitions the CUDA backend passes to NVRTC.  CLBlast, when configure
+ * found it, gives the vendor reference row (CLBlastSomatcopy). */
 #define CL_TARGET_OPENCL_VERSION 120
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include <CL/cl.h>
+#ifdef SB_HAVE_CLBLAST
+#include <clblast_c.h>
+#endif
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,6 +31,7 @@ struct sb_device {
     cl_device_id id;
     cl_context context;
     cl_command_queue queue;
+    int used_clblast; /* CLBlast's program cache holds programs of this context */
 };
 
 struct sb_program {
@@ -301,6 +309,15 @@ static void ocl_close(sb_device *dev)
 {
     if (!dev)
         return;
+#ifdef SB_HAVE_CLBLAST
+    /* CLBlast caches its compiled programs process-wide and each keeps
+       this context alive; clearing frees them (a device still open only
+       recompiles on its next call). */
+    if (dev->used_clblast) {
+        clFinish(dev->queue);
+        CLBlastClearCache();
+    }
+#endif
     clReleaseCommandQueue(dev->queue);
     clReleaseContext(dev->context);
     free(dev);
@@ -535,6 +552,111 @@ static int ocl_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int 
     return finish_event(ev, what, ms);
 }
 
+#ifdef SB_HAVE_CLBLAST
+static const char *clblast_status_name(CLBlastStatusCode s)
+{
+    switch (s) {
+#define CASE(x) case x: return #x
+        CASE(CLBlastSuccess);
+        CASE(CLBlastOpenCLCompilerNotAvailable);
+        CASE(CLBlastTempBufferAllocFailure);
+        CASE(CLBlastOpenCLOutOfResources);
+        CASE(CLBlastOpenCLOutOfHostMemory);
+        CASE(CLBlastOpenCLBuildProgramFailure);
+        CASE(CLBlastInvalidValue);
+        CASE(CLBlastInvalidCommandQueue);
+        CASE(CLBlastInvalidMemObject);
+        CASE(CLBlastInvalidBinary);
+        CASE(CLBlastInvalidBuildOptions);
+        CASE(CLBlastInvalidProgram);
+        CASE(CLBlastInvalidProgramExecutable);
+        CASE(CLBlastInvalidKernelName);
+        CASE(CLBlastInvalidKernelDefinition);
+        CASE(CLBlastInvalidKernel);
+        CASE(CLBlastInvalidArgIndex);
+        CASE(CLBlastInvalidArgValue);
+        CASE(CLBlastInvalidArgSize);
+        CASE(CLBlastInvalidKernelArgs);
+        CASE(CLBlastInvalidLocalNumDimensions);
+        CASE(CLBlastInvalidLocalThreadsTotal);
+        CASE(CLBlastInvalidLocalThreadsDim);
+        CASE(CLBlastInvalidGlobalOffset);
+        CASE(CLBlastInvalidEventWaitList);
+        CASE(CLBlastInvalidEvent);
+        CASE(CLBlastInvalidOperation);
+        CASE(CLBlastInvalidBufferSize);
+        CASE(CLBlastInvalidGlobalWorkSize);
+        CASE(CLBlastNotImplemented);
+        CASE(CLBlastInvalidMatrixA);
+        CASE(CLBlastInvalidMatrixB);
+        CASE(CLBlastInvalidMatrixC);
+        CASE(CLBlastInvalidVectorX);
+        CASE(CLBlastInvalidVectorY);
+        CASE(CLBlastInvalidDimension);
+        CASE(CLBlastInvalidLeadDimA);
+        CASE(CLBlastInvalidLeadDimB);
+        CASE(CLBlastInvalidLeadDimC);
+        CASE(CLBlastInvalidIncrementX);
+        CASE(CLBlastInvalidIncrementY);
+        CASE(CLBlastInsufficientMemoryA);
+        CASE(CLBlastInsufficientMemoryB);
+        CASE(CLBlastInsufficientMemoryC);
+        CASE(CLBlastInsufficientMemoryX);
+        CASE(CLBlastInsufficientMemoryY);
+        CASE(CLBlastInsufficientMemoryTemp);
+        CASE(CLBlastInvalidBatchCount);
+        CASE(CLBlastInvalidOverrideKernel);
+        CASE(CLBlastMissingOverrideParameter);
+        CASE(CLBlastInvalidLocalMemUsage);
+        CASE(CLBlastNoHalfPrecision);
+        CASE(CLBlastNoDoublePrecision);
+        CASE(CLBlastInvalidVectorScalar);
+        CASE(CLBlastInsufficientMemoryScalar);
+        CASE(CLBlastDatabaseError);
+        CASE(CLBlastUnknownError);
+        CASE(CLBlastUnexpectedError);
+#undef CASE
+    default:
+        return "unknown CLBlast status";
+    }
+}
+
+/* Row-major throughout: src is rows x cols (ld cols), dst cols x rows (ld
+ * rows).  CLBlast returns the event of its last kernel; omatcopy is one
+ * kernel straight from src to dst, so the event times the whole copy. */
+static int ocl_vendor_transpose(sb_buffer *dst, sb_buffer *src, int rows, int cols, double *ms)
+{
+    if (rows <= 0 || cols <= 0)
+        return set_error("CLBlastSomatcopy: a %d x %d matrix has no elements", rows, cols);
+    size_t bytes = (size_t)rows * (size_t)cols * sizeof(float);
+    if (bytes > dst->bytes || bytes > src->bytes)
+        return set_error("CLBlastSomatcopy: the transpose of %d x %d (%zu bytes) overruns a "
+                         "buffer of %zu bytes", rows, cols, bytes,
+                         bytes > dst->bytes ? dst->bytes : src->bytes);
+    if (dst->dev != src->dev)
+        return set_error("CLBlastSomatcopy: the two buffers belong to different devices");
+    sb_device *d = dst->dev;
+    cl_event ev = NULL;
+    d->used_clblast = 1;
+    CLBlastStatusCode s = CLBlastSomatcopy(CLBlastLayoutRowMajor, CLBlastTransposeYes,
+                                           (size_t)rows, (size_t)cols, 1.0f, src->mem, 0,
+                                           (size_t)cols, dst->mem, 0, (size_t)rows, &d->queue,
+                                           &ev);
+    if (s != CLBlastSuccess) {
+        if (ev)
+            clReleaseEvent(ev);
+        return set_error("CLBlastSomatcopy (transpose of %d x %d) failed: %s (%d)", rows, cols,
+                         clblast_status_name(s), (int)s);
+    }
+    if (!ev)
+        return set_error("CLBlastSomatcopy (transpose of %d x %d) returned no event", rows,
+                         cols);
+    char what[96];
+    snprintf(what, sizeof what, "CLBlastSomatcopy (transpose of %d x %d)", rows, cols);
+    return finish_event(ev, what, ms);
+}
+#endif
+
 const sb_backend simtbench_backend = {
     .abi = SB_BACKEND_ABI,
     .name = "opencl",
@@ -557,4 +679,11 @@ const sb_backend simtbench_backend = {
     .copy = ocl_copy,
     .launch = ocl_launch,
     .last_error = ocl_last_error,
+#ifdef SB_HAVE_CLBLAST
+    .vendor_transpose = ocl_vendor_transpose,
+    .vendor_transpose_name = "CLBlastSomatcopy",
+#else
+    .vendor_transpose = NULL,
+    .vendor_transpose_name = NULL,
+#endif
 };
