@@ -74,6 +74,13 @@ static int transpose_variants(sb_variant *out, int max)
     n = add_vector_copy(out, n, max, "copy_vec4_i1", 1, 0);
     n = add_vector_copy(out, n, max, "copy_vec4_i2", 2, 0);
     n = add_vector_copy(out, n, max, "copy_vec4_i8", 8, 0);
+    /* The vendor library's transpose, where the backend has one
+       (cublasSgeam, CLBlastSomatcopy): the reference to beat. */
+    if (n < max) {
+        sb_variant_init(&out[n], "vendor", NULL, 1, 1, 1);
+        out[n].vendor = 1;
+        n++;
+    }
     /* The seed's kernels: one element per thread, 32 x 32 threads. */
     n = add(out, n, max, "naive_read", "transpose_naive_read", 32, 32, 0, 0, 0, 1);
     n = add(out, n, max, "naive_write", "transpose_naive_write", 32, 32, 0, 0, 0, 1);
@@ -161,8 +168,8 @@ static int transpose_plan(void *host, const sb_problem *p, const sb_variant *v,
     plan->arg[3].buffer = 1;
     plan->bytes = 2.0 * (double)bytes;
     long tile = v->param[5];
-    if (v->api_copy) {
-        /* no launch: the API's copy */
+    if (v->api_copy || v->vendor) {
+        /* no kernel of ours: the API's copy or the vendor's transpose */
     } else if (v->param[0] == GRID_LINEAR) {
         long n4 = p->rows * p->cols / 4, per_block = (long)v->block[0] * v->param[5];
         sb_grid_2d(&plan->geometry, v, n4 > 0 ? n4 : 1, 1, per_block, 1);
@@ -175,7 +182,7 @@ static int transpose_plan(void *host, const sb_problem *p, const sb_variant *v,
     /* The access each variant is about, declared to the model. */
     sb_pattern *pat = &plan->pattern[0];
     *pat = sb_pattern_default();
-    if (v->api_copy) {
+    if (v->api_copy || v->vendor) {
         plan->npatterns = 0;
     } else if (strcmp(v->kernel, "transpose_naive_read") == 0) {
         pat->space = SB_SPACE_GLOBAL;

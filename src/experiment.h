@@ -26,6 +26,7 @@ typedef struct sb_variant {
     long param[6];                          /* the experiment's own knobs */
     int in_default;                         /* run when no variant is named */
     int api_copy;                           /* time the API's device copy instead */
+    int vendor;                             /* time the vendor library's transpose instead */
     int baseline;                           /* the reference row for slowdowns */
     int group;                              /* slowdowns compare within a group */
 } sb_variant;

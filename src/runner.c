@@ -138,6 +138,19 @@ static void dump_ptx(const sb_options *o, sb_session *s, const sb_experiment *e,
     free(ptx);
 }
 
+/* One launch of whatever the variant times: its kernel, the API's own
+ * copy, or the vendor library's transpose (plan args 0 and 1 are the
+ * matrix's rows and columns). */
+static int launch_once(const sb_backend *vt, const sb_variant *v, const sb_plan *plan,
+                       sb_buffer **bufs, sb_kernel *k, const sb_arg *args, double *ms)
+{
+    if (v->api_copy)
+        return vt->copy(bufs[1], bufs[0], plan->buffer[0].bytes, ms);
+    if (v->vendor)
+        return vt->vendor_transpose(bufs[1], bufs[0], plan->arg[0].i, plan->arg[1].i, ms);
+    return vt->launch(k, &plan->geometry, args, plan->nargs, ms);
+}
+
 /* Upload poison into every output, run once, read the outputs back and
  * compare them with the reference. */
 static int run_and_verify(sb_session *s, const sb_experiment *e, const sb_problem *p,
@@ -152,9 +165,7 @@ static int run_and_verify(sb_session *s, const sb_experiment *e, const sb_proble
             snprintf(err, n, "%s", vt->last_error());
             return SB_EXIT_RUNTIME;
         }
-    int rc = v->api_copy ? vt->copy(bufs[1], bufs[0], plan->buffer[0].bytes, NULL)
-                         : vt->launch(k, &plan->geometry, args, plan->nargs, NULL);
-    if (rc) {
+    if (launch_once(vt, v, plan, bufs, k, args, NULL)) {
         snprintf(err, n, "%s", vt->last_error());
         return SB_EXIT_RUNTIME;
     }
@@ -264,7 +275,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
             break;
         }
     }
-    if (!v->api_copy && vt->kernel(prog, v->kernel, &k)) {
+    if (!v->api_copy && !v->vendor && vt->kernel(prog, v->kernel, &k)) {
         snprintf(err, sizeof err, "%s", vt->last_error());
         status = SB_EXIT_RUNTIME;
         goto done;
@@ -273,6 +284,15 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     /* Verified before the first figure and again after the last. */
     status = run_and_verify(s, e, p, v, host, &plan, bufs, k, args, outputs, poison, err,
                             sizeof err);
+    if (status == SB_EXIT_RUNTIME && v->vendor) {
+        /* An optional reference row: a library missing at run time is a
+           note, not a failure of the run. */
+        if (!o->quiet)
+            fprintf(stderr, "simtbench: note: %s: %s/%s left out: %s\n", s->slot.name, e->name,
+                    v->name, err);
+        status = SB_EXIT_OK;
+        goto done;
+    }
     if (status)
         goto done;
     /* Warm up for the launches asked for and at least SB_WARMUP_MS of device
@@ -282,9 +302,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
         int warming = i < o->warmup || (o->warmup > 0 && warm_ms < SB_WARMUP_MS &&
                                         i < o->warmup + SB_WARMUP_MAX_EXTRA);
         double ms = 0.0;
-        int rc = v->api_copy ? vt->copy(bufs[1], bufs[0], plan.buffer[0].bytes, &ms)
-                             : vt->launch(k, &plan.geometry, args, plan.nargs, &ms);
-        if (rc) {
+        if (launch_once(vt, v, &plan, bufs, k, args, &ms)) {
             snprintf(err, sizeof err, "%s", vt->last_error());
             status = SB_EXIT_RUNTIME;
             goto done;
@@ -309,7 +327,8 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     snprintf(r.experiment, sizeof r.experiment, "%s", e->name);
     snprintf(r.family, sizeof r.family, "%s", e->family);
     snprintf(r.variant, sizeof r.variant, "%s", v->name);
-    snprintf(r.kernel, sizeof r.kernel, "%s", v->api_copy ? "(API copy)" : v->kernel);
+    snprintf(r.kernel, sizeof r.kernel, "%s",
+             v->api_copy ? "(API copy)" : v->vendor ? vt->vendor_transpose_name : v->kernel);
     sb_variant_params(v, r.params, sizeof r.params);
     r.rows = p->rows;
     r.cols = p->cols;
@@ -431,7 +450,13 @@ static int run_experiment(const sb_options *o, sb_session *s, const sb_experimen
         const sb_variant *v = &variants[i];
         progress(o, s, e, v, i, nvariants);
         sb_program *prog = NULL;
-        if (!v->api_copy) {
+        if (v->vendor && !s->slot.vt->vendor_transpose) {
+            if (!o->quiet)
+                fprintf(stderr, "simtbench: note: %s: %s/%s: no vendor library in this build, "
+                                "row left out\n", s->slot.name, e->name, v->name);
+            continue;
+        }
+        if (!v->api_copy && !v->vendor) {
             int st = SB_EXIT_OK;
             prog = cached_program(cache, s, source, v, &st, err, sizeof err);
             if (!prog) {
