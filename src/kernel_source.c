@@ -1,5 +1,7 @@
 #include "kernel_source.h"
 
+#include "self_path.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +10,13 @@
 const char *sb_kernel_dir(const char *file)
 {
     static char dir[512];
-    char path[600];
+    char path[600], beside[420] = "";
     const char *env = getenv("SIMTBENCH_KERNEL_PATH");
-    const char *dirs[] = {env && *env ? env : NULL, SB_PKGDATADIR "/kernels", SB_SRCDIR "/common"};
+    /* An uninstalled build made in its source tree keeps them in common/. */
+    if (sb_self_dir(beside, 400) == 0)
+        strcat(beside, "/common");
+    const char *dirs[] = {env && *env ? env : NULL, SB_PKGDATADIR "/kernels",
+                          beside[0] ? beside : NULL};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
         if (!dirs[i])
             continue;
@@ -62,9 +68,9 @@ static char *load(const char *file, size_t *len, char *err, size_t n)
     const char *dir = sb_kernel_dir(file);
     if (!dir) {
         snprintf(err, n,
-                 "kernel source %s not found (looked in $SIMTBENCH_KERNEL_PATH, %s/kernels, "
-                 "%s/common)",
-                 file, SB_PKGDATADIR, SB_SRCDIR);
+                 "kernel source %s not found (looked in $SIMTBENCH_KERNEL_PATH, %s/kernels and "
+                 "common/ beside the program)",
+                 file, SB_PKGDATADIR);
         return NULL;
     }
     char path[700];

@@ -1,5 +1,7 @@
 #include "registry.h"
 
+#include "self_path.h"
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,9 +33,13 @@ static int find_module(const char *name, char *path, size_t n)
         }
         free(copy);
     }
-    const char *dirs[] = {SB_PKGLIBDIR, SB_BUILDDIR "/cuda/.libs", SB_BUILDDIR "/opencl/.libs"};
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        snprintf(path, n, "%s/%s", dirs[i], file);
+    snprintf(path, n, "%s/%s", SB_PKGLIBDIR, file);
+    if (access(path, R_OK) == 0)
+        return 0;
+    /* An uninstalled build: the module beside the program, in the build tree. */
+    char self[400];
+    if (sb_self_dir(self, sizeof self) == 0) {
+        snprintf(path, n, "%s/%s/.libs/%s", self, name, file);
         if (access(path, R_OK) == 0)
             return 0;
     }
