@@ -54,6 +54,12 @@ static int occupancy_variants(sb_variant *out, int max)
                too few threads in flight costs. */
             v->group = (int)b;
             v->baseline = grids_per_unit[g] == OCC_FULL;
+            /* By default the grid sweep at 256 threads, and the full grid
+               plus the starved extreme at the smallest and largest block:
+               the rest with --variant all. */
+            v->in_default = block_sizes[b] == 256 ||
+                            ((block_sizes[b] == 32 || block_sizes[b] == 1024) &&
+                             (grids_per_unit[g] == OCC_FULL || grids_per_unit[g] == 1));
         }
     return n;
 }
