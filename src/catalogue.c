@@ -6,6 +6,11 @@
  * its sb_experiment, and one line here. */
 static const sb_experiment *const catalogue[] = {
     &sb_exp_transpose,
+    &sb_exp_global_stride,
+    &sb_exp_global_offset,
+    &sb_exp_global_perm,
+    &sb_exp_global_broadcast,
+    &sb_exp_global_walk,
 };
 
 int sb_catalogue_count(void)

@@ -5,6 +5,11 @@
 #include "experiment.h"
 
 extern const sb_experiment sb_exp_transpose;
+extern const sb_experiment sb_exp_global_stride;
+extern const sb_experiment sb_exp_global_offset;
+extern const sb_experiment sb_exp_global_perm;
+extern const sb_experiment sb_exp_global_broadcast;
+extern const sb_experiment sb_exp_global_walk;
 
 /* Number of experiments in the catalogue. */
 int sb_catalogue_count(void);
