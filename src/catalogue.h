@@ -10,6 +10,9 @@ extern const sb_experiment sb_exp_global_offset;
 extern const sb_experiment sb_exp_global_perm;
 extern const sb_experiment sb_exp_global_broadcast;
 extern const sb_experiment sb_exp_global_walk;
+extern const sb_experiment sb_exp_shared_stride;
+extern const sb_experiment sb_exp_shared_broadcast;
+extern const sb_experiment sb_exp_shared_tile;
 
 /* Number of experiments in the catalogue. */
 int sb_catalogue_count(void);
