@@ -9,6 +9,14 @@ static const sb_experiment *const catalogue[] = {
     &sb_exp_matmul,
     &sb_exp_vecadd,
     &sb_exp_occupancy,
+    &sb_exp_global_stride,
+    &sb_exp_global_offset,
+    &sb_exp_global_perm,
+    &sb_exp_global_broadcast,
+    &sb_exp_global_walk,
+    &sb_exp_shared_stride,
+    &sb_exp_shared_broadcast,
+    &sb_exp_shared_tile,
 };
 
 int sb_catalogue_count(void)

@@ -13,6 +13,10 @@
 
 static sb_backend_slot slot;
 
+/* Variants that differ only in their entry point (a load and a store
+ * kernel built from one set of definitions) share one program, as they do
+ * in the run loop: each set of definitions is compiled once and every
+ * variant's entry point is looked for in its PTX. */
 static void compile_experiment(void **state)
 {
     const sb_experiment *e = *state;
@@ -20,18 +24,30 @@ static void compile_experiment(void **state)
     char *source = sb_kernel_source(slot.vt->prelude, e->source, err, sizeof err);
     assert_non_null(source);
     sb_variant *vs = calloc(SB_MAX_VARIANTS, sizeof *vs);
-    int n = e->variants(vs, SB_MAX_VARIANTS);
+    char(*keys)[SB_MAX_DEFINES * 40 + 8] = calloc(SB_MAX_VARIANTS, sizeof *keys);
+    char **ptxs = calloc(SB_MAX_VARIANTS, sizeof *ptxs);
+    assert_true(vs && keys && ptxs);
+    int n = e->variants(vs, SB_MAX_VARIANTS), nkeys = 0;
     assert_true(n > 0);
     for (int i = 0; i < n; i++) {
         if (vs[i].api_copy || !vs[i].kernel[0])
             continue;
-        const char *defs[SB_MAX_DEFINES];
-        for (int d = 0; d < vs[i].ndefines; d++)
-            defs[d] = vs[i].defines[d];
-        char *ptx = NULL;
-        int rc = slot.vt->compile_offline(source, defs, vs[i].ndefines, "sm_90", &ptx);
-        if (rc)
-            fail_msg("%s/%s: %s", e->name, vs[i].name, slot.vt->last_error());
+        char key[sizeof keys[0]];
+        sb_variant_params(&vs[i], key, sizeof key);
+        int k = 0;
+        while (k < nkeys && strcmp(keys[k], key) != 0)
+            k++;
+        if (k == nkeys) {
+            const char *defs[SB_MAX_DEFINES];
+            for (int d = 0; d < vs[i].ndefines; d++)
+                defs[d] = vs[i].defines[d];
+            int rc = slot.vt->compile_offline(source, defs, vs[i].ndefines, "sm_90", &ptxs[k]);
+            if (rc)
+                fail_msg("%s/%s: %s", e->name, vs[i].name, slot.vt->last_error());
+            snprintf(keys[k], sizeof keys[k], "%s", key);
+            nkeys++;
+        }
+        const char *ptx = ptxs[k];
         char entry[80];
         snprintf(entry, sizeof entry, ".entry %s(", vs[i].kernel);
         if (!strstr(ptx, entry))
@@ -39,8 +55,11 @@ static void compile_experiment(void **state)
         assert_non_null(strstr(ptx, ".target sm_90"));
         assert_true(strstr(ptx, "ld.global") || strstr(ptx, "ld.volatile.global") ||
                     strstr(ptx, "ld.shared") || strstr(ptx, "ld.volatile.shared"));
-        free(ptx);
     }
+    for (int k = 0; k < nkeys; k++)
+        free(ptxs[k]);
+    free(ptxs);
+    free(keys);
     free(vs);
     free(source);
 }
