@@ -8,6 +8,8 @@
 #include "options.h"
 #include "result.h"
 
+#define SB_REPORT_MAX_EXPERIMENTS 64
+
 /* Write the run in the given format; 0, or -1 on a write error. */
 int sb_report_write(sb_format format, const sb_run *run, FILE *out);
 
