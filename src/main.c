@@ -11,6 +11,7 @@
 #include "catalogue.h"
 #include "cmd_model.h"
 #include "options.h"
+#include "plot.h"
 #include "registry.h"
 #include "report.h"
 #include "runner.h"
@@ -240,6 +241,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "simtbench: cannot write %s\n", o.output);
         status = SB_EXIT_IO;
     }
+    /* After the report, so a plotting problem never costs the figures. */
+    if (o.plot_dir && run.nresults > 0 && sb_plot_run(&run, o.plot_dir, stderr) && !status)
+        status = SB_EXIT_IO;
     sb_run_free(&run);
     return status;
 }
