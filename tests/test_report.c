@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "crossapi.h"
+#include "plot.h"
 #include "report.h"
 
 static void fixture(sb_run *run, int nresults)
@@ -387,6 +388,83 @@ static void table_side_by_side(void **state)
     sb_run_free(&run);
 }
 
+static void markdown_tables_and_escaping(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture2(&run);
+    char *t = render(SB_FORMAT_MARKDOWN, &run);
+    assert_non_null(strstr(t, "## Devices"));
+    assert_non_null(strstr(t, "| NVIDIA &lt;H200&gt; &amp; \"friends\" \\| x |"));
+    assert_non_null(strstr(t, "## transpose 1024x1024"));
+    assert_non_null(strstr(t, "| opencl/cuda | verdict |"));
+    assert_non_null(strstr(t, "| tiled&lt;b&gt;&amp;\"q\"\\| |"));
+    assert_non_null(strstr(t, "| 1.200 | opencl faster by 20.0% |"));
+    /* Every row of the experiment's table has as many cells as its header. */
+    const char *table = strstr(t, "| variant |");
+    assert_non_null(table);
+    char header[2048];
+    line_with(table, "| variant |", header, sizeof header);
+    size_t cells = count_of(header, " |");
+    int rows = 0;
+    for (const char *p = table; *p == '|'; p = strchr(p, '\n') + 1) {
+        char line[2048];
+        size_t len = strcspn(p, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)len, p);
+        size_t pipes = 0;
+        for (const char *c = line; *c; c++)
+            pipes += *c == '|' && (c == line || c[-1] != '\\');
+        assert_int_equal(pipes, cells + 1);
+        rows++;
+    }
+    assert_int_equal(rows, 2 + 4);
+    free(t);
+    sb_run_free(&run);
+}
+
+static void markdown_one_device_one_row(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run, 1);
+    char *t = render(SB_FORMAT_MARKDOWN, &run);
+    assert_non_null(strstr(t, "| variant | backend | median ms |"));
+    assert_non_null(strstr(t, "| we\"ird,name | opencl | 0.1500 |"));
+    assert_null(strstr(t, "verdict"));
+    free(t);
+    sb_run_free(&run);
+}
+
+static void html_escaping_and_plots(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture2(&run);
+    setenv("GNUPLOT", "", 1);
+    char *t = render(SB_FORMAT_HTML, &run);
+    assert_true(strncmp(t, "<!DOCTYPE html>", 15) == 0);
+    assert_non_null(strstr(t, "</html>"));
+    assert_non_null(strstr(t, "<style>"));
+    assert_non_null(strstr(t, "NVIDIA &lt;H200&gt; &amp; &quot;friends&quot; | x"));
+    assert_non_null(strstr(t, "tiled&lt;b&gt;&amp;&quot;q&quot;|"));
+    assert_null(strstr(t, "<H200>"));
+    assert_null(strstr(t, "<b>"));
+    assert_non_null(strstr(t, "class=\"faster\">opencl faster by 20.0%"));
+    assert_non_null(strstr(t, "gnuplot was not found"));
+    assert_null(strstr(t, "<svg"));
+    free(t);
+    unsetenv("GNUPLOT");
+    char gp[4096];
+    if (sb_plot_find_gnuplot(gp, sizeof gp) == 0) {
+        t = render(SB_FORMAT_HTML, &run);
+        assert_non_null(strstr(t, "<svg"));
+        assert_null(strstr(t, "<?xml"));
+        assert_null(strstr(t, "gnuplot was not found"));
+        free(t);
+    }
+    sb_run_free(&run);
+}
+
 static void json_comparisons(void **state)
 {
     (void)state;
@@ -466,6 +544,9 @@ int main(void)
         cmocka_unit_test(verdict_rule),
         cmocka_unit_test(pairing_and_labels),
         cmocka_unit_test(table_side_by_side),
+        cmocka_unit_test(markdown_tables_and_escaping),
+        cmocka_unit_test(markdown_one_device_one_row),
+        cmocka_unit_test(html_escaping_and_plots),
         cmocka_unit_test(json_comparisons),
         cmocka_unit_test(csv_cross_columns),
         cmocka_unit_test(empty_two_devices),
