@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include "catalogue.h"
+#include "cmd_compare.h"
 #include "cmd_model.h"
+#include "cmd_report.h"
 #include "options.h"
 #include "plot.h"
 #include "registry.h"
@@ -183,6 +185,10 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "model") == 0)
         return sb_cmd_model(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "compare") == 0)
+        return sb_cmd_compare(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "report") == 0)
+        return sb_cmd_report(argc - 1, argv + 1);
 
     sb_options o;
     char err[512];

@@ -89,7 +89,7 @@ static int split_list(const char *s, void *slots, size_t slot_size, int max, int
     return 0;
 }
 
-static int parse_format(const char *s, sb_format *f)
+int sb_parse_format(const char *s, sb_format *f)
 {
     static const struct {
         const char *name;
@@ -198,7 +198,7 @@ int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
             o->seed = (unsigned)v;
             break;
         case 'f':
-            if (parse_format(optarg, &o->format))
+            if (sb_parse_format(optarg, &o->format))
                 return fail(err, n, "--format: expected table, csv, json, markdown or html, got '%s'",
                             optarg);
             break;
@@ -245,6 +245,7 @@ void sb_options_usage(FILE *f)
         "Usage: simtbench [OPTION]...            run experiments\n"
         "       simtbench model [OPTION]...      ask the memory model (see simtbench model --help)\n"
         "       simtbench compare OLD.json NEW.json   what changed between two saved runs\n"
+        "       simtbench report SAVED.json      a saved run again, in any format, with plots\n"
         "\n"
         "Runs the same GPU memory experiments, from one kernel source, through CUDA\n"
         "and OpenCL, verifies every output and prints the measurement beside the\n"
