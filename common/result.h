@@ -45,6 +45,8 @@ typedef struct sb_result {
     sb_prediction prediction[2];
     int verified;            /* 1: the output matched the host reference */
     char ptx_file[160];      /* where --dump-ptx wrote this variant's PTX */
+    char ptx_memory[512];    /* the kernel's memory instructions in its PTX
+                                (ptx_summary.h's text); "" where the API gave no PTX */
 } sb_result;
 
 /* One device a run used, with the backend that opened it. */
@@ -55,12 +57,14 @@ typedef struct sb_run_device {
     double copy_gbs;         /* the copy kernel in this run; 0 if not measured */
 } sb_run_device;
 
+#define SB_RUN_MAX_DEVICES 8
+
 typedef struct sb_run {
     char tool_version[32];
     char date[32];           /* ISO 8601, UTC */
     char host[64];
     int ndevices;
-    sb_run_device devices[8];
+    sb_run_device devices[SB_RUN_MAX_DEVICES];
     size_t nresults, capacity;
     sb_result *results;
 } sb_run;

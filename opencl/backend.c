@@ -396,9 +396,18 @@ static int ocl_program_ptx(sb_program *p, char **ptx)
         return cl_fail("clGetProgramInfo(CL_PROGRAM_BINARIES)", e);
     }
     bin[size] = '\0';
-    if (memchr(bin, '\0', size) || !strstr((char *)bin, ".target")) {
+    /* NVIDIA's binary is PTX text, and the size it reports counts the
+       terminating NUL: only a NUL before the end means binary data. */
+    size_t len = size;
+    while (len > 0 && bin[len - 1] == '\0')
+        len--;
+    if (len == 0 || memchr(bin, '\0', len) || !strstr((char *)bin, ".target")) {
+        unsigned char head[4] = {0};
+        memcpy(head, bin, size < 4 ? size : 4);
         free(bin);
-        return set_error("this OpenCL platform's program binary is not PTX");
+        return set_error("this OpenCL platform's program binary is not PTX (%zu bytes, "
+                         "starting %02x %02x %02x %02x)",
+                         size, head[0], head[1], head[2], head[3]);
     }
     *ptx = (char *)bin;
     return 0;

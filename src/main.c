@@ -9,8 +9,11 @@
 #include <unistd.h>
 
 #include "catalogue.h"
+#include "cmd_compare.h"
 #include "cmd_model.h"
+#include "cmd_report.h"
 #include "options.h"
+#include "plot.h"
 #include "registry.h"
 #include "report.h"
 #include "runner.h"
@@ -182,6 +185,10 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "model") == 0)
         return sb_cmd_model(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "compare") == 0)
+        return sb_cmd_compare(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "report") == 0)
+        return sb_cmd_report(argc - 1, argv + 1);
 
     sb_options o;
     char err[512];
@@ -240,6 +247,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "simtbench: cannot write %s\n", o.output);
         status = SB_EXIT_IO;
     }
+    /* After the report, so a plotting problem never costs the figures. */
+    if (o.plot_dir && run.nresults > 0 && sb_plot_run(&run, o.plot_dir, stderr) && !status)
+        status = SB_EXIT_IO;
     sb_run_free(&run);
     return status;
 }

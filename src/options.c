@@ -89,7 +89,7 @@ static int split_list(const char *s, void *slots, size_t slot_size, int max, int
     return 0;
 }
 
-static int parse_format(const char *s, sb_format *f)
+int sb_parse_format(const char *s, sb_format *f)
 {
     static const struct {
         const char *name;
@@ -198,7 +198,7 @@ int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
             o->seed = (unsigned)v;
             break;
         case 'f':
-            if (parse_format(optarg, &o->format))
+            if (sb_parse_format(optarg, &o->format))
                 return fail(err, n, "--format: expected table, csv, json, markdown or html, got '%s'",
                             optarg);
             break;
@@ -245,13 +245,16 @@ void sb_options_usage(FILE *f)
         "Usage: simtbench [OPTION]...            run experiments\n"
         "       simtbench model [OPTION]...      ask the memory model (see simtbench model --help)\n"
         "       simtbench compare OLD.json NEW.json   what changed between two saved runs\n"
+        "       simtbench report SAVED.json      a saved run again, in any format, with plots\n"
         "\n"
         "Runs the same GPU memory experiments, from one kernel source, through CUDA\n"
         "and OpenCL, verifies every output and prints the measurement beside the\n"
         "memory model's prediction.  With no option: the default suite on every\n"
         "available backend.\n"
         "\n"
-        "  -b, --backend LIST     cuda, opencl, all, or a comma list (default: all available)\n"
+        "  -b, --backend LIST     cuda, opencl, all, or a comma list (default: all available);\n"
+        "                         with two or more, the report puts them side by side (a\n"
+        "                         backend named twice opens two sessions: opencl,opencl)\n"
         "  -p, --platform N       OpenCL platform index (default: the first with a GPU)\n"
         "  -d, --device N         device index (default: the first GPU, else the first device)\n"
         "  -e, --experiment LIST  experiments or families to run (see --list)\n"
@@ -265,15 +268,21 @@ void sb_options_usage(FILE *f)
         "  -f, --format FMT       table, csv, json, markdown or html (default table)\n"
         "  -o, --output FILE      write the report to FILE instead of standard output\n"
         "      --save FILE        also save the results as JSON (for simtbench compare)\n"
-        "      --plot DIR         write plots (gnuplot) and their data to DIR\n"
-        "      --dump-ptx DIR     save the PTX each API produced for every variant\n"
+        "      --plot DIR         write plots and their data to DIR: DIR/NAME.dat and NAME.gp,\n"
+        "                         and NAME.png and NAME.svg when gnuplot is found ($GNUPLOT,\n"
+        "                         else the one configure found, else gnuplot on $PATH)\n"
+        "      --dump-ptx DIR     save the PTX each API produced for every variant as\n"
+        "                         DIR/EXPERIMENT.VARIANT.BACKEND.ptx (the report compares the\n"
+        "                         memory instructions whenever the APIs give PTX)\n"
         "  -l, --list             list experiments, backends (with availability) and devices\n"
         "  -q, --quiet            no progress on standard error\n"
         "  -h, --help             this help\n"
         "  -V, --version          version\n"
         "\n"
         "GB/s means 10^9 bytes per second: useful bytes read plus written over the\n"
-        "median device-event time.\n"
+        "median device-event time.  Side by side, X/REF is the speed ratio (REF's\n"
+        "median time over X's); the verdict is \"same\" when the medians differ by no\n"
+        "more than the larger of the two spreads ((max - min) / median).\n"
         "\n"
         "Exit status:\n"
         "  0  every variant ran and its output was verified\n"

@@ -53,6 +53,9 @@ int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n);
 /* Parse "N" or "MxN" (positive, at most 2^31 - 1 elements in all). */
 int sb_parse_size(const char *s, long *rows, long *cols);
 
+/* "table", "csv", "json", "markdown" (or "md"), "html" into *f; 0, or -1 for another word. */
+int sb_parse_format(const char *s, sb_format *f);
+
 /* Print the --help text. */
 void sb_options_usage(FILE *f);
 

@@ -14,6 +14,12 @@ int sb_report_write(sb_format format, const sb_run *run, FILE *out)
     case SB_FORMAT_JSON:
         rc = sb_report_json(run, out);
         break;
+    case SB_FORMAT_MARKDOWN:
+        rc = sb_report_markdown(run, out);
+        break;
+    case SB_FORMAT_HTML:
+        rc = sb_report_html(run, out);
+        break;
     default:
         rc = sb_report_table(run, out);
         break;

@@ -8,6 +8,8 @@
 #include "options.h"
 #include "result.h"
 
+#define SB_REPORT_MAX_EXPERIMENTS 64
+
 /* Write the run in the given format; 0, or -1 on a write error. */
 int sb_report_write(sb_format format, const sb_run *run, FILE *out);
 
@@ -15,6 +17,10 @@ int sb_report_write(sb_format format, const sb_run *run, FILE *out);
 int sb_report_table(const sb_run *run, FILE *out);
 int sb_report_csv(const sb_run *run, FILE *out);
 int sb_report_json(const sb_run *run, FILE *out);
+int sb_report_markdown(const sb_run *run, FILE *out);
+/* HTML with the plots inline: rendered into a temporary directory when
+ * gnuplot is there, else left out with a note. */
+int sb_report_html(const sb_run *run, FILE *out);
 
 /* "smem col: 32-way, 32 wavefronts; store: 32 sectors/req, 12.5% used", or "" with no model. */
 void sb_result_model_text(const sb_result *r, char *buf, size_t n);

@@ -1,7 +1,10 @@
 /* CSV: one header line, one line per result; every model field gets its own
- * column (prefixed m1_/m2_ for the first and second declared access). */
+ * column (prefixed m1_/m2_ for the first and second declared access); the
+ * last columns compare the line with the same variant on the reference
+ * device (crossapi.h) and carry the PTX memory summary. */
 #include <string.h>
 
+#include "crossapi.h"
 #include "report.h"
 
 /* RFC 4180 quoting where a field needs it. */
@@ -20,6 +23,39 @@ static void field(FILE *out, const char *s)
     }
 }
 
+/* The cross-device columns of result i: its device's label, the reference
+ * device it is compared with, the speed ratio and verdict against it (empty
+ * on the reference's own lines and where the reference has no such row). */
+static void cross_columns(const sb_run *run, const sb_crossapi *x, size_t i, FILE *out)
+{
+    const sb_result *r = &run->results[i];
+    const sb_cross_row *row = NULL;
+    for (size_t j = 0; j < x->nrows && !row; j++)
+        if (r->device_slot >= 0 && r->device_slot < x->ndevices &&
+            x->rows[j].result[r->device_slot] == (long)i)
+            row = &x->rows[j];
+    int slot = r->device_slot;
+    fputc(',', out);
+    if (slot >= 0 && slot < x->ndevices)
+        field(out, x->label[slot]);
+    fputc(',', out);
+    if (x->ndevices > 1)
+        field(out, x->label[x->reference]);
+    fputc(',', out);
+    char verdict[96] = "";
+    if (row && slot != x->reference && row->verdict[slot].kind != SB_VERDICT_NONE) {
+        fprintf(out, "%.4f", row->verdict[slot].speed_ratio);
+        sb_verdict_text(&row->verdict[slot], x->label[x->reference], x->label[slot], verdict,
+                        sizeof verdict);
+    }
+    fputc(',', out);
+    field(out, verdict);
+    fputc(',', out);
+    field(out, r->ptx_memory);
+    fputc(',', out);
+    field(out, row && slot != x->reference ? row->ptx[slot] : "");
+}
+
 int sb_report_csv(const sb_run *run, FILE *out)
 {
     fputs("backend,platform,device,driver,experiment,variant,kernel,params,rows,cols,"
@@ -31,7 +67,10 @@ int sb_report_csv(const sb_run *run, FILE *out)
         for (size_t i = 0; sb_prediction_field_at(i); i++)
             fprintf(out, ",m%d_%s", m, sb_prediction_field_at(i)->name);
     }
-    fputc('\n', out);
+    fputs(",device_label,reference,speed_ratio,verdict,ptx_memory,ptx_vs_reference\n", out);
+    sb_crossapi x;
+    if (sb_crossapi_build(run, &x))
+        return -1;
     for (size_t i = 0; i < run->nresults; i++) {
         const sb_result *r = &run->results[i];
         const sb_device_info *d = &run->devices[r->device_slot].info;
@@ -76,7 +115,9 @@ int sb_report_csv(const sb_run *run, FILE *out)
                 }
             }
         }
+        cross_columns(run, &x, i, out);
         fputc('\n', out);
     }
+    sb_crossapi_free(&x);
     return ferror(out) ? -1 : 0;
 }

@@ -1,9 +1,12 @@
 /* JSON, schema "simtbench-result/1": the run's provenance, its devices and
- * every result with its statistics and the model's prediction.  Written
+ * every result with its statistics and the model's prediction, and the
+ * cross-device comparisons (fields added to /1 without changing any, so
+ * readers of /1 keep working).  Written
  * through jansson so that escaping is never our problem; `simtbench
  * compare` reads the same schema back. */
 #include <jansson.h>
 
+#include "crossapi.h"
 #include "model.h"
 #include "report.h"
 
@@ -79,7 +82,53 @@ static json_t *result_json(const sb_result *r)
     json_object_set_new(o, "model", model);
     if (r->ptx_file[0])
         json_object_set_new(o, "ptx_file", json_string(r->ptx_file));
+    if (r->ptx_memory[0])
+        json_object_set_new(o, "ptx_memory", json_string(r->ptx_memory));
     return o;
+}
+
+static const char *verdict_name(sb_verdict_kind k)
+{
+    return k == SB_VERDICT_SAME ? "same" : k == SB_VERDICT_FASTER ? "faster" : "slower";
+}
+
+/* One entry per variant and other device: the side-by-side report as data.
+ * "verdict" is the other device's against the reference ("faster": the
+ * other is faster), "results" index the results array. */
+static json_t *comparisons_json(const sb_run *run, const sb_crossapi *x)
+{
+    json_t *a = json_array();
+    for (size_t j = 0; j < x->nrows; j++) {
+        const sb_cross_row *row = &x->rows[j];
+        for (int s = 0; s < x->ndevices; s++) {
+            const sb_verdict *v = &row->verdict[s];
+            if (s == x->reference || v->kind == SB_VERDICT_NONE)
+                continue;
+            const sb_result *ref = &run->results[row->result[x->reference]];
+            const sb_result *oth = &run->results[row->result[s]];
+            char text[96];
+            sb_verdict_text(v, x->label[x->reference], x->label[s], text, sizeof text);
+            const char *faster = v->kind == SB_VERDICT_FASTER   ? x->label[s]
+                                 : v->kind == SB_VERDICT_SLOWER ? x->label[x->reference]
+                                                                : NULL;
+            json_t *c = json_pack(
+                "{s:s, s:s, s:I, s:I, s:{s:s, s:i, s:I, s:f, s:f}, s:{s:s, s:i, s:I, s:f, s:f}, "
+                "s:f, s:f, s:s, s:o, s:f, s:s}",
+                "experiment", ref->experiment, "variant", ref->variant, "rows",
+                (json_int_t)ref->rows, "cols", (json_int_t)ref->cols, "reference", "device",
+                x->label[x->reference], "slot", x->reference, "result",
+                (json_int_t)row->result[x->reference], "median_ms", ref->ms.median, "spread",
+                ref->ms.spread, "other", "device", x->label[s], "slot", s, "result",
+                (json_int_t)row->result[s], "median_ms", oth->ms.median, "spread",
+                oth->ms.spread, "speed_ratio", v->speed_ratio, "margin", v->margin, "verdict",
+                verdict_name(v->kind), "faster", faster ? json_string(faster) : json_null(),
+                "by", v->by, "summary", text);
+            if (row->ptx[s][0])
+                json_object_set_new(c, "ptx", json_string(row->ptx[s]));
+            json_array_append_new(a, c);
+        }
+    }
+    return a;
 }
 
 int sb_report_json(const sb_run *run, FILE *out)
@@ -103,6 +152,14 @@ int sb_report_json(const sb_run *run, FILE *out)
     for (size_t i = 0; i < run->nresults; i++)
         json_array_append_new(results, result_json(&run->results[i]));
     json_object_set_new(root, "results", results);
+    sb_crossapi x;
+    if (sb_crossapi_build(run, &x)) {
+        json_decref(root);
+        return -1;
+    }
+    json_object_set_new(root, "comparisons", comparisons_json(run, &x));
+    json_object_set_new(root, "verdict_rule", json_string(SB_VERDICT_RULE));
+    sb_crossapi_free(&x);
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     fputc('\n', out);
     json_decref(root);

@@ -10,6 +10,7 @@
 
 #include "host_data.h"
 #include "kernel_source.h"
+#include "ptx_summary.h"
 #include "variant.h"
 
 #define ERR_LEN 2048
@@ -118,22 +119,34 @@ static int make_dir(const char *dir)
     return mkdir(dir, 0777) == 0 || errno == EEXIST ? 0 : -1;
 }
 
-static void dump_ptx(const sb_options *o, sb_session *s, const sb_experiment *e,
-                     const sb_variant *v, sb_program *prog, sb_result *r)
+/* Summarise the variant's PTX into the record whenever the API has PTX, so
+ * that the report can say whether two APIs emitted the same memory
+ * instructions; with --dump-ptx, also save it.  An API without PTX (PoCL)
+ * is silent unless the user asked for the files. */
+static void capture_ptx(const sb_options *o, sb_session *s, const sb_experiment *e,
+                        const sb_variant *v, sb_program *prog, sb_result *r)
 {
     char *ptx = NULL;
     if (!s->slot.vt->program_ptx || s->slot.vt->program_ptx(prog, &ptx)) {
-        report_failure(s, e, v, "no PTX to save: %s",
-                       s->slot.vt->program_ptx ? s->slot.vt->last_error() : "not supported");
+        if (o->ptx_dir)
+            report_failure(s, e, v, "no PTX to save: %s",
+                           s->slot.vt->program_ptx ? s->slot.vt->last_error() : "not supported");
         return;
     }
-    char path[sizeof r->ptx_file];
-    snprintf(path, sizeof path, "%s/%s.%s.%s.ptx", o->ptx_dir, e->name, v->name, s->slot.name);
-    FILE *f = make_dir(o->ptx_dir) ? NULL : fopen(path, "w");
-    if (!f || fputs(ptx, f) == EOF || fclose(f)) {
-        report_failure(s, e, v, "cannot write %s", path);
-    } else {
-        snprintf(r->ptx_file, sizeof r->ptx_file, "%s", path);
+    sb_ptx_summary sum;
+    char why[128];
+    if (sb_ptx_summarize(ptx, v->kernel, &sum, why, sizeof why) == 0)
+        sb_ptx_summary_format(&sum, r->ptx_memory, sizeof r->ptx_memory);
+    if (o->ptx_dir) {
+        char path[sizeof r->ptx_file];
+        snprintf(path, sizeof path, "%s/%s.%s.%s.ptx", o->ptx_dir, e->name, v->name,
+                 s->slot.name);
+        FILE *f = make_dir(o->ptx_dir) ? NULL : fopen(path, "w");
+        if (!f || fputs(ptx, f) == EOF || fclose(f)) {
+            report_failure(s, e, v, "cannot write %s", path);
+        } else {
+            snprintf(r->ptx_file, sizeof r->ptx_file, "%s", path);
+        }
     }
     free(ptx);
 }
@@ -379,8 +392,8 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
         }
     }
     r.verified = 1;
-    if (o->ptx_dir && prog)
-        dump_ptx(o, s, e, v, prog, &r);
+    if (prog)
+        capture_ptx(o, s, e, v, prog, &r);
     if (e->quantity == SB_QUANTITY_BANDWIDTH) {
         sb_run_device *d = &run->devices[s->run_device];
         if (v->api_copy && d->memcpy_gbs < r.value)

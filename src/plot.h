@@ -1,0 +1,56 @@
+/* Plots of a run through gnuplot, chosen from the result records alone so
+ * that an experiment added later gets a plot without touching this file:
+ *
+ *   <exp>-bandwidth   a global-memory stride sweep: effective bandwidth
+ *                     against stride, per device and word size, with the
+ *                     model's curve (predicted efficiency x the device's
+ *                     measured copy roof)
+ *   <exp>-conflicts   a shared-memory stride sweep: time per access
+ *                     relative to the smallest stride, against stride, with
+ *                     the predicted wavefronts (the conflict ways)
+ *   <exp>-roofline    GFLOP/s against arithmetic intensity, per device,
+ *                     under each device's bandwidth roof (copy roof x I)
+ *   <exp>-bars        every other experiment (transpose, vector add,
+ *                     occupancy...): the headline figure of each variant,
+ *                     one bar per device
+ *
+ * Each plot is DIR/<name>.dat (the data, one block per series) and
+ * DIR/<name>.gp (a script that writes <name>.png and <name>.svg when run
+ * from DIR).  gnuplot is optional at run time: without it the data and
+ * scripts are still written, and the user is told how to render them. */
+#ifndef SB_PLOT_H
+#define SB_PLOT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "result.h"
+
+#define SB_PLOT_MAX 64
+
+typedef struct sb_plot_list {
+    int n;
+    char experiment[SB_PLOT_MAX][32]; /* the experiment plotted */
+    char name[SB_PLOT_MAX][80];   /* file stem: "transpose-bars" */
+    char title[SB_PLOT_MAX][160]; /* what the plot shows, for captions */
+} sb_plot_list;
+
+/* Find gnuplot: $GNUPLOT when set (empty: do not plot), else the one
+ * configure found if it is still there, else "gnuplot" on $PATH.  0 with
+ * the path in buf, or -1 when there is none. */
+int sb_plot_find_gnuplot(char *buf, size_t n);
+
+/* Write every plot's data and script into dir (created if missing) and
+ * list them; 0, or -1 with the reason in err on an I/O error. */
+int sb_plot_write(const sb_run *run, const char *dir, sb_plot_list *list, char *err, size_t n);
+
+/* Run gnuplot on each listed script inside dir; returns how many rendered
+ * (a failing script is reported on `note`, one line each). */
+int sb_plot_render(const char *dir, const sb_plot_list *list, const char *gnuplot, FILE *note);
+
+/* --plot DIR: write, then render when gnuplot is there, else one note on
+ * `note` saying how to render; 0, or -1 after one line on `note` when a
+ * file cannot be written. */
+int sb_plot_run(const sb_run *run, const char *dir, FILE *note);
+
+#endif

@@ -1,0 +1,15 @@
+/* Reading a saved run back: the JSON that `--format json` writes, schema
+ * simtbench-result/1, into the same records the writers use. */
+#ifndef SB_RESULT_READ_H
+#define SB_RESULT_READ_H
+
+#include <stddef.h>
+
+#include "result.h"
+
+/* Read path into run (zeroed first).  0, or -1 with one line in err that
+ * names the file and says what is wrong: unreadable, not JSON, not a
+ * simtbench result (a foreign schema), or a field missing or mistyped. */
+int sb_run_read_json(const char *path, sb_run *run, char *err, size_t n);
+
+#endif
