@@ -545,10 +545,11 @@ static int walk_verify(void *host, const sb_problem *p, const sb_variant *v,
 
 #define GLOBAL_COMMON                                                                          \
     .family = "global", .source = "access_global.cl", .quantity = SB_QUANTITY_BANDWIDTH,       \
-    .in_default = 1, .default_size = global_default_size, .prepare = global_prepare,           \
+    .default_size = global_default_size, .prepare = global_prepare,           \
     .release = global_release, .plan = global_plan, .verify = global_verify
 
 const sb_experiment sb_exp_global_stride = {
+    .in_default = 1,
     .name = "global_stride",
     .summary = "lane i touches element i*S, S = 1..64, 4/8/16-byte words, reads and writes; "
                "GB/s of bytes asked for (read + written), size in 4-byte words",
@@ -558,6 +559,7 @@ const sb_experiment sb_exp_global_stride = {
 };
 
 const sb_experiment sb_exp_global_offset = {
+    .in_default = 0,
     .name = "global_offset",
     .summary = "consecutive 4-byte words starting k = 0..32 words after a 128-byte boundary, "
                "reads and writes; GB/s of bytes asked for",
@@ -567,6 +569,7 @@ const sb_experiment sb_exp_global_offset = {
 };
 
 const sb_experiment sb_exp_global_perm = {
+    .in_default = 0,
     .name = "global_perm",
     .summary = "lanes take one segment's words reversed, XOR-shuffled or at random, against "
                "the same order spread over 32 segments; GB/s of bytes asked for",
@@ -576,6 +579,7 @@ const sb_experiment sb_exp_global_perm = {
 };
 
 const sb_experiment sb_exp_global_broadcast = {
+    .in_default = 0,
     .name = "global_broadcast",
     .summary = "groups of 1..32 lanes read one word (32: the whole warp); GB/s of bytes "
                "asked for (every lane's read counts)",

@@ -386,11 +386,12 @@ static int shared_verify(void *host, const sb_problem *p, const sb_variant *v,
 
 #define SHARED_COMMON                                                                          \
     .family = "shared", .source = "access_shared.cl", .quantity = SB_QUANTITY_ACCESS,          \
-    .in_default = 1, .default_size = shared_default_size,           \
+    .default_size = shared_default_size,           \
     .prepare = shared_prepare, .release = shared_release, .plan = shared_plan,                 \
     .verify = shared_verify
 
 const sb_experiment sb_exp_shared_stride = {
+    .in_default = 1,
     .name = "shared_stride",
     .summary = "lane i touches element i*S, S = 1..64, 4/8/16-byte elements, loads and "
                "stores; ns per warp-wide access per multiprocessor, size in threads",
@@ -400,6 +401,7 @@ const sb_experiment sb_exp_shared_stride = {
 };
 
 const sb_experiment sb_exp_shared_broadcast = {
+    .in_default = 0,
     .name = "shared_broadcast",
     .summary = "all lanes on one word, and groups of 2..16 lanes on one word in distinct "
                "banks or all in one bank; ns per warp-wide access",
@@ -409,6 +411,7 @@ const sb_experiment sb_exp_shared_broadcast = {
 };
 
 const sb_experiment sb_exp_shared_tile = {
+    .in_default = 1,
     .name = "shared_tile",
     .summary = "row and column walks of tile[32][32], [32][33] and an XOR-swizzled "
                "[32][32]; ns per warp-wide access",
