@@ -53,7 +53,7 @@ make -j"$jobs" >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 
 say "make check"
 t0=$(date +%s)
-make -j"$jobs" check >"$out/check.log" 2>&1
+timeout "${SB_CHECK_TIMEOUT:-300}" make -j"$jobs" check >"$out/check.log" 2>&1
 check_status=$?
 grep -E "^(FAIL|ERROR|SKIP|XPASS):|^# (TOTAL|PASS|SKIP|FAIL|ERROR)" "$out/check.log" | keep
 echo "make check: status $check_status, $(( $(date +%s) - t0 )) s" | keep
@@ -62,8 +62,8 @@ echo "make check: status $check_status, $(( $(date +%s) - t0 )) s" | keep
 say "default suite, both APIs"
 t0=$(date +%s)
 # shellcheck disable=SC2086
-./simtbench --backend cuda,opencl --quiet --dump-ptx "$out/ptx" --save "$out/suite.json" \
-    ${SB_SUITE_ARGS:-} >"$out/suite.txt" 2>"$out/suite.err"
+timeout "${SB_SUITE_TIMEOUT:-180}" ./simtbench --backend cuda,opencl --quiet --dump-ptx "$out/ptx" \
+    --save "$out/suite.json" ${SB_SUITE_ARGS:-} >"$out/suite.txt" 2>"$out/suite.err"
 suite_status=$?
 echo "suite: status $suite_status, $(( $(date +%s) - t0 )) s wall, builds included" | keep
 keep <"$out/suite.err"
@@ -74,14 +74,15 @@ keep <"$out/suite.err"
 say "transpose tuning, both APIs"
 tune_status=0
 for n in 8192 16384; do
-    ./simtbench --backend cuda,opencl --quiet --experiment transpose --variant all --size $n \
+    timeout "${SB_TUNE_TIMEOUT:-90}" ./simtbench --backend cuda,opencl --quiet \
+        --experiment transpose --variant all --size $n --dump-ptx "$out/ptx-$n" \
         --save "$out/transpose-$n.json" >"$out/transpose-$n.txt" 2>>"$out/summary.txt" ||
         tune_status=1
 done
 
 if [ "${SB_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
     say "Nsight Compute counters (--clock-control none)"
-    ncu --clock-control none --csv --metrics \
+    timeout "${SB_NCU_TIMEOUT:-120}" ncu --clock-control none --csv --metrics \
 l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,\
 l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,\
 smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,\
