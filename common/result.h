@@ -44,6 +44,7 @@ typedef struct sb_result {
     sb_pattern pattern[2];
     sb_prediction prediction[2];
     int verified;            /* 1: the output matched the host reference */
+    double host_ms;          /* wall time of the whole variant: transfers, launches, checks */
     char ptx_file[160];      /* where --dump-ptx wrote this variant's PTX */
     char ptx_memory[512];    /* the kernel's memory instructions in its PTX
                                 (ptx_summary.h's text); "" where the API gave no PTX */

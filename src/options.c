@@ -262,7 +262,7 @@ void sb_options_usage(FILE *f)
         "  -s, --size N|MxN       problem size: N x N matrices (1-D experiments: N*N elements);\n"
         "                         default fills the device (matrices >= 4x its L2)\n"
         "  -r, --reps N           timed repetitions per variant (default 20)\n"
-        "  -w, --warmup N         untimed warm-up launches (default 3, and at least 50 ms of\n"
+        "  -w, --warmup N         untimed warm-up launches (default 3, and at least 20 ms of\n"
         "                         device time when N > 0)\n"
         "      --seed N           seed of the random inputs (default 12345)\n"
         "  -f, --format FMT       table, csv, json, markdown or html (default table)\n"

@@ -64,7 +64,7 @@ static void device_section(const sb_run *run, FILE *out)
 static void experiment_heading(const sb_result *f, FILE *out)
 {
     fprintf(out, "\n%s  %ldx%ld", f->experiment, f->rows, f->cols);
-    fprintf(out, "  (%d reps after at least %d warm-ups and 50 ms; every row verified)\n", f->reps,
+    fprintf(out, "  (%d reps after at least %d warm-ups and 20 ms; every row verified)\n", f->reps,
             f->warmup);
 }
 

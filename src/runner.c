@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "host_data.h"
@@ -14,7 +15,7 @@
 #include "variant.h"
 
 #define ERR_LEN 2048
-#define SB_WARMUP_MS 50.0        /* device time the warm-up lasts at least */
+#define SB_WARMUP_MS 20.0        /* device time the warm-up lasts at least */
 #define SB_WARMUP_MAX_EXTRA 1000 /* launches it may add to reach that time */
 
 /* Programs built for one experiment on one session, keyed by definitions:
@@ -26,6 +27,27 @@ typedef struct program_cache {
         sb_program *prog;
     } entry[SB_MAX_VARIANTS];
 } program_cache;
+
+/* What the variants of one experiment on one session share, so that a
+ * family of variants costs launches, not host work: device copies of the
+ * inputs (read-only by contract; the final verification would catch a
+ * kernel that wrote one), host buffers for the outputs, and the poison. */
+#define SB_MAX_CACHED_INPUTS 8
+/* Only the big inputs are cached, by address: small ones (a permutation
+   table an experiment rewrites for each variant) are uploaded every time. */
+#define SB_CACHE_INPUT_MIN (1u << 20)
+typedef struct workspace {
+    int ninputs;
+    struct {
+        const void *init;
+        size_t bytes;
+        sb_buffer *buf;
+    } input[SB_MAX_CACHED_INPUTS];
+    void *host_out[SB_MAX_BUFFERS];
+    size_t host_out_bytes[SB_MAX_BUFFERS];
+    void *poison;
+    size_t poison_bytes;
+} workspace;
 
 static void report_failure(const sb_session *s, const sb_experiment *e, const sb_variant *v,
                            const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -151,6 +173,52 @@ static void capture_ptx(const sb_options *o, sb_session *s, const sb_experiment 
     free(ptx);
 }
 
+/* The device copy of an input, uploaded on first use. */
+static sb_buffer *cached_input(workspace *w, const sb_backend *vt, sb_device *dev,
+                               const void *init, size_t bytes)
+{
+    for (int i = 0; i < w->ninputs; i++)
+        if (w->input[i].init == init && w->input[i].bytes == bytes)
+            return w->input[i].buf;
+    if (w->ninputs == SB_MAX_CACHED_INPUTS) {
+        vt->free(w->input[0].buf);
+        memmove(&w->input[0], &w->input[1], sizeof w->input[0] * (SB_MAX_CACHED_INPUTS - 1));
+        w->ninputs--;
+    }
+    sb_buffer *b = NULL;
+    if (vt->alloc(dev, bytes, &b))
+        return NULL;
+    if (vt->upload(b, init, bytes)) {
+        vt->free(b);
+        return NULL;
+    }
+    w->input[w->ninputs].init = init;
+    w->input[w->ninputs].bytes = bytes;
+    w->input[w->ninputs++].buf = b;
+    return b;
+}
+
+/* A host buffer of at least bytes in *slot, grown as needed. */
+static void *grown(void **slot, size_t *have, size_t bytes, char *err, size_t n)
+{
+    if (*have >= bytes && *slot)
+        return *slot;
+    free(*slot);
+    *slot = sb_host_alloc(bytes, err, n);
+    *have = *slot ? bytes : 0;
+    return *slot;
+}
+
+static void workspace_free(workspace *w, const sb_backend *vt)
+{
+    for (int i = 0; i < w->ninputs; i++)
+        vt->free(w->input[i].buf);
+    for (int i = 0; i < SB_MAX_BUFFERS; i++)
+        free(w->host_out[i]);
+    free(w->poison);
+    memset(w, 0, sizeof *w);
+}
+
 /* One launch of whatever the variant times: its kernel, the API's own
  * copy, or the vendor library's transpose (plan args 0 and 1 are the
  * matrix's rows and columns). */
@@ -223,12 +291,14 @@ static const char *unit_of(sb_quantity q)
 /* One variant on one session: everything from allocation to the record. */
 static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *e,
                        const sb_problem *p, const sb_variant *v, void *host, sb_program *prog,
-                       sb_run *run)
+                       workspace *ws, sb_run *run)
 {
     const sb_backend *vt = s->slot.vt;
     char err[ERR_LEN] = "";
     sb_plan plan;
     memset(&plan, 0, sizeof plan);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     if (e->plan(host, p, v, &s->info, &plan, err, sizeof err)) {
         report_failure(s, e, v, "%s", err);
         return SB_EXIT_USAGE;
@@ -236,6 +306,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
 
     int status = SB_EXIT_OK;
     sb_buffer *bufs[SB_MAX_BUFFERS] = {0};
+    int owned[SB_MAX_BUFFERS] = {0};
     void *outputs[SB_MAX_BUFFERS] = {0};
     void *poison = NULL;
     sb_kernel *k = NULL;
@@ -244,33 +315,49 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     size_t max_out = 0;
     int r_taken = 0;
 
+    int nout = 0;
     for (int i = 0; i < plan.nbuffers; i++) {
-        if (vt->alloc(s->dev, plan.buffer[i].bytes, &bufs[i]) ||
-            (plan.buffer[i].init &&
-             vt->upload(bufs[i], plan.buffer[i].init, plan.buffer[i].bytes))) {
+        size_t bytes = plan.buffer[i].bytes;
+        if (plan.buffer[i].init && bytes >= SB_CACHE_INPUT_MIN) {
+            bufs[i] = cached_input(ws, vt, s->dev, plan.buffer[i].init, bytes);
+            if (!bufs[i]) {
+                snprintf(err, sizeof err, "%s", vt->last_error());
+                status = SB_EXIT_RUNTIME;
+                goto done;
+            }
+            continue;
+        }
+        if (vt->alloc(s->dev, bytes, &bufs[i]) ||
+            (plan.buffer[i].init && vt->upload(bufs[i], plan.buffer[i].init, bytes))) {
             snprintf(err, sizeof err, "%s", vt->last_error());
             status = SB_EXIT_RUNTIME;
             goto done;
         }
-        if (!plan.buffer[i].init && plan.buffer[i].bytes > max_out)
-            max_out = plan.buffer[i].bytes;
-    }
-    int nout = 0;
-    for (int i = 0; i < plan.nbuffers; i++)
-        if (!plan.buffer[i].init) {
-            outputs[nout] = sb_host_alloc(plan.buffer[i].bytes, err, sizeof err);
-            if (!outputs[nout++]) {
-                status = SB_EXIT_RUNTIME;
-                goto done;
-            }
+        owned[i] = 1;
+        if (plan.buffer[i].init)
+            continue;
+        if (bytes > max_out)
+            max_out = bytes;
+        outputs[nout] = grown(&ws->host_out[nout], &ws->host_out_bytes[nout], bytes, err,
+                              sizeof err);
+        if (!outputs[nout++]) {
+            status = SB_EXIT_RUNTIME;
+            goto done;
         }
-    poison = sb_host_alloc(max_out, err, sizeof err);
+    }
+    if (ws->poison_bytes < max_out) {
+        if (!grown(&ws->poison, &ws->poison_bytes, max_out, err, sizeof err)) {
+            status = SB_EXIT_RUNTIME;
+            goto done;
+        }
+        sb_poison(ws->poison, max_out);
+    }
+    poison = ws->poison;
     samples = sb_host_alloc(sizeof *samples * (size_t)o->reps, err, sizeof err);
-    if (!poison || !samples) {
+    if (!samples) {
         status = SB_EXIT_RUNTIME;
         goto done;
     }
-    sb_poison(poison, max_out);
 
     for (int i = 0; i < plan.nargs; i++) {
         switch (plan.arg[i].kind) {
@@ -395,6 +482,8 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
         }
     }
     r.verified = 1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r.host_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
     if (prog)
         capture_ptx(o, s, e, v, prog, &r);
     if (e->quantity == SB_QUANTITY_BANDWIDTH) {
@@ -415,11 +504,8 @@ done:
     if (k)
         vt->release_kernel(k);
     for (int i = 0; i < plan.nbuffers; i++)
-        if (bufs[i])
+        if (owned[i])
             vt->free(bufs[i]);
-    for (int i = 0; i < SB_MAX_BUFFERS; i++)
-        free(outputs[i]);
-    free(poison);
     free(samples);
     return status;
 }
@@ -451,7 +537,10 @@ static int run_experiment(const sb_options *o, sb_session *s, const sb_experimen
         return SB_EXIT_IO;
     }
     program_cache *cache = calloc(1, sizeof *cache);
-    if (!cache) {
+    workspace *ws = calloc(1, sizeof *ws);
+    if (!cache || !ws) {
+        free(cache);
+        free(ws);
         free(source);
         return SB_EXIT_RUNTIME;
     }
@@ -476,12 +565,14 @@ static int run_experiment(const sb_options *o, sb_session *s, const sb_experimen
                 continue;
             }
         }
-        int st = run_variant(o, s, e, &p, v, host, prog, run);
+        int st = run_variant(o, s, e, &p, v, host, prog, ws, run);
         if (st && !status)
             status = st;
     }
     progress_done(o);
     release_cache(cache, s->slot.vt);
+    workspace_free(ws, s->slot.vt);
+    free(ws);
     free(cache);
     free(source);
     return status;
