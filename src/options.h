@@ -23,6 +23,7 @@ typedef enum sb_format {
 } sb_format;
 
 #define SB_MAX_NAMES 16
+#define SB_SWEEP_SAMPLE_OVER 100
 
 typedef struct sb_options {
     int nbackends;                 /* 0: every available backend */
@@ -32,6 +33,9 @@ typedef struct sb_options {
     int nvariants;                 /* 0: each experiment's default variants */
     char variants[SB_MAX_NAMES][48];
     int all_variants;              /* --variant all */
+    int sample_every;              /* > 1: of a sweep of more than SB_SWEEP_SAMPLE_OVER
+                                      variants, run the default ones and every
+                                      sample_every-th (the tests on a GPU) */
     int platform, device;          /* -1: choose */
     long rows, cols;               /* 0: each experiment's default size */
     int reps, warmup;

@@ -93,8 +93,10 @@ void sb_session_close(sb_session *s)
     s->dev = NULL;
 }
 
-int sb_variant_selected(const sb_options *o, const sb_variant *v)
+int sb_variant_selected(const sb_options *o, const sb_variant *v, int index, int n)
 {
+    if (o->all_variants && o->sample_every > 1 && n > SB_SWEEP_SAMPLE_OVER)
+        return v->in_default || index % o->sample_every == 0;
     if (o->all_variants)
         return 1;
     if (o->nvariants == 0)
@@ -618,7 +620,7 @@ int sb_run_experiments(const sb_options *o, sb_session *sessions, int nsessions,
         const sb_experiment *e = exps[x];
         int n = e->variants(all, SB_MAX_VARIANTS), m = 0;
         for (int i = 0; i < n; i++)
-            if (sb_variant_selected(o, &all[i]))
+            if (sb_variant_selected(o, &all[i], i, n))
                 chosen[m++] = all[i];
         if (m == 0)
             continue;

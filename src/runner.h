@@ -29,7 +29,8 @@ void sb_session_close(sb_session *s);
 int sb_run_experiments(const sb_options *o, sb_session *sessions, int nsessions,
                        const sb_experiment *const *exps, int nexps, sb_run *run);
 
-/* Whether options select variant v (by name, 'all', or the default set). */
-int sb_variant_selected(const sb_options *o, const sb_variant *v);
+/* Whether options select variant v, the index-th of n (by name, 'all',
+ * a sample of a long sweep, or the default set). */
+int sb_variant_selected(const sb_options *o, const sb_variant *v, int index, int n);
 
 #endif
