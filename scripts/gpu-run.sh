@@ -9,7 +9,8 @@
 #    tests skipped and why);
 # 3. the default suite on both APIs, side by side, with both APIs' PTX;
 #    JSON, Markdown and plots re-rendered from the saved JSON;
-# 4. the transpose family with every tuning candidate at 8192^2 and 16384^2;
+# 4. the transpose family with every tuning candidate at 8192^2, and the
+#    roofs, references and best shapes at 16384^2;
 # 5. with SB_NCU=1, Nsight Compute's sector and wavefront counters for the
 #    access experiments, the judge of the model (clocks left alone).
 # Everything lands in OUTDIR; bundle.tar.gz holds all of it.
@@ -73,9 +74,14 @@ keep <"$out/suite.err"
 
 say "transpose tuning, both APIs"
 tune_status=0
+# Every candidate at 8192^2; at 16384^2 (1 GiB a matrix, seconds of host
+# checking per variant) the roofs, the references and the best shapes.
+big=${SB_TUNE_BIG_VARIANTS:-memcpy,copy,copy_vec4,vendor,padded,coarsened,tuned,t64x2,t64x8}
 for n in 8192 16384; do
+    variants=all
+    [ $n = 16384 ] && variants=$big
     timeout "${SB_TUNE_TIMEOUT:-90}" ./simtbench --backend cuda,opencl --quiet \
-        --experiment transpose --variant all --size $n --dump-ptx "$out/ptx-$n" \
+        --experiment transpose --variant "$variants" --size $n --dump-ptx "$out/ptx-$n" \
         --save "$out/transpose-$n.json" >"$out/transpose-$n.txt" 2>>"$out/summary.txt" ||
         tune_status=1
 done
