@@ -288,6 +288,22 @@ static void series_name(const sb_run *run, const sweep *sw, int s, char *buf, si
         snprintf(buf, n, "%s, %d-byte words", label, sw->word[s]);
 }
 
+/* The share of the moved bytes a variant uses, over all its declared
+ * global accesses: each moves an equal share of the useful bytes (a
+ * strided load and the dense store beside it), so the time is the sum of
+ * each side's bytes over its efficiency: n / sum(1 / efficiency). */
+static double traffic_efficiency(const sb_result *r)
+{
+    double inv = 0.0;
+    int n = 0;
+    for (int i = 0; i < r->npatterns && i < 2; i++)
+        if (r->pattern[i].space == SB_SPACE_GLOBAL && r->prediction[i].efficiency > 0) {
+            inv += 1.0 / r->prediction[i].efficiency;
+            n++;
+        }
+    return n ? n / inv : 0.0;
+}
+
 static int bandwidth_plot(const sb_run *run, const char *exp, const sweep *sw, const char *dir,
                           sb_plot_list *list, char *err, size_t n)
 {
@@ -303,7 +319,9 @@ static int bandwidth_plot(const sb_run *run, const char *exp, const sweep *sw, c
     fprintf(pf.gp, "set logscale x 2\nset xlabel 'stride (words between lanes)'\n"
                    "set ylabel 'effective %s'\nset yrange [0:*]\n",
             r0->unit);
-    fputs("# columns: stride, measured, model (predicted efficiency x roof), efficiency\n", pf.dat);
+    fputs("# columns: stride, measured, model (roof x used/moved bytes over every declared "
+          "global access), that share\n",
+          pf.dat);
     cmd_buf *c = calloc(1, sizeof *c);
     if (!c) {
         close_plot(&pf, dir, err, n);
@@ -315,8 +333,8 @@ static int bandwidth_plot(const sb_run *run, const char *exp, const sweep *sw, c
         const sb_result *first = &run->results[sw->idx[sw->start[s]]];
         double roof = device_roof(run, sw->slot[s]);
         const char *roof_from = "copy roof";
-        if (!(roof > 0) && first->prediction[0].efficiency > 0) {
-            roof = first->value / first->prediction[0].efficiency; /* scaled to the first stride */
+        if (!(roof > 0) && traffic_efficiency(first) > 0) {
+            roof = first->value / traffic_efficiency(first); /* scaled to the first stride */
             roof_from = "scaled to the smallest stride";
         }
         char series[128];
@@ -326,7 +344,7 @@ static int bandwidth_plot(const sb_run *run, const char *exp, const sweep *sw, c
         for (size_t k = 0; k < sw->count[s]; k++) {
             const sb_result *r = &run->results[sw->idx[sw->start[s] + k]];
             fprintf(pf.dat, "%ld %.6g %.6g %.6g\n", r->pattern[0].stride, r->value,
-                    roof * r->prediction[0].efficiency, r->prediction[0].efficiency);
+                    roof * traffic_efficiency(r), traffic_efficiency(r));
         }
         char model[192];
         snprintf(model, sizeof model, "model: %s (%s)", series, roof_from);
@@ -405,7 +423,7 @@ static int conflict_plot(const sb_run *run, const char *exp, const sweep *sw, co
             words_modelled[nmodelled++] = sw->word[s];
             char model[96];
             snprintf(model, sizeof model, "model: predicted ways, %d-byte words", sw->word[s]);
-            cmd_add(c, ", '%s.dat' index %d using 1:3 with steps dashtype 2 lw 2 lc rgb 'black'",
+            cmd_add(c, ", '%s.dat' index %d using 1:3 with linespoints dashtype 2 lw 2 pt 6 ps 1.5 lc rgb 'black'",
                     name, s);
             cmd_title(c, model);
         }
