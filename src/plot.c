@@ -288,6 +288,20 @@ static void series_name(const sb_run *run, const sweep *sw, int s, char *buf, si
         snprintf(buf, n, "%s, %d-byte words", label, sw->word[s]);
 }
 
+/* A plot command to build, starting "plot"; on failure the plot's files
+ * are closed and err says why. */
+static cmd_buf *new_command(plot_files *pf, const char *dir, char *err, size_t n)
+{
+    cmd_buf *c = calloc(1, sizeof *c);
+    if (!c) {
+        close_plot(pf, dir, err, n);
+        snprintf(err, n, "out of host memory");
+        return NULL;
+    }
+    cmd_add(c, "plot");
+    return c;
+}
+
 /* The share of the moved bytes a variant uses, over all its declared
  * global accesses: each moves an equal share of the useful bytes (a
  * strided load and the dense store beside it), so the time is the sum of
@@ -322,13 +336,9 @@ static int bandwidth_plot(const sb_run *run, const char *exp, const sweep *sw, c
     fputs("# columns: stride, measured, model (roof x used/moved bytes over every declared "
           "global access), that share\n",
           pf.dat);
-    cmd_buf *c = calloc(1, sizeof *c);
-    if (!c) {
-        close_plot(&pf, dir, err, n);
-        snprintf(err, n, "out of host memory");
+    cmd_buf *c = new_command(&pf, dir, err, n);
+    if (!c)
         return -1;
-    }
-    cmd_add(c, "plot");
     for (int s = 0; s < sw->nseries; s++) {
         const sb_result *first = &run->results[sw->idx[sw->start[s]]];
         double roof = device_roof(run, sw->slot[s]);
@@ -386,13 +396,9 @@ static int conflict_plot(const sb_run *run, const char *exp, const sweep *sw, co
     fputs("# columns: stride, measured slowdown, predicted slowdown (wavefronts / ideal, "
           "relative), ways, wavefronts\n",
           pf.dat);
-    cmd_buf *c = calloc(1, sizeof *c);
-    if (!c) {
-        close_plot(&pf, dir, err, n);
-        snprintf(err, n, "out of host memory");
+    cmd_buf *c = new_command(&pf, dir, err, n);
+    if (!c)
         return -1;
-    }
-    cmd_add(c, "plot");
     int words_modelled[64], nmodelled = 0;
     for (int s = 0; s < sw->nseries; s++) {
         const sb_result *first = &run->results[sw->idx[sw->start[s]]];
@@ -462,13 +468,9 @@ static int roofline_plot(const sb_run *run, const char *exp, const char *dir, sb
     fputs("# blocks: per device, the variants (intensity, GFLOP/s, name); then per device with "
           "a measured copy roof, the roof (intensity, roof x intensity)\n",
           pf.dat);
-    cmd_buf *c = calloc(1, sizeof *c);
-    if (!c) {
-        close_plot(&pf, dir, err, n);
-        snprintf(err, n, "out of host memory");
+    cmd_buf *c = new_command(&pf, dir, err, n);
+    if (!c)
         return -1;
-    }
-    cmd_add(c, "plot");
     int block = 0;
     for (int s = 0; s < run->ndevices; s++) {
         char label[24];
@@ -563,13 +565,9 @@ static int bars_plot(const sb_run *run, const sb_crossapi *x, size_t first, cons
         }
         fputc('\n', pf.dat);
     }
-    cmd_buf *c = calloc(1, sizeof *c);
-    if (!c) {
-        close_plot(&pf, dir, err, n);
-        snprintf(err, n, "out of host memory");
+    cmd_buf *c = new_command(&pf, dir, err, n);
+    if (!c)
         return -1;
-    }
-    cmd_add(c, "plot");
     for (int s = 0; s < x->ndevices; s++) {
         if (s == 0)
             cmd_add(c, " '%s.dat' using 2:xtic(1)", name);
