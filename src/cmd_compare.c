@@ -12,11 +12,10 @@
 
 #define PROG "simtbench compare"
 
-enum { FMT_TABLE, FMT_JSON, FMT_MARKDOWN };
 
 typedef struct settings {
     double threshold; /* fraction */
-    int format;
+    sb_format format;
     int all;
     const char *old_path, *new_path;
 } settings;
@@ -74,13 +73,9 @@ static int parse(int argc, char **argv, settings *s, FILE *err, int *help)
             break;
         }
         case 'f':
-            if (strcmp(optarg, "table") == 0)
-                s->format = FMT_TABLE;
-            else if (strcmp(optarg, "json") == 0)
-                s->format = FMT_JSON;
-            else if (strcmp(optarg, "markdown") == 0 || strcmp(optarg, "md") == 0)
-                s->format = FMT_MARKDOWN;
-            else {
+            /* The run's format names, less the ones compare cannot write. */
+            if (sb_parse_format(optarg, &s->format) || s->format == SB_FORMAT_CSV ||
+                s->format == SB_FORMAT_HTML) {
                 fprintf(err, PROG ": --format: expected table, json or markdown, got '%s'\n",
                         optarg);
                 return SB_EXIT_USAGE;
@@ -521,9 +516,9 @@ int sb_cmd_compare_to(int argc, char **argv, FILE *out, FILE *err)
         return SB_EXIT_RUNTIME;
     }
     int rc = 0;
-    if (s.format == FMT_JSON)
+    if (s.format == SB_FORMAT_JSON)
         rc = write_json(&s, &o, &n, m, nm, out);
-    else if (s.format == FMT_MARKDOWN)
+    else if (s.format == SB_FORMAT_MARKDOWN)
         write_markdown(&s, &o, &n, m, nm, out);
     else
         write_table(&s, &o, &n, m, nm, out);
