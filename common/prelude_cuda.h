@@ -12,3 +12,5 @@
 #define SB_CUDA 1
 typedef unsigned int uint;
 typedef unsigned long long ulong;
+#define FLOAT4(x, y, z, w) make_float4((x), (y), (z), (w))
+#define LOCAL_PTR

@@ -10,3 +10,5 @@
 #define BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 #define VOLATILE_LOCAL volatile __local
 #define SB_OPENCL 1
+#define FLOAT4(x, y, z, w) ((float4)((x), (y), (z), (w)))
+#define LOCAL_PTR __local

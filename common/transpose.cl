@@ -144,3 +144,88 @@ KERNEL void transpose_tiled(int rows, int cols, GLOBAL const float *RESTRICT a,
             c[y * rows + x] = tile[tx][SCOL(tx, ty + j)];
     }
 }
+
+/* Vector transpose: 16-byte accesses on both global sides.
+ *
+ *   VR, VC   tile of VR rows x VC columns of a (both multiples of 4,
+ *            VR >= 32); VT threads per block (a 1-D block)
+ *
+ * Each thread loads 4 x 4 blocks of a as four float4 rows, transposes them
+ * in registers and stores four float4 columns into the shared tile, which
+ * holds the transposed tile as VC rows of VR / 4 float4 chunks.  The
+ * writes then read whole float4 chunks along a row of the transposed tile
+ * and store them to c.  Chunk q of tile row j lives at q ^ ((j / 4) % 8):
+ * the eight threads of a quarter warp (one 16-byte wavefront: 8 x 16
+ * bytes = 32 banks) store to rows 4 cb + k of eight consecutive cb, whose
+ * chunks the XOR sends to eight different groups of four banks; the
+ * reads of a quarter warp take eight consecutive chunks of one row, a
+ * permutation of the same eight groups.  Both are conflict-free.
+ *
+ * Tiles that stick out of the matrix, and matrices whose rows are not a
+ * multiple of 4 floats (no 16-byte alignment), go element by element
+ * through the same shared tile. */
+#ifndef VR
+#define VR 64
+#endif
+#ifndef VC
+#define VC 64
+#endif
+#ifndef VT
+#define VT 256
+#endif
+#if VR % 4 != 0 || VC % 4 != 0 || (VR * VC) % (16 * VT) != 0
+#error "transpose_vec4: VR and VC must be multiples of 4 and VR x VC a multiple of 16 x VT"
+#endif
+#define VQ (VR / 4)                               /* float4 chunks per tile row */
+#define VUNITS (VQ * (VC / 4) / VT)               /* 4 x 4 blocks per thread */
+#define VSWZ(j) (((j) >> 2) & (VQ < 8 ? VQ - 1 : 7))
+#define VPOS(j, q) ((j) * VQ + ((q) ^ VSWZ(j)))   /* chunk q of tile row j */
+
+KERNEL void transpose_vec4(int rows, int cols, GLOBAL const float *RESTRICT a,
+                           GLOBAL float *RESTRICT c)
+{
+    LOCAL float4 t[VC * VQ];
+    LOCAL_PTR float *tf = (LOCAL_PTR float *)t;
+    int tid = LOCAL_ID(0);
+    int r0 = GROUP_ID(1) * VR, c0 = GROUP_ID(0) * VC;
+    int full = rows % 4 == 0 && cols % 4 == 0 && r0 + VR <= rows && c0 + VC <= cols;
+
+    if (full) {
+        int s4 = cols / 4;
+        GLOBAL const float4 *a4 = (GLOBAL const float4 *)(a + r0 * cols + c0);
+        float4 x[VUNITS][4];
+        for (int i = 0; i < VUNITS; i++) {
+            int u = tid + i * VT, cb = u % (VC / 4), rb = u / (VC / 4);
+            for (int k = 0; k < 4; k++)
+                x[i][k] = a4[(4 * rb + k) * s4 + cb];
+        }
+        for (int i = 0; i < VUNITS; i++) {
+            int u = tid + i * VT, cb = u % (VC / 4), rb = u / (VC / 4), j = 4 * cb;
+            t[VPOS(j + 0, rb)] = FLOAT4(x[i][0].x, x[i][1].x, x[i][2].x, x[i][3].x);
+            t[VPOS(j + 1, rb)] = FLOAT4(x[i][0].y, x[i][1].y, x[i][2].y, x[i][3].y);
+            t[VPOS(j + 2, rb)] = FLOAT4(x[i][0].z, x[i][1].z, x[i][2].z, x[i][3].z);
+            t[VPOS(j + 3, rb)] = FLOAT4(x[i][0].w, x[i][1].w, x[i][2].w, x[i][3].w);
+        }
+    } else {
+        for (int e = tid; e < VR * VC; e += VT) {
+            int r = e / VC, cc = e % VC;
+            if (r0 + r < rows && c0 + cc < cols)
+                tf[4 * VPOS(cc, r >> 2) + (r & 3)] = a[(r0 + r) * cols + c0 + cc];
+        }
+    }
+    BARRIER();
+    if (full) {
+        int s4 = rows / 4;
+        GLOBAL float4 *c4 = (GLOBAL float4 *)(c + c0 * rows + r0);
+        for (int i = 0; i < VUNITS * 4; i++) {
+            int v = tid + i * VT, q = v % VQ, j = v / VQ;
+            c4[j * s4 + q] = t[VPOS(j, q)];
+        }
+    } else {
+        for (int e = tid; e < VR * VC; e += VT) {
+            int j = e / VR, r = e % VR;
+            if (c0 + j < cols && r0 + r < rows)
+                c[(c0 + j) * rows + r0 + r] = tf[4 * VPOS(j, r >> 2) + (r & 3)];
+        }
+    }
+}
