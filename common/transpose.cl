@@ -149,6 +149,9 @@ KERNEL void transpose_tiled(int rows, int cols, GLOBAL const float *RESTRICT a,
  *
  *   VR, VC   tile of VR rows x VC columns of a (both multiples of 4,
  *            VR >= 32); VT threads per block (a 1-D block)
+ *   VORDER   0: block x walks a's tile columns (the blocks in flight read
+ *            whole rows of a); 1: block x walks a's tile rows (they write
+ *            whole rows of c)
  *
  * Each thread loads 4 x 4 blocks of a as four float4 rows, transposes them
  * in registers and stores four float4 columns into the shared tile, which
@@ -173,6 +176,9 @@ KERNEL void transpose_tiled(int rows, int cols, GLOBAL const float *RESTRICT a,
 #ifndef VT
 #define VT 256
 #endif
+#ifndef VORDER
+#define VORDER 0
+#endif
 #if VR % 4 != 0 || VC % 4 != 0 || (VR * VC) % (16 * VT) != 0
 #error "transpose_vec4: VR and VC must be multiples of 4 and VR x VC a multiple of 16 x VT"
 #endif
@@ -187,7 +193,7 @@ KERNEL void transpose_vec4(int rows, int cols, GLOBAL const float *RESTRICT a,
     LOCAL float4 t[VC * VQ];
     LOCAL_PTR float *tf = (LOCAL_PTR float *)t;
     int tid = LOCAL_ID(0);
-    int r0 = GROUP_ID(1) * VR, c0 = GROUP_ID(0) * VC;
+    int r0 = GROUP_ID(1 - VORDER) * VR, c0 = GROUP_ID(VORDER) * VC;
     int full = rows % 4 == 0 && cols % 4 == 0 && r0 + VR <= rows && c0 + VC <= cols;
 
     if (full) {

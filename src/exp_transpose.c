@@ -9,7 +9,8 @@
 #include "host_data.h"
 #include "variant.h"
 
-/* param[0]: the grid; GRID_VEC tiles are param[3] rows x param[5] columns */
+/* param[0]: the grid; GRID_VEC tiles are param[3] rows x param[5] columns,
+   walked by block x along a's tile columns (param[2] = 0) or rows (1) */
 enum { GRID_BY_COLS = 0, GRID_BY_ROWS = 1, GRID_LINEAR = 2, GRID_VEC = 3 };
 enum { SMEM_NONE = 0, SMEM_TILE = 1 };  /* param[1]: the tile is read by columns */
 enum { SHAPE_TRANSPOSE = 0, SHAPE_COPY = 1 }; /* param[4]: what the output must be */
@@ -63,7 +64,7 @@ static int add_vector_copy(sb_variant *out, int n, int max, const char *name, in
 /* A vector-transpose variant: vr x vc tiles of a moved as 4 x 4 blocks of
  * float4s by vt threads (transpose_vec4). */
 static int add_vec(sb_variant *out, int n, int max, const char *name, int vr, int vc, int vt,
-                   int in_default)
+                   int order, int in_default)
 {
     if (n >= max)
         return n;
@@ -72,8 +73,11 @@ static int add_vec(sb_variant *out, int n, int max, const char *name, int vr, in
     sb_variant_define(v, "VR=%d", vr);
     sb_variant_define(v, "VC=%d", vc);
     sb_variant_define(v, "VT=%d", vt);
+    if (order)
+        sb_variant_define(v, "VORDER=1");
     v->param[0] = GRID_VEC;
     v->param[1] = SMEM_NONE;
+    v->param[2] = order;
     v->param[3] = vr;
     v->param[4] = SHAPE_TRANSPOSE;
     v->param[5] = vc;
@@ -132,15 +136,23 @@ static int transpose_variants(sb_variant *out, int max)
     n = add(out, n, max, "t64x8_g16", "transpose_tiled", 64, 8, 1, 0, 16, 0);
     /* 16-byte accesses on both global sides (4 x 4 register transposes,
        a float4-swizzled shared tile): tile rows x columns, threads. */
-    n = add_vec(out, n, max, "vec64x64", 64, 64, 256, 0);
-    n = add_vec(out, n, max, "vec64x64_t128", 64, 64, 128, 0);
-    n = add_vec(out, n, max, "vec64x64_t64", 64, 64, 64, 0);
-    n = add_vec(out, n, max, "vec128x64", 128, 64, 256, 0);
-    n = add_vec(out, n, max, "vec64x128", 64, 128, 256, 0);
-    n = add_vec(out, n, max, "vec128x32", 128, 32, 256, 0);
-    n = add_vec(out, n, max, "vec32x128", 32, 128, 256, 0);
-    n = add_vec(out, n, max, "vec32x32", 32, 32, 64, 0);
-    n = add_vec(out, n, max, "vec128x64_t128", 128, 64, 128, 0);
+    n = add_vec(out, n, max, "vec64x64", 64, 64, 256, 0, 0);
+    n = add_vec(out, n, max, "vec64x64_t128", 64, 64, 128, 0, 0);
+    n = add_vec(out, n, max, "vec64x64_t64", 64, 64, 64, 0, 0);
+    n = add_vec(out, n, max, "vec128x64", 128, 64, 256, 0, 0);
+    n = add_vec(out, n, max, "vec64x128", 64, 128, 256, 0, 0);
+    n = add_vec(out, n, max, "vec128x32", 128, 32, 256, 0, 0);
+    n = add_vec(out, n, max, "vec32x128", 32, 128, 256, 0, 0);
+    n = add_vec(out, n, max, "vec32x32", 32, 32, 64, 0, 0);
+    n = add_vec(out, n, max, "vec128x64_t128", 128, 64, 128, 0, 0);
+    n = add_vec(out, n, max, "vec128x64_t512", 128, 64, 512, 0, 0);
+    n = add_vec(out, n, max, "vec64x128_t512", 64, 128, 512, 0, 0);
+    n = add_vec(out, n, max, "vec64x32", 64, 32, 128, 0, 0);
+    n = add_vec(out, n, max, "vec32x64", 32, 64, 128, 0, 0);
+    /* The same tiles, block x walking down a's tile rows instead. */
+    n = add_vec(out, n, max, "vec64x64_cm", 64, 64, 256, 1, 0);
+    n = add_vec(out, n, max, "vec64x128_t512_cm", 64, 128, 512, 1, 0);
+    n = add_vec(out, n, max, "vec128x64_t512_cm", 128, 64, 512, 1, 0);
     return n;
 }
 
@@ -214,7 +226,10 @@ static int transpose_plan(void *host, const sb_problem *p, const sb_variant *v,
         long n4 = p->rows * p->cols / 4, per_block = (long)v->block[0] * v->param[5];
         sb_grid_2d(&plan->geometry, v, n4 > 0 ? n4 : 1, 1, per_block, 1);
     } else if (v->param[0] == GRID_VEC) {
-        sb_grid_2d(&plan->geometry, v, p->cols, p->rows, v->param[5], v->param[3]);
+        if (v->param[2])
+            sb_grid_2d(&plan->geometry, v, p->rows, p->cols, v->param[3], v->param[5]);
+        else
+            sb_grid_2d(&plan->geometry, v, p->cols, p->rows, v->param[5], v->param[3]);
     } else if (v->param[0] == GRID_BY_ROWS) {
         sb_grid_2d(&plan->geometry, v, p->rows, p->cols, tile, tile);
     } else {
