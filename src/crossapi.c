@@ -73,8 +73,14 @@ static void ptx_note(const sb_crossapi *x, const sb_result *ref, const sb_result
         return;
     int same = sb_ptx_text_diff(ref->ptx_memory, x->label[x->reference], other->ptx_memory,
                                 x->label[slot], buf, n);
-    if (same == 1)
-        snprintf(buf, n, "same memory instructions");
+    if (same == 1) {
+        char rest[200];
+        if (sb_ptx_text_other(ref->ptx_memory, x->label[x->reference], other->ptx_memory,
+                              x->label[slot], rest, sizeof rest) == 1)
+            snprintf(buf, n, "same memory instructions; %s", rest);
+        else
+            snprintf(buf, n, "same memory instructions");
+    }
     else if (same < 0)
         snprintf(buf, n, "PTX summary unreadable");
 }

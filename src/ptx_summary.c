@@ -178,6 +178,12 @@ int sb_ptx_summarize(const char *ptx, const char *entry, sb_ptx_summary *out, ch
         /* Directives, labels, comments and braces start with no letter or end in ':'. */
         if (k == 0 || !isalpha((unsigned char)opcode[0]) || opcode[k - 1] == ':')
             continue;
+        out->instructions++;
+        for (const char *c = p; c + 7 <= eol; c++)
+            if (strncmp(c, "%envreg", 7) == 0) {
+                out->envreg++;
+                break;
+            }
         char op[SB_PTX_OP_LEN];
         if (normalise(opcode, op, sizeof op) == 0 && add_kind(out, op, 1)) {
             snprintf(err, n, "more than %d kinds of memory instruction", SB_PTX_MAX_KINDS);
@@ -194,8 +200,11 @@ int sb_ptx_summary_format(const sb_ptx_summary *s, char *buf, size_t n)
     if (n == 0)
         return -1;
     buf[0] = '\0';
-    if (s->nkinds == 0)
-        return snprintf(buf, n, "none") < (int)n ? 4 : -1;
+    if (s->nkinds == 0) {
+        if (snprintf(buf, n, "none") >= (int)n)
+            return -1;
+        used = 4;
+    }
     for (int i = 0; i < s->nkinds; i++) {
         int len = snprintf(buf + used, n - used, "%s%d x %s", i ? ", " : "", s->kind[i].count,
                            s->kind[i].op);
@@ -205,22 +214,64 @@ int sb_ptx_summary_format(const sb_ptx_summary *s, char *buf, size_t n)
         }
         used += (size_t)len;
     }
+    if (s->instructions > 0) {
+        const char *noun = s->instructions == 1 ? "instruction" : "instructions";
+        int len = s->envreg ? snprintf(buf + used, n - used, "; %d %s, %d x %%envreg",
+                                       s->instructions, noun, s->envreg)
+                            : snprintf(buf + used, n - used, "; %d %s", s->instructions, noun);
+        if (len < 0 || (size_t)len >= n - used) {
+            buf[0] = '\0';
+            return -1;
+        }
+        used += (size_t)len;
+    }
     return (int)used;
+}
+
+/* The optional tail of the text form: "48 instructions" or
+ * "48 instructions, 2 x %envreg". */
+static int parse_tail(const char *p, sb_ptx_summary *out)
+{
+    char *end;
+    long count = strtol(p, &end, 10);
+    const char *noun = count == 1 ? " instruction" : " instructions";
+    if (end == p || count <= 0 || strncmp(end, noun, strlen(noun)) != 0)
+        return -1;
+    out->instructions = (int)count;
+    p = end + strlen(noun);
+    if (*p == '\0')
+        return 0;
+    if (strncmp(p, ", ", 2) != 0)
+        return -1;
+    long env = strtol(p + 2, &end, 10);
+    if (end == p + 2 || env < 0 || env > count || strcmp(end, " x %envreg") != 0)
+        return -1;
+    out->envreg = (int)env;
+    return 0;
 }
 
 int sb_ptx_summary_parse(const char *text, sb_ptx_summary *out)
 {
     memset(out, 0, sizeof *out);
-    if (strcmp(text, "none") == 0)
+    const char *tail = strstr(text, "; ");
+    char head[1024];
+    size_t hlen = tail ? (size_t)(tail - text) : strlen(text);
+    if (hlen >= sizeof head)
+        return -1;
+    memcpy(head, text, hlen);
+    head[hlen] = '\0';
+    if (tail && parse_tail(tail + 2, out))
+        return -1;
+    if (strcmp(head, "none") == 0)
         return 0;
-    const char *p = text;
+    const char *p = head;
     while (*p) {
         char *end;
         long count = strtol(p, &end, 10);
         if (end == p || count <= 0 || strncmp(end, " x ", 3) != 0)
             return -1;
         p = end + 3;
-        size_t len = strcspn(p, ",");
+        size_t len = strcspn(p, ",;");
         char op[SB_PTX_OP_LEN];
         if (len == 0 || len >= sizeof op)
             return -1;
@@ -300,4 +351,32 @@ int sb_ptx_text_diff(const char *a, const char *a_name, const char *b, const cha
     if (sb_ptx_summary_parse(a, &sa) || sb_ptx_summary_parse(b, &sb))
         return -1;
     return sb_ptx_summary_diff(&sa, a_name, &sb, b_name, buf, n);
+}
+
+int sb_ptx_text_other(const char *a, const char *a_name, const char *b, const char *b_name,
+                      char *buf, size_t n)
+{
+    sb_ptx_summary sa, sb;
+    if (n)
+        buf[0] = '\0';
+    if (sb_ptx_summary_parse(a, &sa) || sb_ptx_summary_parse(b, &sb))
+        return -1;
+    if (!sa.instructions || !sb.instructions || sa.instructions == sb.instructions)
+        return 0;
+    const sb_ptx_summary *side[2] = {&sa, &sb};
+    const char *name[2] = {a_name, b_name};
+    size_t used = 0;
+    for (int i = 0; i < 2 && used < n; i++) {
+        int len = side[i]->envreg
+                      ? snprintf(buf + used, n - used,
+                                 "%s%s %d instructions, %d of them %%envreg reads (the work-group "
+                                 "offset)",
+                                 i ? "; " : "", name[i], side[i]->instructions, side[i]->envreg)
+                      : snprintf(buf + used, n - used, "%s%s %d instructions", i ? "; " : "",
+                                 name[i], side[i]->instructions);
+        if (len < 0)
+            return -1;
+        used += (size_t)len;
+    }
+    return 1;
 }

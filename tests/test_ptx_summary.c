@@ -61,7 +61,8 @@ static void one_kernel_only(void **state)
     assert_int_equal(sb_ptx_summarize(two_kernels, "copy_kernel", &s, err, sizeof err), 0);
     /* Parameters are not memory under test; predicated instructions count. */
     assert_string_equal(fmt(&s),
-                        "1 x ld.global.nc.f32, 1 x ld.global.nc.v4.f32, 1 x st.global.f32");
+                        "1 x ld.global.nc.f32, 1 x ld.global.nc.v4.f32, 1 x st.global.f32; "
+                        "7 instructions");
 }
 
 static void every_kind_named(void **state)
@@ -73,7 +74,7 @@ static void every_kind_named(void **state)
     assert_string_equal(fmt(&s), "1 x atom.global.add.u32, 2 x bar.sync, 1 x ld.generic.f32, "
                                  "1 x ld.global.f32, 1 x ld.shared.f32, "
                                  "1 x ld.shared.volatile.u32, 1 x membar.gl, "
-                                 "1 x st.local.f32, 1 x st.shared.v2.b64");
+                                 "1 x st.local.f32, 1 x st.shared.v2.b64; 14 instructions");
 }
 
 static void whole_text_and_missing_entry(void **state)
@@ -94,7 +95,9 @@ static void empty_kernel_is_none(void **state)
     sb_ptx_summary s, back;
     char err[64];
     assert_int_equal(sb_ptx_summarize(".entry k()\n{\n\tret;\n}\n", "k", &s, err, sizeof err), 0);
-    assert_string_equal(fmt(&s), "none");
+    assert_string_equal(fmt(&s), "none; 1 instruction");
+    assert_int_equal(sb_ptx_summary_parse("none; 1 instruction", &back), 0);
+    assert_int_equal(back.instructions, 1);
     assert_int_equal(sb_ptx_summary_parse("none", &back), 0);
     assert_int_equal(back.nkinds, 0);
 }
@@ -118,6 +121,49 @@ static void text_round_trip(void **state)
     char tiny[12];
     assert_int_equal(sb_ptx_summary_format(&s, tiny, sizeof tiny), -1);
     assert_string_equal(tiny, "");
+}
+
+/* OpenCL's get_group_id() reads a work-group offset from %envreg: counted
+ * apart from the memory instructions, and named when only the instruction
+ * counts differ. */
+static void envreg_reads_and_instruction_counts(void **state)
+{
+    (void)state;
+    static const char ocl[] = ".entry k(\n\t.param .u64 p\n)\n{\n"
+                              "\tmov.b32 \t%r12, %envreg0;\n"
+                              "\tmov.u32 \t%r13, %ctaid.x;\n"
+                              "\tadd.s32 \t%r14, %r12, %r13;\n"
+                              "\tld.global.f32 %f1, [%rd1];\n"
+                              "\tret;\n}\n";
+    sb_ptx_summary s, back;
+    char err[64];
+    assert_int_equal(sb_ptx_summarize(ocl, "k", &s, err, sizeof err), 0);
+    assert_int_equal(s.instructions, 5);
+    assert_int_equal(s.envreg, 1);
+    assert_string_equal(fmt(&s), "1 x ld.global.f32; 5 instructions, 1 x %envreg");
+    assert_int_equal(sb_ptx_summary_parse(fmt(&s), &back), 0);
+    assert_int_equal(back.instructions, 5);
+    assert_int_equal(back.envreg, 1);
+    assert_int_equal(back.nkinds, 1);
+    assert_int_equal(sb_ptx_summary_parse("1 x ld.global.f32; 5 instructions, 6 x %envreg", &back),
+                     -1);
+    assert_int_equal(sb_ptx_summary_parse("1 x ld.global.f32; five instructions", &back), -1);
+
+    char buf[256];
+    assert_int_equal(sb_ptx_text_other("1 x ld.global.f32; 3 instructions", "cuda",
+                                       "1 x ld.global.f32; 5 instructions, 1 x %envreg", "opencl",
+                                       buf, sizeof buf),
+                     1);
+    assert_string_equal(buf, "cuda 3 instructions; opencl 5 instructions, 1 of them %envreg reads "
+                             "(the work-group offset)");
+    assert_int_equal(sb_ptx_text_other("1 x ld.global.f32; 3 instructions", "a",
+                                       "1 x ld.global.f32; 3 instructions", "b", buf, sizeof buf),
+                     0);
+    /* Records saved before instructions were counted: nothing to say. */
+    assert_int_equal(sb_ptx_text_other("1 x ld.global.f32", "a",
+                                       "1 x ld.global.f32; 3 instructions", "b", buf, sizeof buf),
+                     0);
+    assert_int_equal(sb_ptx_text_other("junk", "a", "none", "b", buf, sizeof buf), -1);
 }
 
 static void differences_name_both_sides(void **state)
@@ -147,6 +193,7 @@ int main(void)
         cmocka_unit_test(whole_text_and_missing_entry),
         cmocka_unit_test(empty_kernel_is_none),
         cmocka_unit_test(text_round_trip),
+        cmocka_unit_test(envreg_reads_and_instruction_counts),
         cmocka_unit_test(differences_name_both_sides),
     };
     SB_TEST_MAIN(tests);
