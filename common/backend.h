@@ -139,8 +139,8 @@ typedef struct sb_backend {
        for all of them and writes each operation's device time in
        milliseconds through the ms pointer it was given.  Untimed operations
        (ms == NULL), a second batch_begin and operations beyond max fail
-       inside a batch; an operation that fails was not queued and gets no
-       time, and the batch stays open for batch_end.  batch_end always ends
+       inside a batch; an operation that fails gets no time, and the batch
+       stays open for batch_end.  batch_end always ends
        the batch and releases what it held, so the device stays usable; -1
        with last_error() when waiting or reading a time failed (a fault on
        the device, or no batch begun).  Both NULL where the backend cannot
