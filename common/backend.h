@@ -14,8 +14,11 @@
 #include <stdint.h>
 
 /* Bumped whenever the struct below changes layout or meaning. */
-#define SB_BACKEND_ABI 2
+#define SB_BACKEND_ABI 3
 #define SB_BACKEND_SYMBOL "simtbench_backend"
+
+/* The most operations one batch (batch_begin) may hold. */
+#define SB_BATCH_MAX 4096
 
 typedef struct sb_device sb_device;   /* opaque, backend-defined */
 typedef struct sb_program sb_program; /* opaque, backend-defined */
@@ -111,7 +114,8 @@ typedef struct sb_backend {
     int (*copy)(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms);
 
     /* Launch and wait; when ms is not NULL, the launch alone is timed with
-       device events (CUDA events, OpenCL profiling) in milliseconds. */
+       device events (CUDA events, OpenCL profiling) in milliseconds.  Inside
+       a batch (batch_begin), launch, copy and vendor_transpose only enqueue. */
     int (*launch)(sb_kernel *k, const sb_launch *geometry, const sb_arg *args, int nargs,
                   double *ms);
 
@@ -125,6 +129,24 @@ typedef struct sb_backend {
        library cannot be used at run time (not installed, no device). */
     int (*vendor_transpose)(sb_buffer *dst, sb_buffer *src, int rows, int cols, double *ms);
     const char *vendor_transpose_name; /* "cublasSgeam", "CLBlastSomatcopy" */
+
+    /* Batched timing.  After batch_begin(dev, max), 1 <= max <= SB_BATCH_MAX,
+       the timed operations (copy, launch, vendor_transpose called with ms
+       != NULL) on that device enqueue their work with their own start/stop
+       events (CUDA events, OpenCL profiling events) and return without
+       waiting: back to back on the device's one stream/queue, at most max
+       of them; the ms they were given is not written yet.  batch_end waits
+       for all of them and writes each operation's device time in
+       milliseconds through the ms pointer it was given.  Untimed operations
+       (ms == NULL), a second batch_begin and operations beyond max fail
+       inside a batch; an operation that fails gets no time, and the batch
+       stays open for batch_end.  batch_end always ends
+       the batch and releases what it held, so the device stays usable; -1
+       with last_error() when waiting or reading a time failed (a fault on
+       the device, or no batch begun).  Both NULL where the backend cannot
+       batch: the frontend then times one operation at a time. */
+    int (*batch_begin)(sb_device *dev, int max);
+    int (*batch_end)(sb_device *dev);
 } sb_backend;
 
 #endif

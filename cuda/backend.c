@@ -35,6 +35,7 @@
     X(cuDeviceTotalMem) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease)         \
     X(cuCtxSetCurrent) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)       \
     X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventElapsedTime)            \
+    X(cuEventSynchronize)                                                                \
     X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)                         \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuMemAlloc) X(cuMemFree)            \
     X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) X(cuLaunchKernel)
@@ -52,8 +53,15 @@ struct sb_device {
     CUdevice dev;
     CUcontext ctx; /* the primary context, shared with other users of the device */
     CUstream stream;
-    CUevent start, stop;
+    CUevent start, stop; /* around an operation timed on its own */
     int arch; /* compute capability as 10 * major + minor */
+    /* Batched timing (batch_begin): a pool of start/stop pairs, one pair and
+       one time destination per operation, grown to the largest max asked
+       for and destroyed at close. */
+    CUevent *pool_start, *pool_stop;
+    double **batch_ms;
+    int pool_have;
+    int batch_open, batch_max, batch_n;
 #ifdef SB_HAVE_CUBLAS
     cublasHandle_t blas; /* created on the first vendor transpose, bound to stream */
 #endif
@@ -384,6 +392,7 @@ static void cuda_close(sb_device *d)
 {
     if (!d)
         return;
+    d->batch_open = 0; /* the stream is waited for below; no time is read */
     if (d->ctx) {
         cu.cuCtxSetCurrent(d->ctx);
         if (d->stream)
@@ -396,11 +405,18 @@ static void cuda_close(sb_device *d)
             cu.cuEventDestroy(d->start);
         if (d->stop)
             cu.cuEventDestroy(d->stop);
+        for (int i = 0; i < d->pool_have; i++) {
+            cu.cuEventDestroy(d->pool_start[i]);
+            cu.cuEventDestroy(d->pool_stop[i]);
+        }
         if (d->stream)
             cu.cuStreamDestroy(d->stream);
         cu.cuCtxSetCurrent(NULL);
         cu.cuDevicePrimaryCtxRelease(d->dev);
     }
+    free(d->pool_start);
+    free(d->pool_stop);
+    free(d->batch_ms);
     free(d);
 }
 
@@ -788,16 +804,133 @@ static int finish(sb_device *d, double *ms, const char *what)
     return 0;
 }
 
+/* The events to record around an operation, NULL when it is not timed:
+ * the device's own pair outside a batch, the batch's next pair inside
+ * one, where only a timed operation, and only while there is room, may
+ * be queued. */
+static int op_events(sb_device *d, const double *ms, const char *what, CUevent *start,
+                     CUevent *stop)
+{
+    *start = *stop = NULL;
+    if (d->batch_open && !ms) {
+        set_error("%s: an untimed operation cannot be part of a batch", what);
+        return -1;
+    }
+    if (d->batch_open && d->batch_n >= d->batch_max) {
+        set_error("%s: the batch already holds the %d operations it was begun for", what,
+                  d->batch_max);
+        return -1;
+    }
+    if (d->batch_open) {
+        *start = d->pool_start[d->batch_n];
+        *stop = d->pool_stop[d->batch_n];
+    } else if (ms) {
+        *start = d->start;
+        *stop = d->stop;
+    }
+    return 0;
+}
+
+/* The end of an operation enqueued between its events: outside a batch
+ * wait for it; inside one, leave it running and keep where its time goes. */
+static int end_op(sb_device *d, double *ms, const char *what)
+{
+    if (!d->batch_open)
+        return finish(d, ms, what);
+    d->batch_ms[d->batch_n++] = ms;
+    return 0;
+}
+
+/* Grows the pool to max pairs, keeping the pairs made before a failure. */
+static int grow_pool(sb_device *d, int max)
+{
+    if (max <= d->pool_have)
+        return 0;
+    CUevent *start = realloc(d->pool_start, sizeof *start * (size_t)max);
+    if (start)
+        d->pool_start = start;
+    CUevent *stop = start ? realloc(d->pool_stop, sizeof *stop * (size_t)max) : NULL;
+    if (stop)
+        d->pool_stop = stop;
+    double **ms = stop ? realloc(d->batch_ms, sizeof *ms * (size_t)max) : NULL;
+    if (ms)
+        d->batch_ms = ms;
+    if (!ms) {
+        set_error("batch_begin: out of host memory for %d operations", max);
+        return -1;
+    }
+    while (d->pool_have < max) {
+        int i = d->pool_have;
+        if (cu_failed(cu.cuEventCreate(&d->pool_start[i], CU_EVENT_DEFAULT),
+                      "batch_begin: cuEventCreate"))
+            return -1;
+        if (cu_failed(cu.cuEventCreate(&d->pool_stop[i], CU_EVENT_DEFAULT),
+                      "batch_begin: cuEventCreate")) {
+            cu.cuEventDestroy(d->pool_start[i]);
+            return -1;
+        }
+        d->pool_have++;
+    }
+    return 0;
+}
+
+static int cuda_batch_begin(sb_device *d, int max)
+{
+    if (d->batch_open) {
+        set_error("batch_begin: a batch of %d operations is already open", d->batch_max);
+        return -1;
+    }
+    if (max <= 0 || max > SB_BATCH_MAX) {
+        set_error("batch_begin: a batch holds 1 to %d operations, not %d", SB_BATCH_MAX, max);
+        return -1;
+    }
+    if (use(d) || grow_pool(d, max))
+        return -1;
+    d->batch_open = 1;
+    d->batch_max = max;
+    d->batch_n = 0;
+    return 0;
+}
+
+/* Waits for the last stop event, where a fault of the batch's work
+ * surfaces (the stream runs in order), then reads every pair.  The batch
+ * ends whatever happens; the pool's events are reused by the next one. */
+static int cuda_batch_end(sb_device *d)
+{
+    if (!d->batch_open) {
+        set_error("batch_end: no batch was begun");
+        return -1;
+    }
+    int n = d->batch_n;
+    d->batch_open = 0;
+    d->batch_n = 0;
+    if (use(d))
+        return -1;
+    if (n > 0 && cu_failed(cu.cuEventSynchronize(d->pool_stop[n - 1]),
+                           "batch of %d operations: cuEventSynchronize", n))
+        return -1;
+    for (int i = 0; i < n; i++) {
+        float t = 0;
+        if (cu_failed(cu.cuEventElapsedTime(&t, d->pool_start[i], d->pool_stop[i]),
+                      "batch of %d operations: cuEventElapsedTime of operation %d", n, i + 1))
+            return -1;
+        *d->batch_ms[i] = t;
+    }
+    return 0;
+}
+
 static int cuda_copy(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms)
 {
     sb_device *d = dst->dev;
-    if (too_big(dst, bytes, "copy") || too_big(src, bytes, "copy") || use(d) ||
-        (ms && cu_failed(cu.cuEventRecord(d->start, d->stream), "copy: cuEventRecord")) ||
+    CUevent start, stop;
+    if (too_big(dst, bytes, "copy") || too_big(src, bytes, "copy") ||
+        op_events(d, ms, "device-to-device copy", &start, &stop) || use(d) ||
+        (start && cu_failed(cu.cuEventRecord(start, d->stream), "copy: cuEventRecord")) ||
         cu_failed(cu.cuMemcpyDtoDAsync(dst->ptr, src->ptr, bytes, d->stream),
                   "cuMemcpyDtoDAsync of %.1f MiB", MIB(bytes)) ||
-        (ms && cu_failed(cu.cuEventRecord(d->stop, d->stream), "copy: cuEventRecord")))
+        (stop && cu_failed(cu.cuEventRecord(stop, d->stream), "copy: cuEventRecord")))
         return -1;
-    return finish(d, ms, "device-to-device copy");
+    return end_op(d, ms, "device-to-device copy");
 }
 
 static int cuda_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int nargs,
@@ -831,15 +964,16 @@ static int cuda_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int
     char what[192];
     snprintf(what, sizeof what, "kernel %s (grid %ux%ux%u, block %ux%ux%u)", k->name, g->grid[0],
              g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2]);
-    if (use(d) ||
-        (ms && cu_failed(cu.cuEventRecord(d->start, d->stream), "%s: cuEventRecord", what)) ||
+    CUevent start, stop;
+    if (op_events(d, ms, what, &start, &stop) || use(d) ||
+        (start && cu_failed(cu.cuEventRecord(start, d->stream), "%s: cuEventRecord", what)) ||
         cu_failed(cu.cuLaunchKernel(k->fn, g->grid[0], g->grid[1], g->grid[2], g->block[0],
                                     g->block[1], g->block[2], 0, d->stream,
                                     nargs ? params : NULL, NULL),
                   "%s: cuLaunchKernel", what) ||
-        (ms && cu_failed(cu.cuEventRecord(d->stop, d->stream), "%s: cuEventRecord", what)))
+        (stop && cu_failed(cu.cuEventRecord(stop, d->stream), "%s: cuEventRecord", what)))
         return -1;
-    return finish(d, ms, what);
+    return end_op(d, ms, what);
 }
 
 #ifdef SB_HAVE_CUBLAS
@@ -862,7 +996,10 @@ static int cuda_vendor_transpose(sb_buffer *dst, sb_buffer *src, int rows, int c
         return -1;
     }
     sb_device *d = dst->dev;
-    if (load_cublas() || use(d))
+    char what[96];
+    snprintf(what, sizeof what, "cublasSgeam (transpose of %d x %d)", rows, cols);
+    CUevent start, stop;
+    if (op_events(d, ms, what, &start, &stop) || load_cublas() || use(d))
         return -1;
     if (!d->blas) {
         cublasHandle_t h = NULL;
@@ -877,15 +1014,15 @@ static int cuda_vendor_transpose(sb_buffer *dst, sb_buffer *src, int rows, int c
     const float one = 1.0f, zero = 0.0f;
     const float *a = (const float *)(uintptr_t)src->ptr;
     float *c = (float *)(uintptr_t)dst->ptr;
-    char what[96];
-    snprintf(what, sizeof what, "cublasSgeam (transpose of %d x %d)", rows, cols);
-    if ((ms && cu_failed(cu.cuEventRecord(d->start, d->stream), "%s: cuEventRecord", what)) ||
+    /* The scalars are read at the call (host pointer mode): the stack is
+       fine even when the batch leaves the work running. */
+    if ((start && cu_failed(cu.cuEventRecord(start, d->stream), "%s: cuEventRecord", what)) ||
         blas_failed(blas.cublasSgeam(d->blas, CUBLAS_OP_T, CUBLAS_OP_N, rows, cols, &one, a, cols,
                                      &zero, c, rows, c, rows),
                     "%s", what) ||
-        (ms && cu_failed(cu.cuEventRecord(d->stop, d->stream), "%s: cuEventRecord", what)))
+        (stop && cu_failed(cu.cuEventRecord(stop, d->stream), "%s: cuEventRecord", what)))
         return -1;
-    return finish(d, ms, what);
+    return end_op(d, ms, what);
 }
 #endif
 
@@ -923,4 +1060,6 @@ const sb_backend simtbench_backend = {
     .vendor_transpose = NULL,
     .vendor_transpose_name = NULL,
 #endif
+    .batch_begin = cuda_batch_begin,
+    .batch_end = cuda_batch_end,
 };

@@ -26,12 +26,24 @@
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES 64
 
+/* One operation of an open batch: its profiling event, where its time
+ * goes, and what it was, for a failure found only when it ran. */
+struct batch_op {
+    cl_event ev;
+    double *ms;
+    char what[96];
+};
+
 struct sb_device {
     cl_platform_id platform;
     cl_device_id id;
     cl_context context;
     cl_command_queue queue;
     int used_clblast; /* CLBlast's program cache holds programs of this context */
+    /* Batched timing (batch_begin): ops grows to the largest max asked for. */
+    struct batch_op *ops;
+    int ops_have;
+    int batch_open, batch_max, batch_n;
 };
 
 struct sb_program {
@@ -305,10 +317,15 @@ static int ocl_open(const sb_device_request *req, sb_device **out, sb_device_inf
     return 0;
 }
 
+static int ocl_batch_end(sb_device *dev);
+
 static void ocl_close(sb_device *dev)
 {
     if (!dev)
         return;
+    if (dev->batch_open)
+        ocl_batch_end(dev); /* releases the batch's events */
+    free(dev->ops);
 #ifdef SB_HAVE_CLBLAST
     /* CLBlast caches its compiled programs process-wide and each keeps
        this context alive; clearing frees them (a device still open only
@@ -488,45 +505,131 @@ static int ocl_download(void *dst, sb_buffer *src, size_t bytes)
     return e == CL_SUCCESS ? 0 : cl_fail("clEnqueueReadBuffer", e);
 }
 
-/* Wait for the event, check that the command itself succeeded, and read
- * its profiled duration. */
-static int finish_event(cl_event ev, const char *what, double *ms)
+/* For an event whose command has ended: check that the command itself
+ * succeeded, and read its profiled duration when ms is not NULL.  The
+ * event is kept. */
+static int event_result(cl_event ev, const char *what, double *ms)
 {
-    cl_int e = clWaitForEvents(1, &ev);
     cl_int status = CL_COMPLETE;
-    if (e == CL_SUCCESS)
-        e = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
-    if (e != CL_SUCCESS || status < 0) {
-        clReleaseEvent(ev);
+    cl_int e = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    if (e != CL_SUCCESS || status < 0)
         return set_error("%s failed on the device: %s", what,
                          cl_error_name(e != CL_SUCCESS ? e : status));
-    }
     if (ms) {
         cl_ulong start = 0, end = 0;
         e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
         if (e == CL_SUCCESS)
             e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
-        if (e != CL_SUCCESS) {
-            clReleaseEvent(ev);
+        if (e != CL_SUCCESS)
             return cl_fail("clGetEventProfilingInfo", e);
-        }
         *ms = (double)(end - start) * 1e-6;
     }
-    clReleaseEvent(ev);
     return 0;
+}
+
+/* Wait for the event, check that the command itself succeeded, and read
+ * its profiled duration. */
+static int finish_event(cl_event ev, const char *what, double *ms)
+{
+    cl_int e = clWaitForEvents(1, &ev);
+    int r = e != CL_SUCCESS ? set_error("%s failed on the device: %s", what, cl_error_name(e))
+                            : event_result(ev, what, ms);
+    clReleaseEvent(ev);
+    return r;
+}
+
+/* Whether an operation may be enqueued now: inside a batch only a timed
+ * one, and only while the batch has room. */
+static int batch_admits(const sb_device *d, const double *ms, const char *what)
+{
+    if (!d->batch_open)
+        return 0;
+    if (!ms)
+        return set_error("%s: an untimed operation cannot be part of a batch", what);
+    if (d->batch_n >= d->batch_max)
+        return set_error("%s: the batch already holds the %d operations it was begun for", what,
+                         d->batch_max);
+    return 0;
+}
+
+/* The end of an enqueued operation: outside a batch wait for it; inside
+ * one, keep its event for batch_end and send the work to the device. */
+static int end_op(sb_device *d, cl_event ev, const char *what, double *ms)
+{
+    if (!d->batch_open)
+        return finish_event(ev, what, ms);
+    struct batch_op *op = &d->ops[d->batch_n++];
+    op->ev = ev;
+    op->ms = ms;
+    snprintf(op->what, sizeof op->what, "%s", what);
+    cl_int e = clFlush(d->queue);
+    if (e == CL_SUCCESS)
+        return 0;
+    op->ms = NULL; /* a failed operation gets no time; batch_end still releases the event */
+    return cl_fail("clFlush", e);
+}
+
+static int ocl_batch_begin(sb_device *d, int max)
+{
+    if (d->batch_open)
+        return set_error("batch_begin: a batch of %d operations is already open", d->batch_max);
+    if (max <= 0 || max > SB_BATCH_MAX)
+        return set_error("batch_begin: a batch holds 1 to %d operations, not %d", SB_BATCH_MAX,
+                         max);
+    if (max > d->ops_have) {
+        struct batch_op *ops = realloc(d->ops, sizeof *ops * (size_t)max);
+        if (!ops)
+            return set_error("batch_begin: out of host memory for %d operations", max);
+        d->ops = ops;
+        d->ops_have = max;
+    }
+    d->batch_open = 1;
+    d->batch_max = max;
+    d->batch_n = 0;
+    return 0;
+}
+
+/* Waits for the whole queue, then reads and releases every event of the
+ * batch; the first failure is the one reported. */
+static int ocl_batch_end(sb_device *d)
+{
+    if (!d->batch_open)
+        return set_error("batch_end: no batch was begun");
+    int n = d->batch_n, failed = 0;
+    d->batch_open = 0;
+    d->batch_n = 0;
+    cl_int e = clFinish(d->queue);
+    if (e != CL_SUCCESS)
+        failed = cl_fail("clFinish (end of a batch)", e);
+    for (int i = 0; i < n; i++) {
+        char what[160];
+        snprintf(what, sizeof what, "%s (operation %d of a batch of %d)", d->ops[i].what, i + 1,
+                 n);
+        if (!failed && event_result(d->ops[i].ev, what, d->ops[i].ms))
+            failed = -1;
+        clReleaseEvent(d->ops[i].ev);
+    }
+    return failed ? -1 : 0;
 }
 
 static int ocl_copy(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms)
 {
+    sb_device *d = dst->dev;
+    if (batch_admits(d, ms, "clEnqueueCopyBuffer"))
+        return -1;
     cl_event ev;
-    cl_int e = clEnqueueCopyBuffer(dst->dev->queue, src->mem, dst->mem, 0, 0, bytes, 0, NULL, &ev);
+    cl_int e = clEnqueueCopyBuffer(d->queue, src->mem, dst->mem, 0, 0, bytes, 0, NULL, &ev);
     if (e != CL_SUCCESS)
         return cl_fail("clEnqueueCopyBuffer", e);
-    return finish_event(ev, "clEnqueueCopyBuffer", ms);
+    return end_op(d, ev, "clEnqueueCopyBuffer", ms);
 }
 
 static int ocl_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int nargs, double *ms)
 {
+    char what[96];
+    snprintf(what, sizeof what, "kernel %s", k->name);
+    if (batch_admits(k->dev, ms, what))
+        return -1;
     for (int i = 0; i < nargs; i++) {
         cl_int e;
         switch (args[i].kind) {
@@ -556,9 +659,7 @@ static int ocl_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int 
                                       &ev);
     if (e != CL_SUCCESS)
         return set_error("clEnqueueNDRangeKernel(%s) failed: %s", k->name, cl_error_name(e));
-    char what[96];
-    snprintf(what, sizeof what, "kernel %s", k->name);
-    return finish_event(ev, what, ms);
+    return end_op(k->dev, ev, what, ms);
 }
 
 #ifdef SB_HAVE_CLBLAST
@@ -645,6 +746,10 @@ static int ocl_vendor_transpose(sb_buffer *dst, sb_buffer *src, int rows, int co
     if (dst->dev != src->dev)
         return set_error("CLBlastSomatcopy: the two buffers belong to different devices");
     sb_device *d = dst->dev;
+    char what[96];
+    snprintf(what, sizeof what, "CLBlastSomatcopy (transpose of %d x %d)", rows, cols);
+    if (batch_admits(d, ms, what))
+        return -1;
     cl_event ev = NULL;
     d->used_clblast = 1;
     CLBlastStatusCode s = CLBlastSomatcopy(CLBlastLayoutRowMajor, CLBlastTransposeYes,
@@ -660,9 +765,7 @@ static int ocl_vendor_transpose(sb_buffer *dst, sb_buffer *src, int rows, int co
     if (!ev)
         return set_error("CLBlastSomatcopy (transpose of %d x %d) returned no event", rows,
                          cols);
-    char what[96];
-    snprintf(what, sizeof what, "CLBlastSomatcopy (transpose of %d x %d)", rows, cols);
-    return finish_event(ev, what, ms);
+    return end_op(d, ev, what, ms);
 }
 #endif
 
@@ -695,4 +798,6 @@ const sb_backend simtbench_backend = {
     .vendor_transpose = NULL,
     .vendor_transpose_name = NULL,
 #endif
+    .batch_begin = ocl_batch_begin,
+    .batch_end = ocl_batch_end,
 };

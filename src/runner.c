@@ -1,6 +1,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #define ERR_LEN 2048
 #define SB_WARMUP_MS 20.0        /* device time the warm-up lasts at least */
 #define SB_WARMUP_MAX_EXTRA 1000 /* launches it may add to reach that time */
+#define SB_BATCH_CHUNK 256       /* launches queued back to back before a wait */
 
 /* Programs built for one experiment on one session, keyed by definitions:
  * variants that differ only in block shape or host parameters share one. */
@@ -221,34 +223,110 @@ static void workspace_free(workspace *w, const sb_backend *vt)
     memset(w, 0, sizeof *w);
 }
 
+/* What the variant times, as launch_once needs it. */
+typedef struct timed_op {
+    const sb_backend *vt;
+    const sb_variant *v;
+    const sb_plan *plan;
+    sb_buffer **bufs;
+    sb_kernel *k;
+    const sb_arg *args;
+} timed_op;
+
 /* One launch of whatever the variant times: its kernel, the API's own
  * copy, or the vendor library's transpose (plan args 0 and 1 are the
  * matrix's rows and columns). */
-static int launch_once(const sb_backend *vt, const sb_variant *v, const sb_plan *plan,
-                       sb_buffer **bufs, sb_kernel *k, const sb_arg *args, double *ms)
+static int launch_once(const timed_op *op, double *ms)
 {
-    if (v->api_copy)
-        return vt->copy(bufs[1], bufs[0], plan->buffer[0].bytes, ms);
-    if (v->vendor)
-        return vt->vendor_transpose(bufs[1], bufs[0], plan->arg[0].i, plan->arg[1].i, ms);
-    return vt->launch(k, &plan->geometry, args, plan->nargs, ms);
+    const sb_backend *vt = op->vt;
+    const sb_plan *plan = op->plan;
+    if (op->v->api_copy)
+        return vt->copy(op->bufs[1], op->bufs[0], plan->buffer[0].bytes, ms);
+    if (op->v->vendor)
+        return vt->vendor_transpose(op->bufs[1], op->bufs[0], plan->arg[0].i, plan->arg[1].i,
+                                    ms);
+    return vt->launch(op->k, &plan->geometry, op->args, plan->nargs, ms);
+}
+
+/* n timed launches, their device times in ms[0..n-1].  Where the backend
+ * batches, they are queued back to back, SB_BATCH_CHUNK at a time, with no
+ * host round trip between them; else each waits for itself.  On failure
+ * the first error is in err. */
+static int time_launches(const timed_op *op, sb_device *dev, int n, double *ms, char *err,
+                         size_t errn)
+{
+    const sb_backend *vt = op->vt;
+    int batched = vt->batch_begin && vt->batch_end;
+    for (int done = 0; done < n;) {
+        int m = !batched ? 1 : n - done < SB_BATCH_CHUNK ? n - done : SB_BATCH_CHUNK;
+        if (batched && vt->batch_begin(dev, m)) {
+            snprintf(err, errn, "%s", vt->last_error());
+            return -1;
+        }
+        int failed = 0;
+        for (int i = 0; i < m && !failed; i++)
+            if ((failed = launch_once(op, &ms[done + i]) != 0))
+                snprintf(err, errn, "%s", vt->last_error());
+        /* The batch ends even after a failure, so that the device is left
+           usable; the first failure is the one reported. */
+        if (batched && vt->batch_end(dev) && !failed) {
+            snprintf(err, errn, "%s", vt->last_error());
+            failed = 1;
+        }
+        if (failed)
+            return -1;
+        done += m;
+    }
+    return 0;
+}
+
+/* The warm-up: the launches asked for, then, when there were any, more
+ * until they add up to SB_WARMUP_MS of device time (at most
+ * SB_WARMUP_MAX_EXTRA more), so that clocks have settled before the first
+ * timed launch.  The extra launches are sized from the time per launch
+ * measured so far. */
+static int warm_up(const timed_op *op, sb_device *dev, int warmup, char *err, size_t errn)
+{
+    double ms[SB_BATCH_CHUNK], warm_ms = 0.0;
+    int done = 0, extra = 0;
+    for (;;) {
+        int m;
+        if (done < warmup) {
+            m = warmup - done;
+        } else if (warmup > 0 && warm_ms < SB_WARMUP_MS && extra < SB_WARMUP_MAX_EXTRA) {
+            double left = SB_WARMUP_MAX_EXTRA - extra, per = warm_ms / done;
+            double need = per > 0 ? ceil((SB_WARMUP_MS - warm_ms) / per) : left;
+            m = need < 1 ? 1 : need < left ? (int)need : (int)left;
+            extra += m < SB_BATCH_CHUNK ? m : SB_BATCH_CHUNK;
+        } else {
+            return 0;
+        }
+        if (m > SB_BATCH_CHUNK)
+            m = SB_BATCH_CHUNK;
+        if (time_launches(op, dev, m, ms, err, errn))
+            return -1;
+        for (int i = 0; i < m; i++)
+            warm_ms += ms[i];
+        done += m;
+    }
 }
 
 /* Upload poison into every output, run once, read the outputs back and
  * compare them with the reference. */
 static int run_and_verify(sb_session *s, const sb_experiment *e, const sb_problem *p,
-                          const sb_variant *v, void *host, const sb_plan *plan, sb_buffer **bufs,
-                          sb_kernel *k, const sb_arg *args, void **outputs, void *poison,
-                          char *err, size_t n)
+                          const sb_variant *v, void *host, const timed_op *op, void **outputs,
+                          void *poison, char *err, size_t n)
 {
     const sb_backend *vt = s->slot.vt;
+    const sb_plan *plan = op->plan;
+    sb_buffer **bufs = op->bufs;
     int nout = 0;
     for (int i = 0; i < plan->nbuffers; i++)
         if (!plan->buffer[i].init && vt->upload(bufs[i], poison, plan->buffer[i].bytes)) {
             snprintf(err, n, "%s", vt->last_error());
             return SB_EXIT_RUNTIME;
         }
-    if (launch_once(vt, v, plan, bufs, k, args, NULL)) {
+    if (launch_once(op, NULL)) {
         snprintf(err, n, "%s", vt->last_error());
         return SB_EXIT_RUNTIME;
     }
@@ -315,7 +393,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     double *samples = NULL;
     sb_arg args[SB_MAX_ARGS];
     size_t max_out = 0;
-    int r_taken = 0;
+    timed_op op = {vt, v, &plan, bufs, NULL, args};
 
     int nout = 0;
     for (int i = 0; i < plan.nbuffers; i++) {
@@ -383,9 +461,11 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
         goto done;
     }
 
+    op.k = k;
+
     /* One untimed launch first: it fails fast (an optional vendor library
        missing at run time is a note, not a failure of the run). */
-    if (launch_once(vt, v, &plan, bufs, k, args, NULL)) {
+    if (launch_once(&op, NULL)) {
         snprintf(err, sizeof err, "%s", vt->last_error());
         status = SB_EXIT_RUNTIME;
     }
@@ -398,30 +478,14 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     }
     if (status)
         goto done;
-    /* Warm up for the launches asked for and at least SB_WARMUP_MS of device
-       time, so that clocks have settled before the first timed launch. */
-    double warm_ms = 0.0;
-    for (int i = 0; i < o->reps + o->warmup + SB_WARMUP_MAX_EXTRA; i++) {
-        int warming = i < o->warmup || (o->warmup > 0 && warm_ms < SB_WARMUP_MS &&
-                                        i < o->warmup + SB_WARMUP_MAX_EXTRA);
-        double ms = 0.0;
-        if (launch_once(vt, v, &plan, bufs, k, args, &ms)) {
-            snprintf(err, sizeof err, "%s", vt->last_error());
-            status = SB_EXIT_RUNTIME;
-            goto done;
-        }
-        if (warming) {
-            warm_ms += ms;
-            continue;
-        }
-        samples[r_taken++] = ms;
-        if (r_taken == o->reps)
-            break;
+    if (warm_up(&op, s->dev, o->warmup, err, sizeof err) ||
+        time_launches(&op, s->dev, o->reps, samples, err, sizeof err)) {
+        status = SB_EXIT_RUNTIME;
+        goto done;
     }
     /* The output of a launch made after the timed ones, into poisoned
        buffers, must match the host reference before any figure is kept. */
-    status = run_and_verify(s, e, p, v, host, &plan, bufs, k, args, outputs, poison, err,
-                            sizeof err);
+    status = run_and_verify(s, e, p, v, host, &op, outputs, poison, err, sizeof err);
     if (status)
         goto done;
 

@@ -1,7 +1,9 @@
 /* Every variant of every experiment in the catalogue, run and verified on
- * one backend (TEST_BACKEND) at the experiment's test sizes.  Built twice:
- * for OpenCL it runs on PoCL in CI; for CUDA it needs a GPU and is skipped,
- * with the reason, where there is none. */
+ * one backend (TEST_BACKEND) at the experiment's test sizes; and the timing
+ * loop over several batches, with and without the backend's batching, for
+ * each kind of timed operation.  Built twice: for OpenCL it runs on PoCL in
+ * CI; for CUDA it needs a GPU and is skipped, with the reason, where there
+ * is none. */
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -76,6 +78,49 @@ static void run_all_variants(void **state)
     sb_run_free(&run);
 }
 
+/* The timing loop itself: more repetitions than one batch holds, after
+ * the time-based warm-up, for each kind of timed operation (the API copy,
+ * a kernel, the vendor transpose where there is one).  state is a vtable to
+ * run with instead of the backend's own (one without batching), or NULL. */
+static void many_reps_after_warm_up(void **state)
+{
+    const sb_backend *vt = *state ? *state : session.slot.vt;
+    sb_session s = session;
+    s.slot.vt = vt;
+    const sb_experiment *e = NULL;
+    for (int i = 0; i < sb_catalogue_count() && !e; i++)
+        if (strcmp(sb_catalogue_get(i)->name, "transpose") == 0)
+            e = sb_catalogue_get(i);
+    assert_non_null(e);
+    sb_options o;
+    sb_options_defaults(&o);
+    const char *names[] = {"memcpy", "naive_read", "vendor"};
+    o.nvariants = 3;
+    for (int i = 0; i < o.nvariants; i++)
+        snprintf(o.variants[i], sizeof o.variants[i], "%s", names[i]);
+    o.reps = 600; /* over two batches of the runner's 256 and a partial one */
+    o.warmup = 3;
+    o.quiet = 1;
+    o.rows = o.cols = 64;
+    sb_run run;
+    memset(&run, 0, sizeof run);
+    run.ndevices = 1;
+    run.devices[0].info = session.info;
+    s.run_device = 0;
+    const sb_experiment *exps[1] = {e};
+    assert_int_equal(sb_run_experiments(&o, &s, 1, exps, 1, &run), SB_EXIT_OK);
+    assert_int_equal((int)run.nresults, vt->vendor_transpose ? 3 : 2);
+    for (size_t i = 0; i < run.nresults; i++) {
+        const sb_result *r = &run.results[i];
+        printf("# %s: median %.4f ms, min %.4f, max %.4f over %d reps\n", r->variant,
+               r->ms.median, r->ms.min, r->ms.max, r->reps);
+        assert_true(r->verified);
+        assert_int_equal(r->reps, 600);
+        assert_true(r->ms.median > 0.0 && r->ms.min >= 0.0 && isfinite(r->ms.max));
+    }
+    sb_run_free(&run);
+}
+
 int main(void)
 {
     if (sb_registry_load(TEST_BACKEND, &session.slot)) {
@@ -92,15 +137,25 @@ int main(void)
     if (sb_session_open(&session, &o, &scratch, err, sizeof err))
         return sb_test_skip_all(err);
 
-    struct CMUnitTest tests[MAX_CASES];
-    int n = 0;
+    struct CMUnitTest tests[MAX_CASES + 2];
+    int n = 0, ncases = 0;
+    /* The backend's own vtable, then the same without batch_begin and
+       batch_end: the one-at-a-time path the runner keeps for such backends. */
+    static sb_backend unbatched;
+    unbatched = *session.slot.vt;
+    unbatched.batch_begin = NULL;
+    unbatched.batch_end = NULL;
+    tests[n++] = (struct CMUnitTest){TEST_BACKEND " 600 reps after a timed warm-up, batched",
+                                     many_reps_after_warm_up, NULL, NULL, NULL};
+    tests[n++] = (struct CMUnitTest){TEST_BACKEND " 600 reps after a timed warm-up, one at a "
+                                     "time", many_reps_after_warm_up, NULL, NULL, &unbatched};
     for (int i = 0; i < sb_catalogue_count(); i++) {
         const sb_experiment *e = sb_catalogue_get(i);
         char sizes[256];
         snprintf(sizes, sizeof sizes, "%s", e->test_sizes ? e->test_sizes : "");
-        for (char *save = NULL, *tok = strtok_r(sizes, ",", &save); tok && n < MAX_CASES;
+        for (char *save = NULL, *tok = strtok_r(sizes, ",", &save); tok && ncases < MAX_CASES;
              tok = strtok_r(NULL, ",", &save)) {
-            run_case *c = &cases[n];
+            run_case *c = &cases[ncases++];
             c->e = e;
             if (sb_parse_size(tok, &c->rows, &c->cols)) {
                 fprintf(stderr, "bad test size '%s' in %s\n", tok, e->name);
