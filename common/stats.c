@@ -58,6 +58,12 @@ int sb_stats_compute(const double *samples, size_t n, sb_stats *out)
         var += (s[i] - out->mean) * (s[i] - out->mean);
     out->stddev = n > 1 ? sqrt(var / (double)(n - 1)) : 0.0;
     out->spread = out->median > 0 ? (out->max - out->min) / out->median : 0.0;
+    for (size_t i = n; i-- > 0;) {
+        if (samples[i] == out->min)
+            out->fastest = i;
+        if (samples[i] == out->max)
+            out->slowest = i;
+    }
     free(s);
     return 0;
 }

@@ -8,6 +8,7 @@ typedef struct sb_stats {
     size_t n;
     double median, min, max, mean, stddev;
     double spread; /* (max - min) / median: the run-to-run spread */
+    size_t fastest, slowest; /* which repetitions (0-based, in run order) were the min and max */
 } sb_stats;
 
 /* Summarise n samples (n >= 1); the samples are left unchanged.

@@ -68,6 +68,9 @@ static json_t *result_json(const sb_result *r)
         r->ms.mean, "stddev", r->ms.stddev, "spread", r->ms.spread, "bytes", r->bytes, "flops",
         r->flops, "accesses", r->accesses, "unit", r->unit, "value", r->value, "value_best",
         r->value_best, "verified", r->verified);
+    json_t *t = json_object_get(o, "time_ms");
+    json_object_set_new(t, "fastest_rep", json_integer((json_int_t)r->ms.fastest));
+    json_object_set_new(t, "slowest_rep", json_integer((json_int_t)r->ms.slowest));
     json_object_set_new(o, "host_ms", json_real(r->host_ms));
     json_object_set_new(o, "intensity", r->intensity > 0 ? json_real(r->intensity) : json_null());
     json_object_set_new(o, "roof_share", r->roof_share > 0 ? json_real(r->roof_share) : json_null());

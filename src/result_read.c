@@ -166,6 +166,8 @@ static int read_result(json_t *o, size_t i, int ndevices, sb_result *r, char *wh
     r->ms.mean = num(t, "mean");
     r->ms.stddev = num(t, "stddev");
     r->ms.spread = num(t, "spread");
+    r->ms.fastest = (size_t)num(t, "fastest_rep");
+    r->ms.slowest = (size_t)num(t, "slowest_rep");
     copy_str(o, "family", r->family, sizeof r->family);
     copy_str(o, "kernel", r->kernel, sizeof r->kernel);
     copy_str(o, "params", r->params, sizeof r->params);

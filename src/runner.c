@@ -19,6 +19,8 @@
 #define SB_WARMUP_MS 20.0        /* device time the warm-up lasts at least */
 #define SB_WARMUP_MAX_EXTRA 1000 /* launches it may add to reach that time */
 #define SB_BATCH_CHUNK 256       /* launches queued back to back before a wait */
+#define SB_BATCH_LEAD 2          /* launches that open a timed batch, not recorded */
+#define SB_BATCH_LEAD_MAX 8
 
 /* Programs built for one experiment on one session, keyed by definitions:
  * variants that differ only in block shape or host parameters share one. */
@@ -250,22 +252,30 @@ static int launch_once(const timed_op *op, double *ms)
 
 /* n timed launches, their device times in ms[0..n-1].  Where the backend
  * batches, they are queued back to back, SB_BATCH_CHUNK at a time, with no
- * host round trip between them; else each waits for itself.  On failure
- * the first error is in err. */
-static int time_launches(const timed_op *op, sb_device *dev, int n, double *ms, char *err,
-                         size_t errn)
+ * host round trip between them; each batch starts with lead untimed-for-
+ * the-record launches (their times are dropped), so that the first
+ * recorded launch follows a busy GPU and not the host's wait for the
+ * previous batch.  Else each launch waits for itself.  On failure the
+ * first error is in err. */
+static int time_launches(const timed_op *op, sb_device *dev, int n, int lead, double *ms,
+                         char *err, size_t errn)
 {
     const sb_backend *vt = op->vt;
     int batched = vt->batch_begin && vt->batch_end;
+    double dropped[SB_BATCH_LEAD_MAX];
+    if (!batched || lead < 0)
+        lead = 0;
+    if (lead > SB_BATCH_LEAD_MAX)
+        lead = SB_BATCH_LEAD_MAX;
     for (int done = 0; done < n;) {
         int m = !batched ? 1 : n - done < SB_BATCH_CHUNK ? n - done : SB_BATCH_CHUNK;
-        if (batched && vt->batch_begin(dev, m)) {
+        if (batched && vt->batch_begin(dev, lead + m)) {
             snprintf(err, errn, "%s", vt->last_error());
             return -1;
         }
         int failed = 0;
-        for (int i = 0; i < m && !failed; i++)
-            if ((failed = launch_once(op, &ms[done + i]) != 0))
+        for (int i = 0; i < lead + m && !failed; i++)
+            if ((failed = launch_once(op, i < lead ? &dropped[i] : &ms[done + i - lead]) != 0))
                 snprintf(err, errn, "%s", vt->last_error());
         /* The batch ends even after a failure, so that the device is left
            usable; the first failure is the one reported. */
@@ -303,7 +313,7 @@ static int warm_up(const timed_op *op, sb_device *dev, int warmup, char *err, si
         }
         if (m > SB_BATCH_CHUNK)
             m = SB_BATCH_CHUNK;
-        if (time_launches(op, dev, m, ms, err, errn))
+        if (time_launches(op, dev, m, 0, ms, err, errn))
             return -1;
         for (int i = 0; i < m; i++)
             warm_ms += ms[i];
@@ -479,7 +489,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     if (status)
         goto done;
     if (warm_up(&op, s->dev, o->warmup, err, sizeof err) ||
-        time_launches(&op, s->dev, o->reps, samples, err, sizeof err)) {
+        time_launches(&op, s->dev, o->reps, SB_BATCH_LEAD, samples, err, sizeof err)) {
         status = SB_EXIT_RUNTIME;
         goto done;
     }

@@ -60,6 +60,20 @@ static void outlier_moves_max_not_median(void **state)
     assert_int_equal(sb_stats_compute(s, 5, &st), 0);
     assert_double_equal(st.median, 1.0, 0);
     assert_double_equal(st.max, 100.0, 0);
+    assert_int_equal(st.slowest, 4);
+}
+
+/* Which repetition was fastest and slowest, in run order (the first of
+ * equal ones): where an outlier sits says whether it is a cold start. */
+static void fastest_and_slowest_positions(void **state)
+{
+    (void)state;
+    double s[] = {2.0, 1.5, 3.0, 1.5, 2.5, 3.0};
+    sb_stats st;
+    assert_int_equal(sb_stats_compute(s, 6, &st), 0);
+    assert_int_equal(st.fastest, 1);
+    assert_int_equal(st.slowest, 2);
+    assert_double_equal(s[2], 3.0, 0); /* the samples keep their order */
 }
 
 int main(void)
@@ -68,6 +82,7 @@ int main(void)
         cmocka_unit_test(odd_count_median),      cmocka_unit_test(even_count_median),
         cmocka_unit_test(one_sample),            cmocka_unit_test(rejects_empty_and_nan),
         cmocka_unit_test(outlier_moves_max_not_median),
+        cmocka_unit_test(fastest_and_slowest_positions),
     };
     SB_TEST_MAIN(tests);
 }
