@@ -130,7 +130,7 @@ static void cross_table(const sb_run *run, const sb_crossapi *x, size_t first, F
     heading(f, out);
     fputs("| variant |", out);
     for (int s = 0; s < x->ndevices; s++) {
-        fprintf(out, " %s ms (spread) | %s ", x->label[s], x->label[s]);
+        fprintf(out, " %s ms: median (min-max, spread) | %s ", x->label[s], x->label[s]);
         cell(out, f->unit);
         fprintf(out, " | %s roof %% |", x->label[s]);
     }
@@ -162,7 +162,8 @@ static void cross_table(const sb_run *run, const sb_crossapi *x, size_t first, F
                 continue;
             }
             const sb_result *r = &run->results[row->result[s]];
-            fprintf(out, " %.4f (%.1f%%) | %.2f |", r->ms.median, 100.0 * r->ms.spread, r->value);
+            fprintf(out, " %.4f (%.4f-%.4f, %.1f%%) | %.2f |", r->ms.median, r->ms.min, r->ms.max,
+                    100.0 * r->ms.spread, r->value);
             if (r->roof_share > 0)
                 fprintf(out, " %.1f |", 100.0 * r->roof_share);
             else

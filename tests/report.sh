@@ -50,7 +50,7 @@ every=1
 for v in $VARIANTS; do
     row=$(grep "^| $v |" "$tmp/out")
     [ "$(printf '%s\n' "$row" | grep -c .)" = 1 ] || every=0
-    printf '%s\n' "$row" | grep -Eq '\| [0-9.]+ \([0-9.]+%\) \|.*\| [0-9.]+ \([0-9.]+%\) \|' || every=0
+    printf '%s\n' "$row" | grep -Eq '\| [0-9.]+ \([0-9.]+-[0-9.]+, [0-9.]+%\) \|.*\| [0-9.]+ \([0-9.]+-[0-9.]+, [0-9.]+%\) \|' || every=0
     printf '%s\n' "$row" | grep -Eq '\| [0-9.]+ \| (same \(within [0-9.]+%\)|opencl#[12] faster by [0-9.]+%) \|' || every=0
 done
 check "opencl,opencl markdown: both columns and a verdict on every row" \
