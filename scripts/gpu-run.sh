@@ -11,7 +11,8 @@
 #    JSON, Markdown and plots re-rendered from the saved JSON;
 # 4. the transpose family with every tuning candidate at 8192^2, and the
 #    roofs, references and best shapes at 16384^2;
-# 5. with SB_NCU=1, Nsight Compute's sector and wavefront counters for the
+# 5. the SASS of padded_32x32 from both APIs' PTX (ptxas + cuobjdump);
+# 6. with SB_NCU=1, Nsight Compute's sector and wavefront counters for the
 #    access experiments, the judge of the model (clocks left alone).
 # Everything lands in OUTDIR; bundle.tar.gz holds all of it.
 #
@@ -76,7 +77,7 @@ say "transpose tuning, both APIs"
 tune_status=0
 # Every candidate at 8192^2; at 16384^2 (1 GiB a matrix, seconds of host
 # checking per variant) the roofs, the references and the best shapes.
-big=${SB_TUNE_BIG_VARIANTS:-memcpy,copy,copy_vec4,vendor,padded,coarsened,tuned,t64x2,t64x8}
+big=${SB_TUNE_BIG_VARIANTS:-memcpy,copy,copy_vec4,vendor,padded,coarsened,tuned,vec64x64,vec64x64_cm,vec64x128_t512_cm,vec128x64_t512_cm}
 for n in 8192 16384; do
     variants=all
     [ $n = 16384 ] && variants=$big
@@ -84,7 +85,26 @@ for n in 8192 16384; do
         --experiment transpose --variant "$variants" --size $n --dump-ptx "$out/ptx-$n" \
         --save "$out/transpose-$n.json" >"$out/transpose-$n.txt" 2>>"$out/summary.txt" ||
         tune_status=1
+    ./simtbench report "$out/transpose-$n.json" --format markdown >"$out/transpose-$n.md" \
+        2>>"$out/summary.txt"
 done
+
+# Where two APIs' times differ although their PTX memory instructions
+# agree, the machine code says why: both PTX files of the seed's padded
+# 32 x 32 transpose through ptxas, and the SASS side by side.
+if command -v ptxas >/dev/null && command -v cuobjdump >/dev/null; then
+    say "SASS of padded_32x32, both APIs"
+    for api in cuda opencl; do
+        ptx="$out/ptx-8192/transpose.padded_32x32.$api.ptx"
+        [ -f "$ptx" ] || continue
+        ptxas -arch=sm_90 "$ptx" -o "$work/padded_32x32.$api.cubin" &&
+            cuobjdump -sass -fun transpose_tiled "$work/padded_32x32.$api.cubin" |
+            grep -E '^ +/\*[0-9a-f]{4}\*/' >"$out/sass-padded_32x32.$api.txt"
+        echo "$api: $(grep -vc 'NOP' "$out/sass-padded_32x32.$api.txt") SASS instructions" \
+            "(not counting NOPs), $(grep -c 'c\[0x0\]\[0x4[04]\]' \
+            "$out/sass-padded_32x32.$api.txt") reads of the work-group offset" | keep
+    done
+fi
 
 if [ "${SB_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
     say "Nsight Compute counters (--clock-control none)"
