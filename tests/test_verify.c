@@ -2,11 +2,15 @@
  * no device: a right answer passes, the poison (a NaN nothing wrote) and a
  * wrong element fail, and the matmul bound sits between float32 rounding
  * and a real error, also where only a sample of rows and columns is
- * checked. */
+ * checked.  The input generation runs on every thread: the inputs are one
+ * serial stream whatever the thread count. */
 #include "test_util.h"
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "catalogue.h"
 #include "host_data.h"
@@ -157,12 +161,66 @@ static void occupancy_grid(void **state)
     e->release(host);
 }
 
+/* ------------------------------------------- thread counts change nothing */
+
+static void set_threads(int t)
+{
+#ifdef _OPENMP
+    omp_set_num_threads(t);
+#else
+    (void)t;
+#endif
+}
+
+static const int thread_counts[] = {1, 2, 3, 8};
+
+/* The generator: one xorshift64* stream from the seed, as a serial loop
+ * makes it, whatever the thread count and wherever a thread starts. */
+static uint64_t serial_state(uint64_t seed)
+{
+    return seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+}
+
+static uint64_t serial_next(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *s = x;
+    return x * 0x2545F4914F6CDD1DULL;
+}
+
+static void random_fill_is_one_stream(void **state)
+{
+    (void)state;
+    const size_t n = 5 * 65536 + 7;
+    float *f = malloc(n * sizeof *f);
+    uint32_t *w = malloc(n * sizeof *w);
+    for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; t++) {
+        set_threads(thread_counts[t]);
+        sb_random_floats(f, n, 42);
+        sb_random_words(w, n, 43);
+        uint64_t sf = serial_state(42), sw = serial_state(43);
+        for (size_t i = 0; i < n; i++) {
+            float want = (float)((double)(serial_next(&sf) >> 40) / (double)(1u << 23) - 1.0);
+            uint32_t want_word = (uint32_t)(serial_next(&sw) >> 32);
+            if (memcmp(&f[i], &want, 4) != 0 || w[i] != want_word)
+                fail_msg("value %zu differs from the serial stream with %d threads", i,
+                         thread_counts[t]);
+        }
+    }
+    free(f);
+    free(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(matmul_full_check),   cmocka_unit_test(matmul_sampled_check),
         cmocka_unit_test(vecadd_reference),    cmocka_unit_test(occupancy_reference),
         cmocka_unit_test(occupancy_grid),
+        cmocka_unit_test(random_fill_is_one_stream),
     };
     SB_TEST_MAIN(tests);
 }
