@@ -122,6 +122,58 @@ void sb_poison(void *out, size_t bytes)
         p[i] = 0xad;
 }
 
+/* ----------------------------------------------------- first mismatch */
+
+long sb_first_mismatch(long items, long grain, sb_scan_fn scan, const void *ctx)
+{
+    if (grain < 1)
+        grain = 1;
+    long nchunks = items > 0 ? (items + grain - 1) / grain : 0;
+    long first = SB_NO_MISMATCH;
+    /* Dynamic: a chunk that fails stops early, and the others go on. */
+#pragma omp parallel for schedule(dynamic) reduction(min : first) if (nchunks > 1)
+    for (long c = 0; c < nchunks; c++) {
+        long begin = c * grain, end = items - begin > grain ? begin + grain : items;
+        long key = scan(ctx, begin, end);
+        if (key < first)
+            first = key;
+    }
+    return first;
+}
+
+/* got against a pattern of `period` words repeated; a plain comparison of
+   two arrays is the pattern as long as the array. */
+typedef struct word_scan {
+    const uint32_t *got, *pattern;
+    long period;
+} word_scan;
+
+static long scan_words(const void *ctx, long begin, long end)
+{
+    const word_scan *w = ctx;
+    long p = begin % w->period;
+    for (long i = begin; i < end; i++) {
+        if (w->got[i] != w->pattern[p])
+            return i;
+        if (++p == w->period)
+            p = 0;
+    }
+    return SB_NO_MISMATCH;
+}
+
+long sb_first_word_mismatch(const uint32_t *got, const uint32_t *want, long n)
+{
+    word_scan w = {got, want, n > 0 ? n : 1};
+    return sb_first_mismatch(n, SB_SCAN_GRAIN, scan_words, &w);
+}
+
+long sb_first_periodic_mismatch(const uint32_t *got, const uint32_t *pattern, long period,
+                                long n)
+{
+    word_scan w = {got, pattern, period};
+    return sb_first_mismatch(n, SB_SCAN_GRAIN, scan_words, &w);
+}
+
 void *sb_host_alloc(size_t bytes, char *err, size_t n)
 {
     void *p = malloc(bytes ? bytes : 1);

@@ -2,8 +2,10 @@
  * no device: a right answer passes, the poison (a NaN nothing wrote) and a
  * wrong element fail, and the matmul bound sits between float32 rounding
  * and a real error, also where only a sample of rows and columns is
- * checked.  The input generation runs on every thread: the inputs are one
- * serial stream whatever the thread count. */
+ * checked.  The checks and the input generation run on every thread: with
+ * two elements wrong, the one a serial check meets first is reported, the
+ * same way with one thread as with several, and the inputs are one serial
+ * stream whatever the thread count. */
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -174,6 +176,80 @@ static void set_threads(int t)
 
 static const int thread_counts[] = {1, 2, 3, 8};
 
+/* Runs the check with each thread count: it fails with the same message
+ * every time, and the message names the element `first`. */
+static void same_report(const sb_experiment *e, void *host, const sb_problem *p,
+                        const sb_variant *v, void **outputs, const char *first)
+{
+    char once[512] = "", err[512];
+    for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; t++) {
+        set_threads(thread_counts[t]);
+        err[0] = '\0';
+        assert_int_not_equal(e->verify(host, p, v, outputs, err, sizeof err), 0);
+        if (t == 0)
+            memcpy(once, err, sizeof once);
+        assert_string_equal(err, once);
+    }
+    if (!strstr(once, first))
+        fail_msg("reported \"%s\", expected the element %s", once, first);
+}
+
+typedef struct prepared {
+    void *host;
+    sb_problem p;
+    sb_variant v;
+    sb_plan plan;
+} prepared;
+
+static void prepare_variant(const sb_experiment *e, long rows, long cols, const char *variant,
+                            prepared *x)
+{
+    char err[256];
+    x->p.rows = rows;
+    x->p.cols = cols;
+    assert_int_equal(e->prepare(&x->p, 5, &x->host, err, sizeof err), 0);
+    x->v = first_variant(e, variant);
+    assert_string_equal(x->v.name, variant);
+    memset(&x->plan, 0, sizeof x->plan);
+    sb_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    dev.compute_units = 4;
+    assert_int_equal(e->plan(x->host, &x->p, &x->v, &dev, &x->plan, err, sizeof err), 0);
+}
+
+/* The transposed check walks 64 x 64 blocks of a, block rows first: a's
+ * element (0, 100) (block column 1 of block row 0) comes before (70, 0)
+ * (block row 1), though c holds the second first. */
+static void transpose_first_in_block_order(void **state)
+{
+    (void)state;
+    const sb_experiment *e = &sb_exp_transpose;
+    const long rows = 700, cols = 900;
+    prepared x;
+    prepare_variant(e, rows, cols, "tiled", &x);
+    const uint32_t *a = x.plan.buffer[0].init;
+    uint32_t *c = malloc((size_t)(rows * cols) * sizeof *c);
+    for (long i = 0; i < rows; i++)
+        for (long j = 0; j < cols; j++)
+            c[j * rows + i] = a[i * cols + j];
+    void *outputs[1] = {c};
+    char err[512];
+    assert_int_equal(e->verify(x.host, &x.p, &x.v, outputs, err, sizeof err), 0);
+    c[0 * rows + 70] ^= 1;   /* a's (70, 0) */
+    c[100 * rows + 0] ^= 1;  /* a's (0, 100) */
+    c[899 * rows + 699] = SB_POISON_WORD;
+    same_report(e, x.host, &x.p, &x.v, outputs, "c[100][0] =");
+
+    /* The copy: index order, the smaller index first. */
+    sb_variant copy = first_variant(e, "copy");
+    memcpy(c, a, (size_t)(rows * cols) * sizeof *c);
+    c[rows * cols - 1] ^= 4;
+    c[123456] = SB_POISON_WORD;
+    same_report(e, x.host, &x.p, &copy, outputs, "c[137][156] =");
+    free(c);
+    e->release(x.host);
+}
+
 /* The generator: one xorshift64* stream from the seed, as a serial loop
  * makes it, whatever the thread count and wherever a thread starts. */
 static uint64_t serial_state(uint64_t seed)
@@ -220,6 +296,7 @@ int main(void)
         cmocka_unit_test(matmul_full_check),   cmocka_unit_test(matmul_sampled_check),
         cmocka_unit_test(vecadd_reference),    cmocka_unit_test(occupancy_reference),
         cmocka_unit_test(occupancy_grid),
+        cmocka_unit_test(transpose_first_in_block_order),
         cmocka_unit_test(random_fill_is_one_stream),
     };
     SB_TEST_MAIN(tests);
