@@ -250,6 +250,71 @@ static void transpose_first_in_block_order(void **state)
     e->release(x.host);
 }
 
+/* Stride 2 of 4-byte words: the kernel's phase k takes in[2 x + k] for
+ * lane x into out[k * lanes + x] (a load; a store writes out[2 x + k] from
+ * in[k * lanes + x]), and the tail maps onto itself.  The check walks tiles
+ * of lanes through both phases; the mismatch reported is still the one
+ * with the smallest out index of the load (in index of the store). */
+static void global_stride_first_in_dense_order(void **state)
+{
+    (void)state;
+    const sb_experiment *e = &sb_exp_global_stride;
+    static const char *const names[] = {"w4-s2-load", "w4-s2-store"};
+    for (int store = 0; store <= 1; store++) {
+        prepared x;
+        /* 10 tiles of lanes and a tail of 40 words. */
+        prepare_variant(e, 641, 1000, names[store], &x);
+        const uint32_t *in = x.plan.buffer[0].init;
+        long count = 641 * 1000, lanes = count / 64 * 32;
+        uint32_t *out = malloc((size_t)count * sizeof *out);
+        for (long g = 0; g < count; g++) {
+            long k = g / lanes, xl = g % lanes, e_at = g < 2 * lanes ? 2 * xl + k : g;
+            out[store ? e_at : g] = in[store ? g : e_at];
+        }
+        void *outputs[1] = {out};
+        char err[512];
+        assert_int_equal(e->verify(x.host, &x.p, &x.v, outputs, err, sizeof err), 0);
+        /* Phase 1 of the first lanes, phase 0 of the last ones and the tail. */
+        long early = 1 * lanes + 5, late = lanes - 3, tail = count - 1;
+        long at[3] = {early, late, tail};
+        for (int i = 0; i < 3; i++) {
+            long g = at[i], k = g / lanes, xl = g % lanes, e_at = g < 2 * lanes ? 2 * xl + k : g;
+            out[store ? e_at : g] ^= 0x100;
+        }
+        char first[64];
+        if (store)
+            snprintf(first, sizeof first, "out[%ld] =", 2 * (lanes - 3));
+        else
+            snprintf(first, sizeof first, "out[%ld] =", late);
+        same_report(e, x.host, &x.p, &x.v, outputs, first);
+        free(out);
+        e->release(x.host);
+    }
+}
+
+/* The row walk: thread t sums column t of the matrix. */
+static void walk_first_thread(void **state)
+{
+    (void)state;
+    const sb_experiment *e = &sb_exp_global_walk;
+    const long rows = 3, cols = 50000;
+    prepared x;
+    prepare_variant(e, rows, cols, "row", &x);
+    const uint32_t *m = x.plan.buffer[0].init;
+    uint32_t *out = calloc((size_t)cols, sizeof *out);
+    for (long k = 0; k < rows; k++)
+        for (long t = 0; t < cols; t++)
+            out[t] += m[k * cols + t];
+    void *outputs[1] = {out};
+    char err[512];
+    assert_int_equal(e->verify(x.host, &x.p, &x.v, outputs, err, sizeof err), 0);
+    out[49000] ^= 1;
+    out[9000] = SB_POISON_WORD;
+    same_report(e, x.host, &x.p, &x.v, outputs, "out[9000] =");
+    free(out);
+    e->release(x.host);
+}
+
 /* The generator: one xorshift64* stream from the seed, as a serial loop
  * makes it, whatever the thread count and wherever a thread starts. */
 static uint64_t serial_state(uint64_t seed)
@@ -297,6 +362,8 @@ int main(void)
         cmocka_unit_test(vecadd_reference),    cmocka_unit_test(occupancy_reference),
         cmocka_unit_test(occupancy_grid),
         cmocka_unit_test(transpose_first_in_block_order),
+        cmocka_unit_test(global_stride_first_in_dense_order),
+        cmocka_unit_test(walk_first_thread),
         cmocka_unit_test(random_fill_is_one_stream),
     };
     SB_TEST_MAIN(tests);
