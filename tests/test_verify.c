@@ -292,6 +292,34 @@ static void global_stride_first_in_dense_order(void **state)
     }
 }
 
+/* Shared loads with stride 1: thread g sums its lane's word and the seven
+   32 words apart, 128 times over. */
+static void shared_first_in_thread_order(void **state)
+{
+    (void)state;
+    const sb_experiment *e = &sb_exp_shared_stride;
+    const long threads = 200000;
+    prepared x;
+    prepare_variant(e, 1, threads, "w4-s1-load", &x);
+    const uint32_t *in = x.plan.buffer[0].init;
+    uint32_t *out = malloc((size_t)threads * sizeof *out);
+    for (long g = 0; g < threads; g++) {
+        uint32_t sum = 0;
+        for (int u = 0; u < 8; u++)
+            sum += in[g % 32 + 32 * u];
+        out[g] = 128 * sum;
+    }
+    void *outputs[1] = {out};
+    char err[512];
+    assert_int_equal(e->verify(x.host, &x.p, &x.v, outputs, err, sizeof err), 0);
+    out[199999] = SB_POISON_WORD;
+    out[70001] += 1;
+    out[150000] = 0;
+    same_report(e, x.host, &x.p, &x.v, outputs, "out[70001] =");
+    free(out);
+    e->release(x.host);
+}
+
 /* The row walk: thread t sums column t of the matrix. */
 static void walk_first_thread(void **state)
 {
@@ -363,6 +391,7 @@ int main(void)
         cmocka_unit_test(occupancy_grid),
         cmocka_unit_test(transpose_first_in_block_order),
         cmocka_unit_test(global_stride_first_in_dense_order),
+        cmocka_unit_test(shared_first_in_thread_order),
         cmocka_unit_test(walk_first_thread),
         cmocka_unit_test(random_fill_is_one_stream),
     };
