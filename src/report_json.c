@@ -69,6 +69,7 @@ static json_t *result_json(const sb_result *r)
         r->flops, "accesses", r->accesses, "unit", r->unit, "value", r->value, "value_best",
         r->value_best, "verified", r->verified);
     json_object_set_new(o, "host_ms", json_real(r->host_ms));
+    json_object_set_new(o, "verify_ms", json_real(r->verify_ms));
     json_object_set_new(o, "intensity", r->intensity > 0 ? json_real(r->intensity) : json_null());
     json_object_set_new(o, "roof_share", r->roof_share > 0 ? json_real(r->roof_share) : json_null());
     json_object_set_new(o, "slowdown", r->slowdown > 0 ? json_real(r->slowdown) : json_null());
