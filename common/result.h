@@ -45,6 +45,8 @@ typedef struct sb_result {
     sb_prediction prediction[2];
     int verified;            /* 1: the output matched the host reference */
     double host_ms;          /* wall time of the whole variant: transfers, launches, checks */
+    double verify_ms;        /* the part of host_ms that reads the verified launch's outputs
+                                back and checks them against the host reference */
     char ptx_file[160];      /* where --dump-ptx wrote this variant's PTX */
     char ptx_memory[512];    /* the kernel's memory instructions in its PTX
                                 (ptx_summary.h's text); "" where the API gave no PTX */

@@ -399,10 +399,59 @@ static int check_element(const global_access *a, const uint32_t *out, long got_a
     return 0;
 }
 
-/* The kernel's mapping, walked phase by phase as the kernel lays it out
- * (no division per element: GPU-sized buffers hold 64M elements): dense
- * position g = k * lanes + x takes element ELEMENT(x, k) of
- * access_global.cl, and the tail maps onto itself. */
+/* Whether element got_at of out differs from element want_at of in. */
+static int differs(const uint32_t *out, long got_at, const uint32_t *in, long want_at, int per)
+{
+    for (int c = 0; c < per; c++)
+        if (out[got_at * per + c] != in[want_at * per + c])
+            return 1;
+    return 0;
+}
+
+/* Bytes of the strided side a tile of the check covers: a few hundred KiB,
+   which stay in the cache while every phase visits them. */
+#define CHECK_TILE_BYTES (256L << 10)
+
+/* The kernel's mapping: dense position g = k * lanes + x takes element
+ * ELEMENT(x, k) of access_global.cl, and the tail maps onto itself.  The
+ * serial check walked g in order, phase by phase, which sweeps the whole
+ * strided side once per phase (`step` times over 256 MiB for the widest
+ * strides); this one walks a tile of warps through every phase before
+ * moving on, so that each side is read from memory once.  g stays the key,
+ * so that the mismatch reported is the one with the smallest g, as before
+ * (and no division per element: GPU-sized buffers hold 64M elements). */
+typedef struct global_scan {
+    const global_access *a;
+    const uint32_t *in, *out;
+    long step, lanes, tile_lanes;
+    long lane_at[SB_WARP_LANES]; /* element of lane l in its warp's slot */
+} global_scan;
+
+static long scan_tiles(const void *ctx, long begin, long end)
+{
+    const global_scan *s = ctx;
+    const global_access *a = s->a;
+    const int per = a->word / 4;
+    long first = SB_NO_MISMATCH;
+    for (long t = begin; t < end; t++) {
+        long x0 = t * s->tile_lanes;
+        long x1 = x0 + s->tile_lanes < s->lanes ? x0 + s->tile_lanes : s->lanes;
+        /* Later phases only hold larger keys than a mismatch already found. */
+        for (long k = 0; k < s->step && k * s->lanes + x0 < first; k++) {
+            long base = phase_word(s->step, a->word, k) + a->offset;
+            for (long x = x0, g = k * s->lanes + x0; x < x1; x++, g++) {
+                long e = (x >> 5) * 32 * s->step + s->lane_at[x & 31] + base;
+                if (a->store ? differs(s->out, e, s->in, g, per)
+                             : differs(s->out, g, s->in, e, per)) {
+                    first = g < first ? g : first;
+                    break;
+                }
+            }
+        }
+    }
+    return first;
+}
+
 static int global_verify(void *host, const sb_problem *p, const sb_variant *v,
                          void *const *outputs, char *err, size_t n)
 {
@@ -419,29 +468,29 @@ static int global_verify(void *host, const sb_problem *p, const sb_variant *v,
                                  "may write (offset %d)", i, out[i], a.offset);
                 return -1;
             }
-    long step = step_of(&a);
-    long lanes = count / (32 * step) * 32;
-    long lane_at[SB_WARP_LANES];
+    global_scan s = {&a, h->in, out, step_of(&a), 0, 0, {0}};
+    s.lanes = count / (32 * s.step) * 32;
+    long tile_warps = CHECK_TILE_BYTES / (32 * s.step * a.word);
+    s.tile_lanes = 32 * (tile_warps > 0 ? tile_warps : 1);
     for (int l = 0; l < SB_WARP_LANES; l++)
-        lane_at[l] = lane_pos(&a, h->perm, l) / a.same * step;
-    for (long k = 0, g = 0; k < (lanes ? step : 0); k++) {
-        long base = phase_word(step, a.word, k) + a.offset;
-        for (long x = 0; x < lanes; x++, g++) {
-            long e = (x >> 5) * 32 * step + lane_at[x & 31] + base;
-            int bad = a.store ? check_element(&a, out, e, h->in, g, err, n)
-                              : check_element(&a, out, g, h->in, e, err, n);
-            if (bad)
-                return -1;
-        }
+        s.lane_at[l] = lane_pos(&a, h->perm, l) / a.same * s.step;
+    long tiles = (s.lanes + s.tile_lanes - 1) / s.tile_lanes;
+    long g = sb_first_mismatch(tiles, 1, scan_tiles, &s);
+    /* The tail, under 32 * step elements, after every phase. */
+    for (long t = s.lanes * s.step; g == SB_NO_MISMATCH && t < count; t++)
+        if (a.store ? differs(out, t + a.offset, h->in, t, per)
+                    : differs(out, t, h->in, t + a.offset, per))
+            g = t;
+    if (g == SB_NO_MISMATCH)
+        return 0;
+    long e = g + a.offset;
+    if (g < s.lanes * s.step) {
+        long k = g / s.lanes, x = g % s.lanes;
+        e = (x >> 5) * 32 * s.step + s.lane_at[x & 31] + phase_word(s.step, a.word, k) +
+            a.offset;
     }
-    for (long g = lanes * step; g < count; g++) {
-        long e = g + a.offset;
-        int bad = a.store ? check_element(&a, out, e, h->in, g, err, n)
-                          : check_element(&a, out, g, h->in, e, err, n);
-        if (bad)
-            return -1;
-    }
-    return 0;
+    return a.store ? check_element(&a, out, e, h->in, g, err, n)
+                   : check_element(&a, out, g, h->in, e, err, n);
 }
 
 /* ------------------------------------------------------------ the walks */
@@ -515,33 +564,58 @@ static int walk_plan(void *host, const sb_problem *p, const sb_variant *v,
     return 0;
 }
 
+/* Threads per item of the walk check: one stack buffer of sums. */
+#define WALK_CHECK_THREADS 4096
+
+typedef struct walk_scan {
+    const uint32_t *m, *out;
+    long rows, cols;
+    int row;
+} walk_scan;
+
+/* The sum thread t's walk must give: of M[k * cols + t] (row walk) or of
+   M[t * rows + k] (column walk) over k < rows. */
+static uint32_t walk_sum(const walk_scan *w, long t)
+{
+    uint32_t sum = 0;
+    for (long k = 0; k < w->rows; k++)
+        sum += w->row ? w->m[k * w->cols + t] : w->m[t * w->rows + k];
+    return sum;
+}
+
+/* Sums in memory order: a GPU-sized matrix walked by columns on the host
+   would miss the cache at every word.  The sums wrap, so their order does
+   not change them. */
+static long scan_walks(const void *ctx, long begin, long end)
+{
+    const walk_scan *w = ctx;
+    uint32_t sum[WALK_CHECK_THREADS];
+    long threads = end - begin;
+    for (long t = 0; t < threads; t++)
+        sum[t] = w->row ? 0 : walk_sum(w, begin + t);
+    for (long k = 0; w->row && k < w->rows; k++) {
+        const uint32_t *m = w->m + k * w->cols + begin;
+        for (long t = 0; t < threads; t++)
+            sum[t] += m[t];
+    }
+    for (long t = 0; t < threads; t++)
+        if (w->out[begin + t] != sum[t])
+            return begin + t;
+    return SB_NO_MISMATCH;
+}
+
 static int walk_verify(void *host, const sb_problem *p, const sb_variant *v,
                        void *const *outputs, char *err, size_t n)
 {
     global_host *h = host;
-    const uint32_t *out = outputs[0];
-    int row = v->param[0] == WALK_ROW;
-    uint32_t *want = calloc((size_t)p->cols, sizeof *want);
-    if (!want) {
-        snprintf(err, n, "out of host memory");
-        return -1;
-    }
-    /* Sums in memory order: a GPU-sized matrix walked by columns on the
-       host would miss the cache at every word. */
-    const uint32_t *m = h->in;
-    for (long i = 0; i < (row ? p->rows : p->cols); i++)
-        for (long j = 0; j < (row ? p->cols : p->rows); j++)
-            want[row ? j : i] += *m++;
-    int rc = 0;
-    for (long t = 0; t < p->cols && !rc; t++)
-        if (out[t] != want[t]) {
-            snprintf(err, n, "out[%ld] = 0x%08x, expected 0x%08x, the sum of M[%s]%s", t, out[t],
-                     want[t], row ? "k * cols + t" : "t * rows + k",
-                     out[t] == SB_POISON_WORD ? ": never written" : "");
-            rc = -1;
-        }
-    free(want);
-    return rc;
+    walk_scan w = {h->in, outputs[0], p->rows, p->cols, v->param[0] == WALK_ROW};
+    long t = sb_first_mismatch(p->cols, WALK_CHECK_THREADS, scan_walks, &w);
+    if (t == SB_NO_MISMATCH)
+        return 0;
+    uint32_t got = w.out[t], want = walk_sum(&w, t);
+    snprintf(err, n, "out[%ld] = 0x%08x, expected 0x%08x, the sum of M[%s]%s", t, got, want,
+             w.row ? "k * cols + t" : "t * rows + k", got == SB_POISON_WORD ? ": never written" : "");
+    return -1;
 }
 
 /* ------------------------------------------------------ the experiments */

@@ -13,8 +13,8 @@
  * one missing or doubled product is still caught.  Every element is scanned
  * for NaN, which the poison is; values are checked everywhere while
  * m * n * k <= MATMUL_FULL_CHECK, else on every element of a deterministic
- * sample of rows (edges included) and of columns, which keeps the
- * single-threaded host reference to about a second at 4096. */
+ * sample of rows (edges included) and of columns, which keeps the host
+ * reference to about a second of one core at 4096. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -119,46 +119,73 @@ static int choose_lines(long extent, int all, long *out)
     return n;
 }
 
-/* The reference of whole rows: k outer, columns inner, so the loop walks b
- * by rows and vectorises. */
+/* The reference of whole rows, in tiles of REF_ROWS rows by REF_COLS
+ * columns, in parallel: k outer, so that the loop walks b by rows and
+ * vectorises, and b is read once per REF_ROWS rows rather than once per
+ * row.  Each element still sums its products in order of k, on one
+ * thread: the same figures whatever the thread count. */
+#define REF_ROWS 32
+#define REF_COLS 256
+
 static void reference_rows(matmul_host *h)
 {
-    for (int r = 0; r < h->nrows; r++) {
-        double *ref = h->row_ref + (size_t)r * (size_t)h->n;
-        double *tol = h->row_tol + (size_t)r * (size_t)h->n;
-        const float *arow = h->a + (size_t)h->rows[r] * (size_t)h->k;
-        for (long j = 0; j < h->n; j++)
-            ref[j] = tol[j] = 0.0;
+    const long row_tiles = (h->nrows + REF_ROWS - 1) / REF_ROWS;
+    const long col_tiles = (h->n + REF_COLS - 1) / REF_COLS;
+#pragma omp parallel for schedule(dynamic)
+    for (long tile = 0; tile < row_tiles * col_tiles; tile++) {
+        long r0 = tile / col_tiles * REF_ROWS, j0 = tile % col_tiles * REF_COLS;
+        long r1 = r0 + REF_ROWS < h->nrows ? r0 + REF_ROWS : h->nrows;
+        long j1 = j0 + REF_COLS < h->n ? j0 + REF_COLS : h->n;
+        for (long r = r0; r < r1; r++)
+            for (long j = j0; j < j1; j++)
+                h->row_ref[r * h->n + j] = h->row_tol[r * h->n + j] = 0.0;
         for (long i = 0; i < h->k; i++) {
-            double av = arow[i], aa = fabs(av);
             const float *brow = h->b + (size_t)i * (size_t)h->n;
-            for (long j = 0; j < h->n; j++) {
-                ref[j] += av * brow[j];
-                tol[j] += aa * fabs((double)brow[j]);
+            for (long r = r0; r < r1; r++) {
+                double av = h->a[(size_t)h->rows[r] * (size_t)h->k + (size_t)i], aa = fabs(av);
+                double *ref = h->row_ref + (size_t)r * (size_t)h->n;
+                double *tol = h->row_tol + (size_t)r * (size_t)h->n;
+                for (long j = j0; j < j1; j++) {
+                    ref[j] += av * brow[j];
+                    tol[j] += aa * fabs((double)brow[j]);
+                }
             }
         }
     }
 }
 
-/* The reference of whole columns, through the column-major copy of b. */
+/* The reference of whole columns, through the column-major copy of b: rows
+ * of a in parallel, every sampled column for each, so that a is read once
+ * and the sampled columns stay in the cache. */
 static void reference_cols(matmul_host *h)
 {
-    for (int s = 0; s < h->ncols; s++) {
-        const float *bcol = h->bt + (size_t)h->cols[s] * (size_t)h->k;
-        double *ref = h->col_ref + (size_t)s * (size_t)h->m;
-        double *tol = h->col_tol + (size_t)s * (size_t)h->m;
-        for (long r = 0; r < h->m; r++) {
-            const float *arow = h->a + (size_t)r * (size_t)h->k;
+#pragma omp parallel for schedule(static) if (h->ncols > 0)
+    for (long r = 0; r < h->m; r++) {
+        const float *arow = h->a + (size_t)r * (size_t)h->k;
+        for (int s = 0; s < h->ncols; s++) {
+            const float *bcol = h->bt + (size_t)h->cols[s] * (size_t)h->k;
             double sum = 0.0, abs_sum = 0.0;
             for (long i = 0; i < h->k; i++) {
                 double p = (double)arow[i] * bcol[i];
                 sum += p;
                 abs_sum += fabs(p);
             }
-            ref[r] = sum;
-            tol[r] = abs_sum;
+            h->col_ref[(size_t)s * (size_t)h->m + (size_t)r] = sum;
+            h->col_tol[(size_t)s * (size_t)h->m + (size_t)r] = abs_sum;
         }
     }
+}
+
+/* bt = b column-major, in parallel by blocks of columns (each a run of
+   bt's rows written in order). */
+static void transpose_b(matmul_host *h)
+{
+    const long k = h->k, n = h->n, B = 64;
+#pragma omp parallel for schedule(static)
+    for (long j0 = 0; j0 < n; j0 += B)
+        for (long i = 0; i < k; i++)
+            for (long j = j0; j < j0 + B && j < n; j++)
+                h->bt[j * k + i] = h->b[i * n + j];
 }
 
 static void matmul_release(void *host)
@@ -214,9 +241,7 @@ static int matmul_prepare(const sb_problem *p, unsigned seed, void **host, char 
     /* Different seeds for a and b, so that b is not a copy of a. */
     sb_random_floats(h->a, mk, seed);
     sb_random_floats(h->b, kn, (uint64_t)seed * 2654435761u + 1);
-    for (size_t i = 0; i < (size_t)h->k; i++)
-        for (size_t j = 0; j < (size_t)h->n; j++)
-            h->bt[j * (size_t)h->k + i] = h->b[i * (size_t)h->n + j];
+    transpose_b(h);
     h->nrows = choose_lines(h->m, all, h->rows);
     h->ncols = all ? 0 : choose_lines(h->n, 0, h->cols);
     reference_rows(h);
@@ -298,6 +323,61 @@ static int mismatch(char *err, size_t n, long row, long col, float got, double w
     return -1;
 }
 
+/* The checks, each a parallel search in the order the serial one walked:
+ * every element for NaN (key: its index), the checked rows (key: the row's
+ * place in the list x n + column), then the checked columns (key: the
+ * column's place x m + row).  !(x <= bound) so that a NaN never passes. */
+typedef struct matmul_scan {
+    const matmul_host *h;
+    const float *c;
+} matmul_scan;
+
+static long scan_finite(const void *ctx, long begin, long end)
+{
+    const matmul_scan *s = ctx;
+    for (long e = begin; e < end; e++)
+        if (!isfinite(s->c[e]))
+            return e;
+    return SB_NO_MISMATCH;
+}
+
+static long scan_rows(const void *ctx, long begin, long end)
+{
+    const matmul_scan *s = ctx;
+    const matmul_host *h = s->h;
+    for (long r = begin; r < end; r++) {
+        const float *crow = s->c + (size_t)h->rows[r] * (size_t)h->n;
+        const double *ref = h->row_ref + (size_t)r * (size_t)h->n;
+        const double *tol = h->row_tol + (size_t)r * (size_t)h->n;
+        for (long j = 0; j < h->n; j++)
+            if (!(fabs(crow[j] - ref[j]) <= MATMUL_REL_TOL * tol[j]))
+                return r * h->n + j;
+    }
+    return SB_NO_MISMATCH;
+}
+
+static long scan_cols(const void *ctx, long begin, long end)
+{
+    const matmul_scan *s = ctx;
+    const matmul_host *h = s->h;
+    for (long q = begin; q < end; q++) {
+        const double *ref = h->col_ref + (size_t)q * (size_t)h->m;
+        const double *tol = h->col_tol + (size_t)q * (size_t)h->m;
+        for (long r = 0; r < h->m; r++) {
+            float got = s->c[(size_t)r * (size_t)h->n + (size_t)h->cols[q]];
+            if (!(fabs(got - ref[r]) <= MATMUL_REL_TOL * tol[r]))
+                return q * h->m + r;
+        }
+    }
+    return SB_NO_MISMATCH;
+}
+
+/* Lines (rows or columns) of `length` elements per chunk of a scan. */
+static long line_grain(long length)
+{
+    return length > 0 && length < SB_SCAN_GRAIN ? SB_SCAN_GRAIN / length : 1;
+}
+
 static int matmul_verify(void *host, const sb_problem *p, const sb_variant *v,
                          void *const *outputs, char *err, size_t n)
 {
@@ -305,32 +385,28 @@ static int matmul_verify(void *host, const sb_problem *p, const sb_variant *v,
     const float *c = outputs[0];
     (void)p;
     (void)v;
-    size_t total = (size_t)h->m * (size_t)h->n;
-    for (size_t e = 0; e < total; e++)
-        if (!isfinite(c[e])) {
-            uint32_t bits;
-            memcpy(&bits, &c[e], 4);
-            snprintf(err, n, "c[%zu][%zu] = %g (0x%08x)%s", e / (size_t)h->n, e % (size_t)h->n,
-                     c[e], bits, bits == SB_POISON_WORD ? ": never written" : ": not finite");
-            return -1;
-        }
-    /* !(x <= bound) so that a NaN can never pass. */
-    for (int r = 0; r < h->nrows; r++) {
-        const float *crow = c + (size_t)h->rows[r] * (size_t)h->n;
-        const double *ref = h->row_ref + (size_t)r * (size_t)h->n;
-        const double *tol = h->row_tol + (size_t)r * (size_t)h->n;
-        for (long j = 0; j < h->n; j++)
-            if (!(fabs(crow[j] - ref[j]) <= MATMUL_REL_TOL * tol[j]))
-                return mismatch(err, n, h->rows[r], j, crow[j], ref[j], MATMUL_REL_TOL * tol[j]);
+    matmul_scan s = {h, c};
+    long e = sb_first_mismatch(h->m * h->n, SB_SCAN_GRAIN, scan_finite, &s);
+    if (e != SB_NO_MISMATCH) {
+        uint32_t bits;
+        memcpy(&bits, &c[e], 4);
+        snprintf(err, n, "c[%ld][%ld] = %g (0x%08x)%s", e / h->n, e % h->n, c[e], bits,
+                 bits == SB_POISON_WORD ? ": never written" : ": not finite");
+        return -1;
     }
-    for (int s = 0; s < h->ncols; s++) {
-        const double *ref = h->col_ref + (size_t)s * (size_t)h->m;
-        const double *tol = h->col_tol + (size_t)s * (size_t)h->m;
-        for (long r = 0; r < h->m; r++) {
-            float got = c[(size_t)r * (size_t)h->n + (size_t)h->cols[s]];
-            if (!(fabs(got - ref[r]) <= MATMUL_REL_TOL * tol[r]))
-                return mismatch(err, n, r, h->cols[s], got, ref[r], MATMUL_REL_TOL * tol[r]);
-        }
+    long key = sb_first_mismatch(h->nrows, line_grain(h->n), scan_rows, &s);
+    if (key != SB_NO_MISMATCH) {
+        long r = key / h->n, j = key % h->n;
+        size_t at = (size_t)r * (size_t)h->n + (size_t)j;
+        return mismatch(err, n, h->rows[r], j, c[(size_t)h->rows[r] * (size_t)h->n + (size_t)j],
+                        h->row_ref[at], MATMUL_REL_TOL * h->row_tol[at]);
+    }
+    key = sb_first_mismatch(h->ncols, line_grain(h->m), scan_cols, &s);
+    if (key != SB_NO_MISMATCH) {
+        long q = key / h->m, r = key % h->m;
+        size_t at = (size_t)q * (size_t)h->m + (size_t)r;
+        return mismatch(err, n, r, h->cols[q], c[(size_t)r * (size_t)h->n + (size_t)h->cols[q]],
+                        h->col_ref[at], MATMUL_REL_TOL * h->col_tol[at]);
     }
     return 0;
 }

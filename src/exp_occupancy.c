@@ -146,13 +146,12 @@ static int occupancy_verify(void *host, const sb_problem *p, const sb_variant *v
     const uint32_t *got = outputs[0];
     (void)p;
     (void)v;
-    for (long i = 0; i < h->n; i++)
-        if (got[i] != want[i]) {
-            snprintf(err, n, "c[%ld] = 0x%08x, expected 0x%08x%s", i, got[i], want[i],
-                     got[i] == SB_POISON_WORD ? ": never written" : "");
-            return -1;
-        }
-    return 0;
+    long i = sb_first_word_mismatch(got, want, h->n);
+    if (i == SB_NO_MISMATCH)
+        return 0;
+    snprintf(err, n, "c[%ld] = 0x%08x, expected 0x%08x%s", i, got[i], want[i],
+             got[i] == SB_POISON_WORD ? ": never written" : "");
+    return -1;
 }
 
 const sb_experiment sb_exp_occupancy = {

@@ -308,34 +308,48 @@ static int shared_plan(void *host, const sb_problem *p, const sb_variant *v,
 
 static const char *const component = "xyzw";
 
+/* What a block's outputs must be depends on the thread's place in its
+ * block and not on the block: each check computes one block's worth once
+ * and compares the output, every block, with it, in the output's order. */
+
+/* Loads: the sum thread i of a block (lane i % 32 of warp i / 32) reads
+   from its slot and the UNROLL - 1 after it, ITERS / UNROLL times. */
+static uint32_t load_want(const shared_host *h, const shared_access *a, int i, int c)
+{
+    int per = a->word / 4;
+    long slot = slot_of(a, i % SB_WARP_LANES, i / SB_WARP_LANES), shift = shift_of(a);
+    uint32_t sum = 0;
+    for (int u = 0; u < UNROLL; u++)
+        sum += h->in[(slot + u * shift) * per + c];
+    return (uint32_t)(ITERS / UNROLL) * sum;
+}
+
 static int verify_load(const shared_host *h, const shared_access *a, const uint32_t *out,
                        char *err, size_t n)
 {
     int per = a->word / 4;
-    long shift = shift_of(a);
-    for (long g = 0; g < h->threads; g++) {
-        int lane = (int)(g % SB_WARP_LANES), warp = (int)(g % BLOCK / SB_WARP_LANES);
-        long slot = slot_of(a, lane, warp);
-        for (int c = 0; c < per; c++) {
-            uint32_t sum = 0;
-            for (int u = 0; u < UNROLL; u++)
-                sum += h->in[(slot + u * shift) * per + c];
-            uint32_t want = (uint32_t)(ITERS / UNROLL) * sum, got = out[g * per + c];
-            if (got != want) {
-                char comp[4] = "";
-                if (per > 1)
-                    snprintf(comp, sizeof comp, ".%c", component[c]);
-                snprintf(err, n, "out[%ld]%s = 0x%08x, expected 0x%08x (%d times the sum of "
-                                 "slot %ld and the %d after it, %ld elements apart)%s",
-                         g, comp, got, want, ITERS / UNROLL, slot, UNROLL - 1, shift,
-                         got == SB_POISON_WORD ? ": never written" : "");
-                return -1;
-            }
-        }
-    }
-    return 0;
+    uint32_t want[BLOCK * 4];
+    for (int i = 0; i < BLOCK; i++)
+        for (int c = 0; c < per; c++)
+            want[i * per + c] = load_want(h, a, i, c);
+    long at = sb_first_periodic_mismatch(out, want, (long)BLOCK * per, h->threads * per);
+    if (at == SB_NO_MISMATCH)
+        return 0;
+    long g = at / per;
+    int c = (int)(at % per);
+    char comp[4] = "";
+    if (per > 1)
+        snprintf(comp, sizeof comp, ".%c", component[c]);
+    snprintf(err, n, "out[%ld]%s = 0x%08x, expected 0x%08x (%d times the sum of slot %ld and "
+                     "the %d after it, %ld elements apart)%s",
+             g, comp, out[at], want[at % (BLOCK * per)], ITERS / UNROLL,
+             slot_of(a, (int)(g % SB_WARP_LANES), (int)(g % BLOCK / SB_WARP_LANES)), UNROLL - 1,
+             shift_of(a), out[at] == SB_POISON_WORD ? ": never written" : "");
+    return -1;
 }
 
+/* Stores: each block dumps its whole shared buffer, in[i] where a lane
+   stored and ~in[i] (the fill) where none did. */
 static int verify_store(const shared_host *h, const shared_access *a, const uint32_t *out,
                         char *err, size_t n)
 {
@@ -343,7 +357,10 @@ static int verify_store(const shared_host *h, const shared_access *a, const uint
     long blocks = (h->threads + BLOCK - 1) / BLOCK;
     int per = a->word / 4;
     char *stored = calloc((size_t)span, 1);
-    if (!stored) {
+    uint32_t *want = calloc((size_t)(span * per), sizeof *want);
+    if (!stored || !want) {
+        free(stored);
+        free(want);
         snprintf(err, n, "out of host memory");
         return -1;
     }
@@ -351,25 +368,25 @@ static int verify_store(const shared_host *h, const shared_access *a, const uint
         for (int l = 0; l < SB_WARP_LANES; l++)
             for (int u = 0; u < UNROLL; u++)
                 stored[slot_of(a, l, w) + u * shift] = 1;
+    for (long i = 0; i < span * per; i++)
+        want[i] = stored[i / per] ? h->in[i] : ~h->in[i];
+    long at = sb_first_periodic_mismatch(out, want, span * per, blocks * span * per);
     int rc = 0;
-    for (long b = 0; b < blocks && !rc; b++)
-        for (long i = 0; i < span && !rc; i++)
-            for (int c = 0; c < per && !rc; c++) {
-                uint32_t in = h->in[i * per + c];
-                uint32_t want = stored[i] ? in : ~in, got = out[(b * span + i) * per + c];
-                if (got != want) {
-                    char comp[4] = "";
-                    if (per > 1)
-                        snprintf(comp, sizeof comp, ".%c", component[c]);
-                    snprintf(err, n, "block %ld: buf[%ld]%s = 0x%08x, expected 0x%08x (%s)%s", b,
-                             i, comp, got, want,
-                             stored[i] ? "in[i]: a slot the warps store" : "~in[i]: a slot no "
-                                                                          "lane stores",
-                             got == SB_POISON_WORD ? ": never written" : "");
-                    rc = -1;
-                }
-            }
+    if (at != SB_NO_MISMATCH) {
+        long b = at / (span * per), i = at % (span * per) / per;
+        int c = (int)(at % per);
+        uint32_t got = out[at];
+        char comp[4] = "";
+        if (per > 1)
+            snprintf(comp, sizeof comp, ".%c", component[c]);
+        snprintf(err, n, "block %ld: buf[%ld]%s = 0x%08x, expected 0x%08x (%s)%s", b, i, comp,
+                 got, want[at % (span * per)],
+                 stored[i] ? "in[i]: a slot the warps store" : "~in[i]: a slot no lane stores",
+                 got == SB_POISON_WORD ? ": never written" : "");
+        rc = -1;
+    }
     free(stored);
+    free(want);
     return rc;
 }
 

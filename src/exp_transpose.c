@@ -285,29 +285,61 @@ static int mismatch(char *err, size_t n, long row, long col, uint32_t got, uint3
     return -1;
 }
 
-/* Walks the matrices in 64 x 64 blocks: a transposed comparison that
- * strides through c a whole row at a time misses the cache on every
- * element, which at 8192 x 8192 costs seconds per check. */
+/* The transposed check walks the matrices in 64 x 64 blocks: a comparison
+ * that strides through c a whole row at a time misses the cache on every
+ * element, which at 8192 x 8192 costs seconds per check.  Blocks are the
+ * items of the parallel search, in the order the serial walk takes them
+ * (block rows of a, then block columns); inside a block, columns of a then
+ * rows. */
+#define CHECK_BLOCK 64
+
+typedef struct transpose_scan {
+    const uint32_t *a, *c;
+    long rows, cols;
+    long blocks_across; /* blocks in a row of a */
+} transpose_scan;
+
+/* The key of a's element (i, j), in block b whose corner is (i0, j0): its
+   place in the serial walk. */
+static long block_key(long b, long i, long j, long i0, long j0)
+{
+    return b * CHECK_BLOCK * CHECK_BLOCK + (j - j0) * CHECK_BLOCK + (i - i0);
+}
+
+static long scan_blocks(const void *ctx, long begin, long end)
+{
+    const transpose_scan *t = ctx;
+    const long rows = t->rows, cols = t->cols, B = CHECK_BLOCK;
+    for (long b = begin; b < end; b++) {
+        long i0 = b / t->blocks_across * B, j0 = b % t->blocks_across * B;
+        long i1 = i0 + B < rows ? i0 + B : rows, j1 = j0 + B < cols ? j0 + B : cols;
+        for (long j = j0; j < j1; j++)
+            for (long i = i0; i < i1; i++)
+                if (t->c[j * rows + i] != t->a[i * cols + j])
+                    return block_key(b, i, j, i0, j0);
+    }
+    return SB_NO_MISMATCH;
+}
+
 static int transpose_verify(void *host, const sb_problem *p, const sb_variant *v,
                             void *const *outputs, char *err, size_t n)
 {
     transpose_host *h = host;
     const uint32_t *a = (const uint32_t *)h->a;
     const uint32_t *c = outputs[0];
-    const long rows = p->rows, cols = p->cols, B = 64;
+    const long rows = p->rows, cols = p->cols, B = CHECK_BLOCK;
     if (v->api_copy || v->param[4] == SHAPE_COPY) {
-        for (long i = 0; i < rows * cols; i++)
-            if (c[i] != a[i])
-                return mismatch(err, n, i / cols, i % cols, c[i], a[i]);
-        return 0;
+        long i = sb_first_word_mismatch(c, a, rows * cols);
+        return i == SB_NO_MISMATCH ? 0 : mismatch(err, n, i / cols, i % cols, c[i], a[i]);
     }
-    for (long i0 = 0; i0 < rows; i0 += B)
-        for (long j0 = 0; j0 < cols; j0 += B)
-            for (long j = j0; j < j0 + B && j < cols; j++)
-                for (long i = i0; i < i0 + B && i < rows; i++)
-                    if (c[j * rows + i] != a[i * cols + j])
-                        return mismatch(err, n, j, i, c[j * rows + i], a[i * cols + j]);
-    return 0;
+    transpose_scan t = {a, c, rows, cols, (cols + B - 1) / B};
+    long nblocks = (rows + B - 1) / B * t.blocks_across;
+    long key = sb_first_mismatch(nblocks, SB_SCAN_GRAIN / (B * B), scan_blocks, &t);
+    if (key == SB_NO_MISMATCH)
+        return 0;
+    long b = key / (B * B), in_block = key % (B * B);
+    long i = b / t.blocks_across * B + in_block % B, j = b % t.blocks_across * B + in_block / B;
+    return mismatch(err, n, j, i, c[j * rows + i], a[i * cols + j]);
 }
 
 const sb_experiment sb_exp_transpose = {

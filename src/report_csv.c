@@ -1,7 +1,9 @@
 /* CSV: one header line, one line per result; every model field gets its own
- * column (prefixed m1_/m2_ for the first and second declared access); the
- * last columns compare the line with the same variant on the reference
- * device (crossapi.h) and carry the PTX memory summary. */
+ * column (prefixed m1_/m2_ for the first and second declared access); then
+ * columns that compare the line with the same variant on the reference
+ * device (crossapi.h) and carry the PTX memory summary; last, where the
+ * variant's host time went (appended, so that older columns keep their
+ * places). */
 #include <string.h>
 
 #include "crossapi.h"
@@ -67,7 +69,8 @@ int sb_report_csv(const sb_run *run, FILE *out)
         for (size_t i = 0; sb_prediction_field_at(i); i++)
             fprintf(out, ",m%d_%s", m, sb_prediction_field_at(i)->name);
     }
-    fputs(",device_label,reference,speed_ratio,verdict,ptx_memory,ptx_vs_reference\n", out);
+    fputs(",device_label,reference,speed_ratio,verdict,ptx_memory,ptx_vs_reference,host_ms,"
+          "verify_ms\n", out);
     sb_crossapi x;
     if (sb_crossapi_build(run, &x))
         return -1;
@@ -116,7 +119,7 @@ int sb_report_csv(const sb_run *run, FILE *out)
             }
         }
         cross_columns(run, &x, i, out);
-        fputc('\n', out);
+        fprintf(out, ",%.3f,%.3f\n", r->host_ms, r->verify_ms);
     }
     sb_crossapi_free(&x);
     return ferror(out) ? -1 : 0;

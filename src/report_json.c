@@ -72,6 +72,7 @@ static json_t *result_json(const sb_result *r)
     json_object_set_new(t, "fastest_rep", json_integer((json_int_t)r->ms.fastest));
     json_object_set_new(t, "slowest_rep", json_integer((json_int_t)r->ms.slowest));
     json_object_set_new(o, "host_ms", json_real(r->host_ms));
+    json_object_set_new(o, "verify_ms", json_real(r->verify_ms));
     json_object_set_new(o, "intensity", r->intensity > 0 ? json_real(r->intensity) : json_null());
     json_object_set_new(o, "roof_share", r->roof_share > 0 ? json_real(r->roof_share) : json_null());
     json_object_set_new(o, "slowdown", r->slowdown > 0 ? json_real(r->slowdown) : json_null());

@@ -197,6 +197,9 @@ static int read_result(json_t *o, size_t i, int ndevices, sb_result *r, char *wh
     json_t *tif = json_object_get(o, "threads_in_flight");
     r->threads_in_flight = json_is_integer(tif) ? (long)json_integer_value(tif) : -1;
     r->verified = json_is_true(json_object_get(o, "verified"));
+    /* 0 where a file predates the field. */
+    r->host_ms = num(o, "host_ms");
+    r->verify_ms = num(o, "verify_ms");
     read_model(json_object_get(o, "model"), r);
     return 0;
 }

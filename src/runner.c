@@ -321,11 +321,19 @@ static int warm_up(const timed_op *op, sb_device *dev, int warmup, char *err, si
     }
 }
 
+static double ms_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-6;
+}
+
 /* Upload poison into every output, run once, read the outputs back and
- * compare them with the reference. */
+ * compare them with the reference; *verify_ms: the read-back and the
+ * comparison. */
 static int run_and_verify(sb_session *s, const sb_experiment *e, const sb_problem *p,
                           const sb_variant *v, void *host, const timed_op *op, void **outputs,
-                          void *poison, char *err, size_t n)
+                          void *poison, double *verify_ms, char *err, size_t n)
 {
     const sb_backend *vt = s->slot.vt;
     const sb_plan *plan = op->plan;
@@ -340,6 +348,8 @@ static int run_and_verify(sb_session *s, const sb_experiment *e, const sb_proble
         snprintf(err, n, "%s", vt->last_error());
         return SB_EXIT_RUNTIME;
     }
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (int i = 0; i < plan->nbuffers; i++)
         if (!plan->buffer[i].init) {
             if (vt->download(outputs[nout], bufs[i], plan->buffer[i].bytes)) {
@@ -349,7 +359,9 @@ static int run_and_verify(sb_session *s, const sb_experiment *e, const sb_proble
             nout++;
         }
     char why[1024] = "";
-    if (e->verify(host, p, v, outputs, why, sizeof why)) {
+    int wrong = e->verify(host, p, v, outputs, why, sizeof why);
+    *verify_ms = ms_since(&t0);
+    if (wrong) {
         snprintf(err, n, "wrong result, no figure reported: %s", why);
         return SB_EXIT_WRONG;
     }
@@ -387,7 +399,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     char err[ERR_LEN] = "";
     sb_plan plan;
     memset(&plan, 0, sizeof plan);
-    struct timespec t0, t1;
+    struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (e->plan(host, p, v, &s->info, &plan, err, sizeof err)) {
         report_failure(s, e, v, "%s", err);
@@ -495,7 +507,8 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     }
     /* The output of a launch made after the timed ones, into poisoned
        buffers, must match the host reference before any figure is kept. */
-    status = run_and_verify(s, e, p, v, host, &op, outputs, poison, err, sizeof err);
+    double verify_ms = 0.0;
+    status = run_and_verify(s, e, p, v, host, &op, outputs, poison, &verify_ms, err, sizeof err);
     if (status)
         goto done;
 
@@ -558,8 +571,8 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
         }
     }
     r.verified = 1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    r.host_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
+    r.host_ms = ms_since(&t0);
+    r.verify_ms = verify_ms;
     if (prog)
         capture_ptx(o, s, e, v, prog, &r);
     if (e->quantity == SB_QUANTITY_BANDWIDTH) {

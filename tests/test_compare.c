@@ -50,6 +50,8 @@ static void run_fixture(sb_run *run)
             r.value = 1.0 / r.ms.median;
             r.occupancy = -1;
             r.verified = 1;
+            r.host_ms = 100.0 + i;
+            r.verify_ms = 40.5 + i;
             assert_int_equal(sb_run_add(run, &r), 0);
         }
 }
@@ -125,7 +127,7 @@ static int teardown(void **state)
 {
     (void)state;
     const char *names[] = {"old.json", "new.json", "bad.json", "foreign.json", "other.json",
-                           "noresults.json"};
+                           "noresults.json", "untimed.json"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char p[300];
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
@@ -148,6 +150,35 @@ static void round_trip(void **state)
     assert_double_equal(run.results[3].ms.spread, 0.02, 1e-9);
     assert_string_equal(run.results[3].unit, "GB/s");
     assert_string_equal(run.devices[1].info.driver, "580.65");
+    assert_double_equal(run.results[3].host_ms, 103.0, 1e-9);
+    assert_double_equal(run.results[3].verify_ms, 43.5, 1e-9);
+    sb_run_free(&run);
+}
+
+/* Files written before the host-time fields still read, with 0 for them. */
+static void without_host_times(void **state)
+{
+    (void)state;
+    json_t *root = json_load_file(old_path, 0, NULL);
+    assert_non_null(root);
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(root, "results"), i, r)
+    {
+        assert_int_equal(json_object_del(r, "host_ms"), 0);
+        assert_int_equal(json_object_del(r, "verify_ms"), 0);
+    }
+    char path[300];
+    snprintf(path, sizeof path, "%s/untimed.json", dir);
+    assert_int_equal(json_dump_file(root, path, JSON_INDENT(2)), 0);
+    json_decref(root);
+    sb_run run;
+    char err[512];
+    assert_int_equal(sb_run_read_json(path, &run, err, sizeof err), 0);
+    assert_int_equal(run.nresults, 10);
+    assert_double_equal(run.results[3].ms.median, 0.4, 1e-9);
+    assert_double_equal(run.results[3].host_ms, 0.0, 0.0);
+    assert_double_equal(run.results[3].verify_ms, 0.0, 0.0);
     sb_run_free(&run);
 }
 
@@ -299,6 +330,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trip),
+        cmocka_unit_test(without_host_times),
         cmocka_unit_test(planted_slowdown_and_nothing_else),
         cmocka_unit_test(header_names_what_differs),
         cmocka_unit_test(bad_files_give_one_line),

@@ -45,6 +45,8 @@ static void fixture(sb_run *run, int nresults)
         r.roof_share = r.value / 4000.0;
         r.occupancy = -1;
         r.verified = 1;
+        r.host_ms = 812.25;
+        r.verify_ms = 540.5;
         r.npatterns = 1;
         snprintf(r.pattern_label[0], sizeof r.pattern_label[0], "smem col");
         r.pattern[0] = sb_pattern_default();
@@ -109,6 +111,9 @@ static void csv_quotes_and_shape(void **state)
         lines++;
     }
     assert_int_equal(lines, 3);
+    /* The host time and its check share, last. */
+    assert_non_null(strstr(t, ",ptx_vs_reference,host_ms,verify_ms\n"));
+    assert_non_null(strstr(t, ",812.250,540.500\n"));
     free(t);
     sb_run_free(&run);
 }
