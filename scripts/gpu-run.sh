@@ -62,12 +62,12 @@ echo "make check: status $check_status, $(( $(date +%s) - t0 )) s" | keep
 ./simtbench --list >"$out/list.txt" 2>&1
 
 say "default suite, both APIs"
-t0=$(date +%s)
+t0=$(date +%s%N)
 # shellcheck disable=SC2086
 timeout "${SB_SUITE_TIMEOUT:-180}" ./simtbench --backend cuda,opencl --quiet --dump-ptx "$out/ptx" \
     --save "$out/suite.json" ${SB_SUITE_ARGS:-} >"$out/suite.txt" 2>"$out/suite.err"
 suite_status=$?
-echo "suite: status $suite_status, $(( $(date +%s) - t0 )) s wall, builds included" | keep
+echo "suite: status $suite_status, $(( ($(date +%s%N) - t0) / 1000000 )) ms wall, builds included" | keep
 keep <"$out/suite.err"
 ./simtbench report "$out/suite.json" --format markdown >"$out/suite.md" 2>>"$out/summary.txt"
 ./simtbench report "$out/suite.json" --format html >"$out/suite.html" 2>>"$out/summary.txt"
