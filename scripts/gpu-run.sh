@@ -16,7 +16,7 @@
 #    access experiments, the judge of the model (clocks left alone).
 # Everything lands in OUTDIR; bundle.tar.gz holds all of it.
 #
-# Environment: SB_SYSROOT=DIR, a folder with Debian's opencl-c-headers,
+# Environment: SB_SYSROOT=DIR, a folder with Debian's opencl-c-headers, libclblast,
 # libjansson and libcmocka unpacked (dpkg -x) for machines that lack them;
 # SB_SUITE_ARGS adds options to the suite run.  The NVIDIA OpenCL ICD must
 # be registered in /etc/OpenCL/vendors; with PoCL present too, the OpenCL
@@ -34,7 +34,7 @@ if [ -n "${SB_SYSROOT:-}" ]; then
     lib=$SB_SYSROOT/usr/lib/x86_64-linux-gnu
     export PKG_CONFIG_PATH=$lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$SB_SYSROOT
     export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    export CPPFLAGS="-I$SB_SYSROOT/usr/include ${CPPFLAGS:-}"
+    export CPPFLAGS="-I$SB_SYSROOT/usr/include ${CPPFLAGS:-}" LDFLAGS="-L$lib ${LDFLAGS:-}"
 fi
 
 work=$(mktemp -d)
