@@ -81,7 +81,11 @@ static void ptx_note(const sb_crossapi *x, const sb_result *ref, const sb_result
         else
             snprintf(buf, n, "same memory instructions");
     }
-    else if (same < 0)
+    else if (same == 2) {
+        char typed[200];
+        snprintf(typed, sizeof typed, "%s", buf);
+        snprintf(buf, n, "same memory instructions, element types differ (%s)", typed);
+    } else if (same < 0)
         snprintf(buf, n, "PTX summary unreadable");
 }
 

@@ -326,22 +326,48 @@ static size_t side(const sb_ptx_summary *self, const sb_ptx_summary *other, cons
     return used < n ? used : n;
 }
 
-int sb_ptx_summary_diff(const sb_ptx_summary *a, const char *a_name, const sb_ptx_summary *b,
-                        const char *b_name, char *buf, size_t n)
+static int same_counts(const sb_ptx_summary *a, const sb_ptx_summary *b)
 {
     int same = a->nkinds == b->nkinds;
     for (int i = 0; same && i < a->nkinds; i++)
         same = count_of(b, a->kind[i].op) == a->kind[i].count;
+    return same;
+}
+
+/* The summary with each element type replaced by its width (f32, u32, s32
+ * and b32 all become b32): what the memory system sees. */
+static void by_width(const sb_ptx_summary *in, sb_ptx_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < in->nkinds; i++) {
+        char op[SB_PTX_OP_LEN];
+        snprintf(op, sizeof op, "%s", in->kind[i].op);
+        char *t = strrchr(op, '.');
+        if (t && strchr("fusb", t[1]) && isdigit((unsigned char)t[2]))
+            t[1] = 'b';
+        add_kind(out, op, in->kind[i].count);
+    }
+}
+
+int sb_ptx_summary_diff(const sb_ptx_summary *a, const char *a_name, const sb_ptx_summary *b,
+                        const char *b_name, char *buf, size_t n)
+{
+    int same = same_counts(a, b);
     if (n)
         buf[0] = '\0';
     if (same || n == 0)
         return same;
+    sb_ptx_summary wa, wb;
+    by_width(a, &wa);
+    by_width(b, &wb);
+    if (same_counts(&wa, &wb))
+        same = 2;
     size_t used = side(a, b, a_name, buf, n);
     if (used + 2 < n) {
         memcpy(buf + used, "; ", 3);
         side(b, a, b_name, buf + used + 2, n - used - 2);
     }
-    return 0;
+    return same;
 }
 
 int sb_ptx_text_diff(const char *a, const char *a_name, const char *b, const char *b_name,

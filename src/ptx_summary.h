@@ -46,12 +46,16 @@ int sb_ptx_summary_format(const sb_ptx_summary *s, char *buf, size_t n);
 /* Parse the text form back; 0, or -1 when the text is not one. */
 int sb_ptx_summary_parse(const char *text, sb_ptx_summary *out);
 
-/* 1 when a and b have the same memory instructions; else 0 with the kinds
- * whose counts differ in buf: "cuda: 4 x ld.global.nc.f32; opencl: 4 x ld.global.f32". */
+/* 1 when a and b have the same memory instructions; 2 when they differ only
+ * in element types of the same width (ld.shared.v4.u32 against
+ * ld.shared.v4.f32: the same 16-byte access), with the typed difference in
+ * buf; else 0 with the kinds whose counts differ in buf:
+ * "cuda: 4 x ld.global.nc.f32; opencl: 4 x ld.global.f32". */
 int sb_ptx_summary_diff(const sb_ptx_summary *a, const char *a_name, const sb_ptx_summary *b,
                         const char *b_name, char *buf, size_t n);
 
-/* The same comparison on two text forms; -1 when either does not parse. */
+/* The same comparison on two text forms (0, 1 or 2); -1 when either does not
+ * parse. */
 int sb_ptx_text_diff(const char *a, const char *a_name, const char *b, const char *b_name,
                      char *buf, size_t n);
 

@@ -183,6 +183,18 @@ static void differences_name_both_sides(void **state)
                                       sizeof diff),
                      1);
     assert_int_equal(sb_ptx_text_diff("nonsense", "a", "none", "b", diff, sizeof diff), -1);
+    /* The same 16-byte access typed u32 by one compiler and f32 by the
+       other is the same memory instruction, said so with the types. */
+    assert_int_equal(sb_ptx_text_diff("4 x ld.shared.v4.u32, 4 x st.global.v4.u32", "cuda",
+                                      "4 x ld.shared.v4.f32, 4 x st.global.v4.f32", "opencl", diff,
+                                      sizeof diff),
+                     2);
+    assert_string_equal(diff, "cuda: 4 x ld.shared.v4.u32, 4 x st.global.v4.u32; "
+                              "opencl: 4 x ld.shared.v4.f32, 4 x st.global.v4.f32");
+    /* Different widths stay different. */
+    assert_int_equal(sb_ptx_text_diff("4 x ld.shared.v4.u32", "cuda", "4 x ld.shared.v4.u64",
+                                      "opencl", diff, sizeof diff),
+                     0);
 }
 
 int main(void)
