@@ -14,3 +14,4 @@ typedef unsigned int uint;
 typedef unsigned long long ulong;
 #define FLOAT4(x, y, z, w) make_float4((x), (y), (z), (w))
 #define LOCAL_PTR
+#define ALIGNED(n) __attribute__((aligned(n)))

@@ -12,3 +12,4 @@
 #define SB_OPENCL 1
 #define FLOAT4(x, y, z, w) ((float4)((x), (y), (z), (w)))
 #define LOCAL_PTR __local
+#define ALIGNED(n) __attribute__((aligned(n)))
