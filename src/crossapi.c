@@ -66,7 +66,7 @@ static int same_row(const sb_result *a, const sb_result *b)
  * forms: both APIs' PTX is summarised when the run measures, so the report
  * needs no file. */
 static void ptx_note(const sb_crossapi *x, const sb_result *ref, const sb_result *other,
-                     int slot, char *buf, size_t n)
+                     int slot, int differ, char *buf, size_t n)
 {
     buf[0] = '\0';
     if (!ref->ptx_memory[0] || !other->ptx_memory[0])
@@ -75,7 +75,10 @@ static void ptx_note(const sb_crossapi *x, const sb_result *ref, const sb_result
                                 x->label[slot], buf, n);
     if (same == 1) {
         char rest[200];
-        if (sb_ptx_text_other(ref->ptx_memory, x->label[x->reference], other->ptx_memory,
+        /* The rest of the PTX is named only where the times differ: the
+           same few extra instructions in every kernel are noise where they
+           cost nothing. */
+        if (differ && sb_ptx_text_other(ref->ptx_memory, x->label[x->reference], other->ptx_memory,
                               x->label[slot], rest, sizeof rest) == 1)
             snprintf(buf, n, "same memory instructions; %s", rest);
         else
@@ -128,7 +131,9 @@ int sb_crossapi_build(const sb_run *run, sb_crossapi *x)
                 continue;
             const sb_result *ref = &run->results[ri], *other = &run->results[row->result[s]];
             row->verdict[s] = sb_verdict_of(&ref->ms, &other->ms, 0.0);
-            ptx_note(x, ref, other, s, row->ptx[s], sizeof row->ptx[s]);
+            int differ = row->verdict[s].kind == SB_VERDICT_FASTER ||
+                         row->verdict[s].kind == SB_VERDICT_SLOWER;
+            ptx_note(x, ref, other, s, differ, row->ptx[s], sizeof row->ptx[s]);
         }
     }
     return 0;
