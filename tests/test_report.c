@@ -44,6 +44,10 @@ static void fixture(sb_run *run, int nresults)
         r.value_best = 3603.16;
         r.roof_share = r.value / 4000.0;
         r.occupancy = -1;
+        /* The first row's compiler said what it allocated, the second's did not. */
+        r.regs = i == 0 ? 32 : -1;
+        r.shared_bytes = i == 0 ? 8192 : -1;
+        r.private_bytes = i == 0 ? 0 : -1;
         r.verified = 1;
         r.host_ms = 812.25;
         r.verify_ms = 540.5;
@@ -111,9 +115,12 @@ static void csv_quotes_and_shape(void **state)
         lines++;
     }
     assert_int_equal(lines, 3);
-    /* The host time and its check share, last. */
-    assert_non_null(strstr(t, ",ptx_vs_reference,host_ms,verify_ms\n"));
-    assert_non_null(strstr(t, ",812.250,540.500\n"));
+    /* The host time and its check share, then the compiler's allocation,
+       empty where unknown. */
+    assert_non_null(
+        strstr(t, ",ptx_vs_reference,host_ms,verify_ms,registers,shared_bytes,private_bytes\n"));
+    assert_non_null(strstr(t, ",812.250,540.500,32,8192,0\n"));
+    assert_non_null(strstr(t, ",812.250,540.500,,,\n"));
     free(t);
     sb_run_free(&run);
 }
@@ -135,6 +142,13 @@ static void json_round_trip(void **state)
     assert_double_equal(json_real_value(json_object_get(r0, "value")), 3579.14, 1e-6);
     json_t *median = json_object_get(json_object_get(r0, "time_ms"), "median");
     assert_double_equal(json_real_value(median), 0.15, 1e-12);
+    assert_int_equal(json_integer_value(json_object_get(r0, "registers")), 32);
+    assert_int_equal(json_integer_value(json_object_get(r0, "shared_bytes")), 8192);
+    assert_int_equal(json_integer_value(json_object_get(r0, "private_bytes")), 0);
+    json_t *r1 = json_array_get(results, 1);
+    assert_true(json_is_null(json_object_get(r1, "registers")));
+    assert_true(json_is_null(json_object_get(r1, "shared_bytes")));
+    assert_true(json_is_null(json_object_get(r1, "private_bytes")));
     json_t *model = json_array_get(json_object_get(r0, "model"), 0);
     json_t *ways = json_object_get(json_object_get(model, "prediction"), "ways");
     assert_int_equal(json_integer_value(ways), 32);
