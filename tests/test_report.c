@@ -254,12 +254,14 @@ static void fixture2(sb_run *run)
         const char *variant;
         double cuda_ms, opencl_ms;
         const char *cuda_ptx, *opencl_ptx;
+        int regs[2];
+        long smem[2];
     } rows[] = {
         {"copy", 0.100, 0.101, "1 x ld.global.nc.f32, 1 x st.global.f32",
-         "1 x ld.global.nc.f32, 1 x st.global.f32"},
+         "1 x ld.global.nc.f32, 1 x st.global.f32", {8, 8}, {0, 0}},
         {"tiled<b>&\"q\"|", 0.200, 0.250, "1 x bar.sync, 4 x ld.global.nc.f32",
-         "1 x bar.sync, 4 x ld.global.f32"},
-        {"padded", 0.300, 0.250, "", ""},
+         "1 x bar.sync, 4 x ld.global.f32", {32, 31}, {8192, 8196}},
+        {"padded", 0.300, 0.250, "", "", {-1, 30}, {4224, 4224}},
     };
     for (int d = 0; d < 2; d++)
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -279,6 +281,9 @@ static void fixture2(sb_run *run)
             r.value = 8.0 / r.ms.median;
             r.roof_share = r.value / 4000.0;
             r.occupancy = -1;
+            r.regs = rows[i].regs[d];
+            r.shared_bytes = rows[i].smem[d];
+            r.private_bytes = -1;
             r.verified = 1;
             snprintf(r.ptx_memory, sizeof r.ptx_memory, "%s",
                      d ? rows[i].opencl_ptx : rows[i].cuda_ptx);
@@ -363,7 +368,10 @@ static void pairing_and_labels(void **state)
     assert_int_equal(x.rows[2].verdict[1].kind, SB_VERDICT_FASTER);
     assert_int_equal(x.rows[3].result[1], -1);
     assert_string_equal(x.rows[0].ptx[1], "same memory instructions");
-    assert_string_equal(x.rows[1].ptx[1], "cuda: 4 x ld.global.nc.f32; opencl: 4 x ld.global.f32");
+    /* What the compilers allocated, where both sides know it and it differs. */
+    assert_string_equal(x.rows[1].ptx[1], "cuda: 4 x ld.global.nc.f32; opencl: 4 x ld.global.f32"
+                                          "; registers: cuda 32, opencl 31"
+                                          "; shared bytes: cuda 8192, opencl 8196");
     assert_string_equal(x.rows[2].ptx[1], "");
     sb_crossapi_free(&x);
     /* One backend opened twice is two numbered slots. */
