@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 /* Bumped whenever the struct below changes layout or meaning. */
-#define SB_BACKEND_ABI 3
+#define SB_BACKEND_ABI 4
 #define SB_BACKEND_SYMBOL "simtbench_backend"
 
 /* The most operations one batch (batch_begin) may hold. */
@@ -66,6 +66,15 @@ typedef struct sb_arg {
     } v;
 } sb_arg;
 
+/* What the API's compiler allocated for one kernel.  -1 where the API or
+ * platform does not say: a backend never invents a value. */
+typedef struct sb_kernel_resources {
+    int regs;           /* registers per thread */
+    long shared_bytes;  /* static shared (OpenCL: local) memory per block */
+    long private_bytes; /* per-thread local (CUDA) / private (OpenCL) memory,
+                           spills included */
+} sb_kernel_resources;
+
 /* Launch geometry: grid counted in blocks (work-groups), not threads. */
 typedef struct sb_launch {
     unsigned grid[3];
@@ -104,6 +113,12 @@ typedef struct sb_backend {
     /* Blocks of block_threads threads that fit on one multiprocessor at once,
        as the API reports it; NULL or -1 where it cannot. */
     int (*occupancy)(sb_kernel *k, int block_threads, int *blocks_per_unit);
+    /* Registers, shared and private memory the compiler gave the kernel
+       (CUDA: cuFuncGetAttribute; OpenCL: clGetKernelWorkGroupInfo, and on
+       NVIDIA the -cl-nv-verbose build log).  Fills every field of *out,
+       -1 for each the API does not give; non-zero with last_error() only
+       when the query itself failed.  NULL where the backend cannot. */
+    int (*kernel_resources)(sb_kernel *k, sb_kernel_resources *out);
 
     int (*alloc)(sb_device *dev, size_t bytes, sb_buffer **buf);
     void (*free)(sb_buffer *buf);

@@ -39,6 +39,11 @@ typedef struct sb_result {
     int occupancy;           /* blocks per multiprocessor the API reports; -1 unknown */
     long threads_in_flight;  /* threads resident at once: min(launched, units x occupancy
                                 x block); -1 when the API gives no occupancy */
+    /* What the API's compiler allocated for the kernel (backend.h's
+       sb_kernel_resources); -1 unknown, and for the API copy and vendor rows. */
+    int regs;                /* registers per thread */
+    long shared_bytes;       /* static shared/local memory per block */
+    long private_bytes;      /* local/private (spill) memory per thread */
     int npatterns;
     char pattern_label[2][16];
     sb_pattern pattern[2];

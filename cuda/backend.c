@@ -36,7 +36,7 @@
     X(cuCtxSetCurrent) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)       \
     X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventElapsedTime)            \
     X(cuEventSynchronize)                                                                \
-    X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)                         \
+    X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute)   \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuMemAlloc) X(cuMemFree)            \
     X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) X(cuLaunchKernel)
 
@@ -737,6 +737,26 @@ static int cuda_occupancy(sb_kernel *k, int block_threads, int *blocks_per_unit)
     return 0;
 }
 
+static int cuda_kernel_resources(sb_kernel *k, sb_kernel_resources *out)
+{
+    out->regs = -1;
+    out->shared_bytes = -1;
+    out->private_bytes = -1;
+    int regs = 0, shared = 0, local = 0;
+    if (use(k->dev) ||
+        cu_failed(cu.cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, k->fn),
+                  "cuFuncGetAttribute(%s, NUM_REGS)", k->name) ||
+        cu_failed(cu.cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k->fn),
+                  "cuFuncGetAttribute(%s, SHARED_SIZE_BYTES)", k->name) ||
+        cu_failed(cu.cuFuncGetAttribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, k->fn),
+                  "cuFuncGetAttribute(%s, LOCAL_SIZE_BYTES)", k->name))
+        return -1;
+    out->regs = regs;
+    out->shared_bytes = shared;
+    out->private_bytes = local;
+    return 0;
+}
+
 static int cuda_alloc(sb_device *d, size_t bytes, sb_buffer **out)
 {
     *out = NULL;
@@ -1046,6 +1066,7 @@ const sb_backend simtbench_backend = {
     .kernel = cuda_kernel,
     .release_kernel = cuda_release_kernel,
     .occupancy = cuda_occupancy,
+    .kernel_resources = cuda_kernel_resources,
     .alloc = cuda_alloc,
     .free = cuda_free,
     .upload = cuda_upload,

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "ptxas_log.h"
 
 /* cl_nv_device_attribute_query, not in every header set. */
 #define SB_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
@@ -40,6 +41,7 @@ struct sb_device {
     cl_context context;
     cl_command_queue queue;
     int used_clblast; /* CLBlast's program cache holds programs of this context */
+    int nvidia;       /* NVIDIA's platform: builds with -cl-nv-verbose for ptxas's log */
     /* Batched timing (batch_begin): ops grows to the largest max asked for. */
     struct batch_op *ops;
     int ops_have;
@@ -49,12 +51,15 @@ struct sb_device {
 struct sb_program {
     sb_device *dev;
     cl_program program;
+    char *log; /* the build log of a successful build; NULL when empty */
 };
 
 struct sb_kernel {
     sb_device *dev;
     cl_kernel kernel;
     char name[64];
+    int regs;        /* from ptxas's lines in the build log; -1 unknown */
+    long smem_bytes; /* likewise */
 };
 
 struct sb_buffer {
@@ -313,6 +318,7 @@ static int ocl_open(const sb_device_request *req, sb_device **out, sb_device_inf
         return cl_fail("clCreateCommandQueue", e);
     }
     describe(p, d, pi, di, info);
+    dev->nvidia = strstr(info->platform, "NVIDIA") || strstr(info->vendor, "NVIDIA");
     *out = dev;
     return 0;
 }
@@ -356,6 +362,24 @@ static char *join_defines(const char *const *defines, int n)
     return s;
 }
 
+/* The whole build log, malloc'd, or NULL when it is empty or unreadable. */
+static char *build_log(cl_program prog, cl_device_id dev)
+{
+    size_t size = 0;
+    if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS ||
+        size <= 1)
+        return NULL;
+    char *log = malloc(size + 1);
+    if (!log)
+        return NULL;
+    if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, size, log, NULL) != CL_SUCCESS) {
+        free(log);
+        return NULL;
+    }
+    log[size] = '\0';
+    return log;
+}
+
 static int ocl_build(sb_device *dev, const char *source, const char *const *defines, int ndefines,
                      sb_program **out)
 {
@@ -363,6 +387,16 @@ static int ocl_build(sb_device *dev, const char *source, const char *const *defi
     char *options = join_defines(defines, ndefines);
     if (!options)
         return set_error("out of memory");
+    if (dev->nvidia) {
+        /* ptxas's register and shared-memory lines, for kernel_resources */
+        char *more = realloc(options, strlen(options) + sizeof " -cl-nv-verbose");
+        if (!more) {
+            free(options);
+            return set_error("out of memory");
+        }
+        options = more;
+        strcat(options, *options ? " -cl-nv-verbose" : "-cl-nv-verbose");
+    }
     cl_program prog = clCreateProgramWithSource(dev->context, 1, &source, NULL, &e);
     if (!prog) {
         free(options);
@@ -390,6 +424,7 @@ static int ocl_build(sb_device *dev, const char *source, const char *const *defi
     }
     p->dev = dev;
     p->program = prog;
+    p->log = build_log(prog, dev->id);
     *out = p;
     return 0;
 }
@@ -435,6 +470,7 @@ static void ocl_release_program(sb_program *p)
     if (!p)
         return;
     clReleaseProgram(p->program);
+    free(p->log);
     free(p);
 }
 
@@ -452,7 +488,34 @@ static int ocl_kernel(sb_program *p, const char *name, sb_kernel **out)
     sk->dev = p->dev;
     sk->kernel = k;
     snprintf(sk->name, sizeof sk->name, "%s", name);
+    /* Read now: the program (and its log) may be released before the kernel. */
+    sb_ptxas_log_resources(p->log, name, &sk->regs, &sk->smem_bytes);
     *out = sk;
+    return 0;
+}
+
+/* The API gives shared (local) and private bytes on every platform;
+ * registers only NVIDIA's ptxas says, in the verbose build log.  Where the
+ * log has the entry's smem, that is what ptxas really allocated (NVIDIA's
+ * OpenCL adds bytes of its own to what the kernel declares). */
+static int ocl_kernel_resources(sb_kernel *k, sb_kernel_resources *out)
+{
+    out->regs = k->regs;
+    out->shared_bytes = -1;
+    out->private_bytes = -1;
+    cl_ulong local = 0, priv = 0;
+    cl_int e = clGetKernelWorkGroupInfo(k->kernel, k->dev->id, CL_KERNEL_LOCAL_MEM_SIZE,
+                                        sizeof local, &local, NULL);
+    if (e != CL_SUCCESS)
+        return set_error("clGetKernelWorkGroupInfo(%s, CL_KERNEL_LOCAL_MEM_SIZE) failed: %s",
+                         k->name, cl_error_name(e));
+    out->shared_bytes = k->smem_bytes >= 0 ? k->smem_bytes : (long)local;
+    e = clGetKernelWorkGroupInfo(k->kernel, k->dev->id, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof priv,
+                                 &priv, NULL);
+    if (e != CL_SUCCESS)
+        return set_error("clGetKernelWorkGroupInfo(%s, CL_KERNEL_PRIVATE_MEM_SIZE) failed: %s",
+                         k->name, cl_error_name(e));
+    out->private_bytes = (long)priv;
     return 0;
 }
 
@@ -784,6 +847,7 @@ const sb_backend simtbench_backend = {
     .kernel = ocl_kernel,
     .release_kernel = ocl_release_kernel,
     .occupancy = NULL,
+    .kernel_resources = ocl_kernel_resources,
     .alloc = ocl_alloc,
     .free = ocl_free,
     .upload = ocl_upload,

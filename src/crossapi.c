@@ -62,6 +62,23 @@ static int same_row(const sb_result *a, const sb_result *b)
            a->rows == b->rows && a->cols == b->cols;
 }
 
+/* Append "; what: ref R, other O" to the note when both compilers' figures
+ * are known and differ: the same PTX can still be given other registers or
+ * shared bytes (NVIDIA's OpenCL reserves shared bytes of its own, which
+ * moves the kernel's arrays off their alignment).  Left out when it would
+ * not fit whole. */
+static void resource_note(const sb_crossapi *x, long ref, long other, const char *what, int slot,
+                          char *buf, size_t n)
+{
+    if (ref < 0 || other < 0 || ref == other)
+        return;
+    size_t used = strlen(buf);
+    int len = snprintf(buf + used, n - used, "%s%s: %s %ld, %s %ld", used ? "; " : "", what,
+                       x->label[x->reference], ref, x->label[slot], other);
+    if (len < 0 || (size_t)len >= n - used)
+        buf[used] = '\0';
+}
+
 /* The PTX note of one slot against the reference, from the records' text
  * forms: both APIs' PTX is summarised when the run measures, so the report
  * needs no file. */
@@ -69,9 +86,9 @@ static void ptx_note(const sb_crossapi *x, const sb_result *ref, const sb_result
                      int slot, int differ, char *buf, size_t n)
 {
     buf[0] = '\0';
-    if (!ref->ptx_memory[0] || !other->ptx_memory[0])
-        return;
-    int same = sb_ptx_text_diff(ref->ptx_memory, x->label[x->reference], other->ptx_memory,
+    int same = 0;
+    if (ref->ptx_memory[0] && other->ptx_memory[0])
+        same = sb_ptx_text_diff(ref->ptx_memory, x->label[x->reference], other->ptx_memory,
                                 x->label[slot], buf, n);
     if (same == 1) {
         char rest[200];
@@ -90,6 +107,9 @@ static void ptx_note(const sb_crossapi *x, const sb_result *ref, const sb_result
         snprintf(buf, n, "same memory instructions, element types differ (%s)", typed);
     } else if (same < 0)
         snprintf(buf, n, "PTX summary unreadable");
+    resource_note(x, ref->regs, other->regs, "registers", slot, buf, n);
+    resource_note(x, ref->shared_bytes, other->shared_bytes, "shared bytes", slot, buf, n);
+    resource_note(x, ref->private_bytes, other->private_bytes, "private bytes", slot, buf, n);
 }
 
 int sb_crossapi_build(const sb_run *run, sb_crossapi *x)

@@ -57,8 +57,11 @@ typedef struct sb_cross_row {
     size_t first;                        /* a result of the row (for experiment, variant, size) */
     long result[SB_RUN_MAX_DEVICES];     /* index into run->results per device slot; -1: none */
     sb_verdict verdict[SB_RUN_MAX_DEVICES]; /* slot against the reference slot */
-    char ptx[SB_RUN_MAX_DEVICES][256];   /* slot's PTX against the reference's: "same memory
-                                            instructions", the difference, or "" (no PTX) */
+    char ptx[SB_RUN_MAX_DEVICES][384];   /* slot's PTX against the reference's: "same memory
+                                            instructions", the difference, or "" (no PTX);
+                                            then, where both compilers' allocations are known
+                                            and differ, "; registers: cuda 32, opencl 31",
+                                            "; shared bytes: ...", "; private bytes: ..." */
 } sb_cross_row;
 
 typedef struct sb_crossapi {

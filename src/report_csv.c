@@ -70,7 +70,7 @@ int sb_report_csv(const sb_run *run, FILE *out)
             fprintf(out, ",m%d_%s", m, sb_prediction_field_at(i)->name);
     }
     fputs(",device_label,reference,speed_ratio,verdict,ptx_memory,ptx_vs_reference,host_ms,"
-          "verify_ms\n", out);
+          "verify_ms,registers,shared_bytes,private_bytes\n", out);
     sb_crossapi x;
     if (sb_crossapi_build(run, &x))
         return -1;
@@ -119,7 +119,15 @@ int sb_report_csv(const sb_run *run, FILE *out)
             }
         }
         cross_columns(run, &x, i, out);
-        fprintf(out, ",%.3f,%.3f\n", r->host_ms, r->verify_ms);
+        fprintf(out, ",%.3f,%.3f", r->host_ms, r->verify_ms);
+        /* the compiler's allocation; empty where unknown */
+        long res[3] = {r->regs, r->shared_bytes, r->private_bytes};
+        for (int f = 0; f < 3; f++)
+            if (res[f] >= 0)
+                fprintf(out, ",%ld", res[f]);
+            else
+                fputc(',', out);
+        fputc('\n', out);
     }
     sb_crossapi_free(&x);
     return ferror(out) ? -1 : 0;

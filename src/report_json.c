@@ -81,6 +81,11 @@ static json_t *result_json(const sb_result *r)
     json_object_set_new(o, "threads_in_flight", r->occupancy >= 0 && r->threads_in_flight > 0
                                                      ? json_integer(r->threads_in_flight)
                                                      : json_null());
+    json_object_set_new(o, "registers", r->regs >= 0 ? json_integer(r->regs) : json_null());
+    json_object_set_new(o, "shared_bytes",
+                        r->shared_bytes >= 0 ? json_integer(r->shared_bytes) : json_null());
+    json_object_set_new(o, "private_bytes",
+                        r->private_bytes >= 0 ? json_integer(r->private_bytes) : json_null());
     json_t *model = json_array();
     for (int m = 0; m < r->npatterns && m < 2; m++)
         json_array_append_new(model, pattern_json(r, m));

@@ -39,6 +39,13 @@ static double num(json_t *o, const char *key)
 }
 
 /* A required string field; -1 with the reason when absent. */
+/* A non-negative integer field, or -1 when it is null, absent or not one. */
+static long int_or_unknown(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_integer(v) && json_integer_value(v) >= 0 ? (long)json_integer_value(v) : -1;
+}
+
 static int need_str(json_t *o, const char *key, char *dst, size_t n, const char *where,
                     char *why, size_t wn)
 {
@@ -196,6 +203,10 @@ static int read_result(json_t *o, size_t i, int ndevices, sb_result *r, char *wh
     r->occupancy = json_is_integer(occ) ? (int)json_integer_value(occ) : -1;
     json_t *tif = json_object_get(o, "threads_in_flight");
     r->threads_in_flight = json_is_integer(tif) ? (long)json_integer_value(tif) : -1;
+    /* null where the API did not say, absent where a file predates them */
+    r->regs = (int)int_or_unknown(o, "registers");
+    r->shared_bytes = int_or_unknown(o, "shared_bytes");
+    r->private_bytes = int_or_unknown(o, "private_bytes");
     r->verified = json_is_true(json_object_get(o, "verified"));
     /* 0 where a file predates the field. */
     r->host_ms = num(o, "host_ms");

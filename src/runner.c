@@ -549,6 +549,15 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
         if (vt->occupancy(k, (int)threads, &blocks) == 0)
             r.occupancy = blocks;
     }
+    r.regs = -1;
+    r.shared_bytes = -1;
+    r.private_bytes = -1;
+    sb_kernel_resources res;
+    if (k && vt->kernel_resources && vt->kernel_resources(k, &res) == 0) {
+        r.regs = res.regs;
+        r.shared_bytes = res.shared_bytes;
+        r.private_bytes = res.private_bytes;
+    }
     r.threads_in_flight = -1;
     if (r.occupancy >= 0 && s->info.compute_units > 0) {
         /* Latency is covered by what is resident, not by what is launched. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "catalogue.h"
+#include "kernel_source.h"
 #include "options.h"
 #include "registry.h"
 #include "runner.h"
@@ -121,6 +122,55 @@ static void many_reps_after_warm_up(void **state)
     sb_run_free(&run);
 }
 
+/* What the compiler allocated for a kernel that declares 1 KiB of shared
+ * memory: at least that much shared, no negative private size, and
+ * registers where the API says them (CUDA; OpenCL only on NVIDIA, from
+ * ptxas's lines in the -cl-nv-verbose build log), else -1. */
+static void kernel_resources_of_local_array(void **state)
+{
+    (void)state;
+    const sb_backend *vt = session.slot.vt;
+    assert_non_null(vt->kernel_resources);
+    char err[512];
+    char *prelude = sb_kernel_source(vt->prelude, "copy.cl", err, sizeof err);
+    assert_non_null(prelude);
+    static const char kernel[] =
+        "\nKERNEL void local256(GLOBAL float *o)\n"
+        "{\n"
+        "    LOCAL float t[256];\n"
+        "    int i = GROUP_ID(0) * LOCAL_SIZE(0) + LOCAL_ID(0);\n"
+        "    t[LOCAL_ID(0)] = o[i];\n"
+        "    BARRIER();\n"
+        "    o[i] = t[255 - LOCAL_ID(0)];\n"
+        "}\n";
+    char *source = malloc(strlen(prelude) + sizeof kernel);
+    assert_non_null(source);
+    strcpy(source, prelude);
+    strcat(source, kernel);
+    free(prelude);
+    sb_program *prog = NULL;
+    sb_kernel *k = NULL;
+    if (vt->build(session.dev, source, NULL, 0, &prog))
+        fail_msg("build: %s", vt->last_error());
+    free(source);
+    if (vt->kernel(prog, "local256", &k))
+        fail_msg("kernel: %s", vt->last_error());
+    sb_kernel_resources res = {0, 0, 0};
+    if (vt->kernel_resources(k, &res))
+        fail_msg("kernel_resources: %s", vt->last_error());
+    printf("# local256: %d registers, %ld shared bytes, %ld private bytes\n", res.regs,
+           res.shared_bytes, res.private_bytes);
+    assert_true(res.shared_bytes >= 256 * 4);
+    assert_true(res.private_bytes >= 0);
+    int nvidia = strstr(session.info.platform, "NVIDIA") || strstr(session.info.vendor, "NVIDIA");
+    if (strcmp(vt->name, "cuda") == 0 || nvidia)
+        assert_true(res.regs > 0);
+    else
+        assert_int_equal(res.regs, -1);
+    vt->release_kernel(k);
+    vt->release_program(prog);
+}
+
 int main(void)
 {
     if (sb_registry_load(TEST_BACKEND, &session.slot)) {
@@ -137,7 +187,7 @@ int main(void)
     if (sb_session_open(&session, &o, &scratch, err, sizeof err))
         return sb_test_skip_all(err);
 
-    struct CMUnitTest tests[MAX_CASES + 2];
+    struct CMUnitTest tests[MAX_CASES + 3];
     int n = 0, ncases = 0;
     /* The backend's own vtable, then the same without batch_begin and
        batch_end: the one-at-a-time path the runner keeps for such backends. */
@@ -145,6 +195,8 @@ int main(void)
     unbatched = *session.slot.vt;
     unbatched.batch_begin = NULL;
     unbatched.batch_end = NULL;
+    tests[n++] = (struct CMUnitTest){TEST_BACKEND " kernel resources of a 1 KiB local array",
+                                     kernel_resources_of_local_array, NULL, NULL, NULL};
     tests[n++] = (struct CMUnitTest){TEST_BACKEND " 600 reps after a timed warm-up, batched",
                                      many_reps_after_warm_up, NULL, NULL, NULL};
     tests[n++] = (struct CMUnitTest){TEST_BACKEND " 600 reps after a timed warm-up, one at a "

@@ -49,6 +49,10 @@ static void run_fixture(sb_run *run)
             r.unit = "GB/s";
             r.value = 1.0 / r.ms.median;
             r.occupancy = -1;
+            /* tiled: NVIDIA's OpenCL reserves 4 shared bytes of its own */
+            r.regs = i == 3 ? (d ? 31 : 32) : -1;
+            r.shared_bytes = i == 3 ? (d ? 8196 : 8192) : -1;
+            r.private_bytes = i == 3 ? 0 : -1;
             r.verified = 1;
             r.host_ms = 100.0 + i;
             r.verify_ms = 40.5 + i;
@@ -127,7 +131,7 @@ static int teardown(void **state)
 {
     (void)state;
     const char *names[] = {"old.json", "new.json", "bad.json", "foreign.json", "other.json",
-                           "noresults.json", "untimed.json"};
+                           "noresults.json", "untimed.json", "noresources.json"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char p[300];
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
@@ -152,6 +156,44 @@ static void round_trip(void **state)
     assert_string_equal(run.devices[1].info.driver, "580.65");
     assert_double_equal(run.results[3].host_ms, 103.0, 1e-9);
     assert_double_equal(run.results[3].verify_ms, 43.5, 1e-9);
+    assert_int_equal(run.results[3].regs, 32);
+    assert_int_equal(run.results[3].shared_bytes, 8192);
+    assert_int_equal(run.results[3].private_bytes, 0);
+    assert_int_equal(run.results[8].regs, 31);
+    assert_int_equal(run.results[8].shared_bytes, 8196);
+    /* null in the file: unknown */
+    assert_int_equal(run.results[2].regs, -1);
+    assert_int_equal(run.results[2].shared_bytes, -1);
+    assert_int_equal(run.results[2].private_bytes, -1);
+    sb_run_free(&run);
+}
+
+/* Files written before the compiler's allocation was recorded read it as
+ * unknown (-1), not as 0. */
+static void without_kernel_resources(void **state)
+{
+    (void)state;
+    json_t *root = json_load_file(old_path, 0, NULL);
+    assert_non_null(root);
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(root, "results"), i, r)
+    {
+        assert_int_equal(json_object_del(r, "registers"), 0);
+        assert_int_equal(json_object_del(r, "shared_bytes"), 0);
+        assert_int_equal(json_object_del(r, "private_bytes"), 0);
+    }
+    char path[300];
+    snprintf(path, sizeof path, "%s/noresources.json", dir);
+    assert_int_equal(json_dump_file(root, path, JSON_INDENT(2)), 0);
+    json_decref(root);
+    sb_run run;
+    char err[512];
+    assert_int_equal(sb_run_read_json(path, &run, err, sizeof err), 0);
+    assert_int_equal(run.nresults, 10);
+    assert_int_equal(run.results[3].regs, -1);
+    assert_int_equal(run.results[3].shared_bytes, -1);
+    assert_int_equal(run.results[3].private_bytes, -1);
     sb_run_free(&run);
 }
 
@@ -331,6 +373,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trip),
         cmocka_unit_test(without_host_times),
+        cmocka_unit_test(without_kernel_resources),
         cmocka_unit_test(planted_slowdown_and_nothing_else),
         cmocka_unit_test(header_names_what_differs),
         cmocka_unit_test(bad_files_give_one_line),

@@ -44,6 +44,10 @@ static void fixture(sb_run *run, int nresults)
         r.value_best = 3603.16;
         r.roof_share = r.value / 4000.0;
         r.occupancy = -1;
+        /* The first row's compiler said what it allocated, the second's did not. */
+        r.regs = i == 0 ? 32 : -1;
+        r.shared_bytes = i == 0 ? 8192 : -1;
+        r.private_bytes = i == 0 ? 0 : -1;
         r.verified = 1;
         r.host_ms = 812.25;
         r.verify_ms = 540.5;
@@ -111,9 +115,12 @@ static void csv_quotes_and_shape(void **state)
         lines++;
     }
     assert_int_equal(lines, 3);
-    /* The host time and its check share, last. */
-    assert_non_null(strstr(t, ",ptx_vs_reference,host_ms,verify_ms\n"));
-    assert_non_null(strstr(t, ",812.250,540.500\n"));
+    /* The host time and its check share, then the compiler's allocation,
+       empty where unknown. */
+    assert_non_null(
+        strstr(t, ",ptx_vs_reference,host_ms,verify_ms,registers,shared_bytes,private_bytes\n"));
+    assert_non_null(strstr(t, ",812.250,540.500,32,8192,0\n"));
+    assert_non_null(strstr(t, ",812.250,540.500,,,\n"));
     free(t);
     sb_run_free(&run);
 }
@@ -135,6 +142,13 @@ static void json_round_trip(void **state)
     assert_double_equal(json_real_value(json_object_get(r0, "value")), 3579.14, 1e-6);
     json_t *median = json_object_get(json_object_get(r0, "time_ms"), "median");
     assert_double_equal(json_real_value(median), 0.15, 1e-12);
+    assert_int_equal(json_integer_value(json_object_get(r0, "registers")), 32);
+    assert_int_equal(json_integer_value(json_object_get(r0, "shared_bytes")), 8192);
+    assert_int_equal(json_integer_value(json_object_get(r0, "private_bytes")), 0);
+    json_t *r1 = json_array_get(results, 1);
+    assert_true(json_is_null(json_object_get(r1, "registers")));
+    assert_true(json_is_null(json_object_get(r1, "shared_bytes")));
+    assert_true(json_is_null(json_object_get(r1, "private_bytes")));
     json_t *model = json_array_get(json_object_get(r0, "model"), 0);
     json_t *ways = json_object_get(json_object_get(model, "prediction"), "ways");
     assert_int_equal(json_integer_value(ways), 32);
@@ -240,12 +254,14 @@ static void fixture2(sb_run *run)
         const char *variant;
         double cuda_ms, opencl_ms;
         const char *cuda_ptx, *opencl_ptx;
+        int regs[2];
+        long smem[2];
     } rows[] = {
         {"copy", 0.100, 0.101, "1 x ld.global.nc.f32, 1 x st.global.f32",
-         "1 x ld.global.nc.f32, 1 x st.global.f32"},
+         "1 x ld.global.nc.f32, 1 x st.global.f32", {8, 8}, {0, 0}},
         {"tiled<b>&\"q\"|", 0.200, 0.250, "1 x bar.sync, 4 x ld.global.nc.f32",
-         "1 x bar.sync, 4 x ld.global.f32"},
-        {"padded", 0.300, 0.250, "", ""},
+         "1 x bar.sync, 4 x ld.global.f32", {32, 31}, {8192, 8196}},
+        {"padded", 0.300, 0.250, "", "", {-1, 30}, {4224, 4224}},
     };
     for (int d = 0; d < 2; d++)
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -265,6 +281,9 @@ static void fixture2(sb_run *run)
             r.value = 8.0 / r.ms.median;
             r.roof_share = r.value / 4000.0;
             r.occupancy = -1;
+            r.regs = rows[i].regs[d];
+            r.shared_bytes = rows[i].smem[d];
+            r.private_bytes = -1;
             r.verified = 1;
             snprintf(r.ptx_memory, sizeof r.ptx_memory, "%s",
                      d ? rows[i].opencl_ptx : rows[i].cuda_ptx);
@@ -349,7 +368,10 @@ static void pairing_and_labels(void **state)
     assert_int_equal(x.rows[2].verdict[1].kind, SB_VERDICT_FASTER);
     assert_int_equal(x.rows[3].result[1], -1);
     assert_string_equal(x.rows[0].ptx[1], "same memory instructions");
-    assert_string_equal(x.rows[1].ptx[1], "cuda: 4 x ld.global.nc.f32; opencl: 4 x ld.global.f32");
+    /* What the compilers allocated, where both sides know it and it differs. */
+    assert_string_equal(x.rows[1].ptx[1], "cuda: 4 x ld.global.nc.f32; opencl: 4 x ld.global.f32"
+                                          "; registers: cuda 32, opencl 31"
+                                          "; shared bytes: cuda 8192, opencl 8196");
     assert_string_equal(x.rows[2].ptx[1], "");
     sb_crossapi_free(&x);
     /* One backend opened twice is two numbered slots. */
