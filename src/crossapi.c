@@ -95,18 +95,22 @@ static void ptx_note(const sb_crossapi *x, const sb_result *ref, const sb_result
         /* The rest of the PTX is named only where the times differ: the
            same few extra instructions in every kernel are noise where they
            cost nothing. */
-        if (differ && sb_ptx_text_other(ref->ptx_memory, x->label[x->reference], other->ptx_memory,
-                              x->label[slot], rest, sizeof rest) == 1)
+        if (differ && sb_ptx_text_other(ref->ptx_memory, x->label[x->reference],
+                                        other->ptx_memory, x->label[slot], rest,
+                                        sizeof rest) == 1)
             snprintf(buf, n, "same memory instructions; %s", rest);
         else
             snprintf(buf, n, "same memory instructions");
-    }
-    else if (same == 2) {
+    } else if (same == 2) {
         char typed[200];
         snprintf(typed, sizeof typed, "%s", buf);
         snprintf(buf, n, "same memory instructions, element types differ (%s)", typed);
     } else if (same < 0)
         snprintf(buf, n, "PTX summary unreadable");
+    /* The compilers' allocations likewise: OpenCL's 4 reserved bytes of
+       shared memory are on every row, and matter on few. */
+    if (!differ)
+        return;
     resource_note(x, ref->regs, other->regs, "registers", slot, buf, n);
     resource_note(x, ref->shared_bytes, other->shared_bytes, "shared bytes", slot, buf, n);
     resource_note(x, ref->private_bytes, other->private_bytes, "private bytes", slot, buf, n);
