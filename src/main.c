@@ -8,15 +8,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "catalogue.h"
-#include "cmd_compare.h"
-#include "cmd_model.h"
-#include "cmd_report.h"
-#include "options.h"
-#include "plot.h"
-#include "registry.h"
-#include "report.h"
-#include "runner.h"
+#include "experiments/catalogue.h"
+#include "cli/cmd_compare.h"
+#include "cli/cmd_model.h"
+#include "cli/cmd_report.h"
+#include "cli/options.h"
+#include "report/plot.h"
+#include "run/registry.h"
+#include "report/report.h"
+#include "run/runner.h"
 
 #define MAX_EXPERIMENTS 64
 

@@ -1,0 +1,538 @@
+#include "cli/cmd_compare.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/crossapi.h"
+#include "cli/options.h"
+#include "report/json_read.h"
+
+#define PROG "simtbench compare"
+
+
+typedef struct settings {
+    double threshold; /* fraction */
+    sb_format format;
+    int all;
+    const char *old_path, *new_path;
+} settings;
+
+/* One matched, or unmatched, row. */
+typedef struct match {
+    long old_i, new_i; /* -1 where the row is only in the other run */
+    sb_verdict v;
+} match;
+
+static void usage(FILE *f)
+{
+    fputs("Usage: simtbench compare [OPTION]... OLD.json NEW.json\n"
+          "List what got faster or slower between two runs saved with --format json.\n"
+          "\n"
+          "Rows are matched on device (backend, numbered when a run opened one twice),\n"
+          "experiment, variant and size.  A row changed when its median time moved by\n"
+          "more than the larger of the two runs' spreads ((max - min) / median) plus the\n"
+          "threshold; anything else is within the noise.\n"
+          "\n"
+          "  --threshold PCT           extra margin in percent (default 0)\n"
+          "  --format table|json|markdown   output (default table)\n"
+          "  --all                     list unchanged rows too\n"
+          "  -h, --help                this text\n"
+          "\n"
+          "Exit status: 0 compared (whether or not anything changed), 2 bad usage,\n"
+          "5 a file cannot be read, is not JSON or is not a simtbench result.\n",
+          f);
+}
+
+static int parse(int argc, char **argv, settings *s, FILE *err, int *help)
+{
+    static const struct option longopts[] = {{"threshold", required_argument, NULL, 't'},
+                                             {"format", required_argument, NULL, 'f'},
+                                             {"all", no_argument, NULL, 'a'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    memset(s, 0, sizeof *s);
+    *help = 0;
+    optind = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't': {
+            char *end;
+            errno = 0;
+            double v = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(v >= 0) || v > 1000) {
+                fprintf(err, PROG ": --threshold: expected a percentage 0..1000, got '%s'\n",
+                        optarg);
+                return SB_EXIT_USAGE;
+            }
+            s->threshold = v / 100.0;
+            break;
+        }
+        case 'f':
+            /* The run's format names, less the ones compare cannot write. */
+            if (sb_parse_format(optarg, &s->format) || s->format == SB_FORMAT_CSV ||
+                s->format == SB_FORMAT_HTML) {
+                fprintf(err, PROG ": --format: expected table, json or markdown, got '%s'\n",
+                        optarg);
+                return SB_EXIT_USAGE;
+            }
+            break;
+        case 'a':
+            s->all = 1;
+            break;
+        case 'h':
+            *help = 1;
+            return SB_EXIT_OK;
+        case ':':
+            fprintf(err, PROG ": option '%s' needs a value\n", argv[optind - 1]);
+            return SB_EXIT_USAGE;
+        default:
+            fprintf(err, PROG ": unknown option '%s' (see simtbench compare --help)\n",
+                    argv[optind - 1]);
+            return SB_EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 2) {
+        fprintf(err, PROG ": expected two files, OLD.json and NEW.json (see simtbench compare "
+                     "--help)\n");
+        return SB_EXIT_USAGE;
+    }
+    s->old_path = argv[optind];
+    s->new_path = argv[optind + 1];
+    return SB_EXIT_OK;
+}
+
+static void label_of(const sb_run *run, const sb_result *r, char *buf, size_t n)
+{
+    if (r->device_slot >= 0 && r->device_slot < run->ndevices)
+        sb_slot_label(run, r->device_slot, buf, n);
+    else
+        snprintf(buf, n, "%s", r->backend);
+}
+
+static int same_key(const sb_run *a, const sb_result *ra, const sb_run *b, const sb_result *rb)
+{
+    char la[24], lb[24];
+    label_of(a, ra, la, sizeof la);
+    label_of(b, rb, lb, sizeof lb);
+    return strcmp(la, lb) == 0 && strcmp(ra->experiment, rb->experiment) == 0 &&
+           strcmp(ra->variant, rb->variant) == 0 && ra->rows == rb->rows && ra->cols == rb->cols;
+}
+
+/* Old rows in order, each with its new partner; then the new rows nobody
+ * took. */
+static match *match_rows(const sb_run *o, const sb_run *n, double threshold, size_t *count)
+{
+    match *m = calloc(o->nresults + n->nresults + 1, sizeof *m);
+    char *taken = calloc(n->nresults + 1, 1);
+    if (!m || !taken) {
+        free(m);
+        free(taken);
+        return NULL;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < o->nresults; i++) {
+        m[k].old_i = (long)i;
+        m[k].new_i = -1;
+        for (size_t j = 0; j < n->nresults; j++)
+            if (!taken[j] && same_key(o, &o->results[i], n, &n->results[j])) {
+                taken[j] = 1;
+                m[k].new_i = (long)j;
+                m[k].v = sb_verdict_of(&o->results[i].ms, &n->results[j].ms, threshold);
+                break;
+            }
+        k++;
+    }
+    for (size_t j = 0; j < n->nresults; j++)
+        if (!taken[j]) {
+            m[k].old_i = -1;
+            m[k].new_i = (long)j;
+            k++;
+        }
+    free(taken);
+    *count = k;
+    return m;
+}
+
+/* ---------------------------------------------------------------- header */
+
+typedef struct difference {
+    char what[64];
+    char old_value[160], new_value[160];
+} difference;
+
+static int add_diff(difference *d, int nd, int max, const char *what, const char *a,
+                    const char *b)
+{
+    if (nd >= max || strcmp(a, b) == 0)
+        return nd;
+    snprintf(d[nd].what, sizeof d[nd].what, "%s", what);
+    snprintf(d[nd].old_value, sizeof d[nd].old_value, "%s", a[0] ? a : "(none)");
+    snprintf(d[nd].new_value, sizeof d[nd].new_value, "%s", b[0] ? b : "(none)");
+    return nd + 1;
+}
+
+/* What differs besides the timings, device by device (matched on label). */
+static int differences(const sb_run *o, const sb_run *n, difference *d, int max)
+{
+    int nd = 0;
+    nd = add_diff(d, nd, max, "tool version", o->tool_version, n->tool_version);
+    nd = add_diff(d, nd, max, "host", o->host, n->host);
+    nd = add_diff(d, nd, max, "date", o->date, n->date);
+    const sb_run *runs[2] = {o, n};
+    for (int side = 0; side < 2; side++)
+        for (int i = 0; i < runs[side]->ndevices; i++) {
+            char label[24], what[64];
+            sb_slot_label(runs[side], i, label, sizeof label);
+            int j, found = -1;
+            const sb_run *other = runs[1 - side];
+            for (j = 0; j < other->ndevices && found < 0; j++) {
+                char l2[24];
+                sb_slot_label(other, j, l2, sizeof l2);
+                if (strcmp(label, l2) == 0)
+                    found = j;
+            }
+            const sb_device_info *a = &runs[side]->devices[i].info;
+            if (found < 0) {
+                snprintf(what, sizeof what, "%s device", label);
+                nd = side == 0 ? add_diff(d, nd, max, what, a->name, "")
+                               : add_diff(d, nd, max, what, "", a->name);
+                continue;
+            }
+            if (side == 1)
+                continue; /* matched devices were compared from the old side */
+            const sb_device_info *b = &n->devices[found].info;
+            const struct {
+                const char *what;
+                const char *a, *b;
+            } fields[] = {{"device", a->name, b->name},
+                          {"platform", a->platform, b->platform},
+                          {"API", a->api_version, b->api_version},
+                          {"driver", a->driver, b->driver},
+                          {"arch", a->arch, b->arch}};
+            for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+                snprintf(what, sizeof what, "%s %s", label, fields[f].what);
+                nd = add_diff(d, nd, max, what, fields[f].a, fields[f].b);
+            }
+        }
+    return nd;
+}
+
+static const char *kind_name(const match *m)
+{
+    if (m->old_i < 0)
+        return "only in new";
+    if (m->new_i < 0)
+        return "only in old";
+    switch (m->v.kind) {
+    case SB_VERDICT_SAME:
+        return "same";
+    case SB_VERDICT_FASTER:
+        return "faster";
+    case SB_VERDICT_SLOWER:
+        return "slower";
+    default:
+        return "n/a";
+    }
+}
+
+static void verdict_text(const match *m, char *buf, size_t n)
+{
+    if (m->v.kind == SB_VERDICT_FASTER || m->v.kind == SB_VERDICT_SLOWER)
+        snprintf(buf, n, "%s by %.1f%%", kind_name(m), 100.0 * m->v.by);
+    else if (m->v.kind == SB_VERDICT_SAME)
+        snprintf(buf, n, "same (within %.1f%%)", 100.0 * m->v.margin);
+    else
+        snprintf(buf, n, "%s", kind_name(m));
+}
+
+static int changed(const match *m)
+{
+    return m->old_i >= 0 && m->new_i >= 0 &&
+           (m->v.kind == SB_VERDICT_FASTER || m->v.kind == SB_VERDICT_SLOWER);
+}
+
+typedef struct tally {
+    size_t matched, changed, only_old, only_new;
+} tally;
+
+static tally count(const match *m, size_t nm)
+{
+    tally t = {0, 0, 0, 0};
+    for (size_t i = 0; i < nm; i++) {
+        if (m[i].old_i < 0)
+            t.only_new++;
+        else if (m[i].new_i < 0)
+            t.only_old++;
+        else {
+            t.matched++;
+            t.changed += changed(&m[i]);
+        }
+    }
+    return t;
+}
+
+/* ---------------------------------------------------------------- writers */
+
+static void table_row(const sb_run *o, const sb_run *n, const match *m, FILE *out)
+{
+    const sb_run *run = m->old_i >= 0 ? o : n;
+    const sb_result *r = &run->results[m->old_i >= 0 ? m->old_i : m->new_i];
+    char label[24], size[48], verdict[64], om[24] = "-", nm[24] = "-", change[24] = "-";
+    label_of(run, r, label, sizeof label);
+    snprintf(size, sizeof size, "%ldx%ld", r->rows, r->cols);
+    verdict_text(m, verdict, sizeof verdict);
+    if (m->old_i >= 0)
+        snprintf(om, sizeof om, "%.4f", o->results[m->old_i].ms.median);
+    if (m->new_i >= 0)
+        snprintf(nm, sizeof nm, "%.4f", n->results[m->new_i].ms.median);
+    if (m->old_i >= 0 && m->new_i >= 0)
+        snprintf(change, sizeof change, "%+.1f%%", 100.0 * m->v.change);
+    fprintf(out, "  %-9s %-14s %-18s %-11s %10s %10s %8s  %s\n", label, r->experiment, r->variant,
+            size, om, nm, change, verdict);
+}
+
+static void write_table(const settings *s, const sb_run *o, const sb_run *n, const match *m,
+                        size_t nm, FILE *out)
+{
+    difference d[64];
+    int nd = differences(o, n, d, 64);
+    tally t = count(m, nm);
+    fprintf(out, "simtbench compare\n  old: %s  (simtbench %s, %s, %s)\n  new: %s  (simtbench "
+                 "%s, %s, %s)\n",
+            s->old_path, o->tool_version, o->date, o->host, s->new_path, n->tool_version,
+            n->date, n->host);
+    int besides_date = 0;
+    for (int i = 0; i < nd; i++)
+        besides_date |= strcmp(d[i].what, "date") != 0;
+    fprintf(out, "\nWhat differs between the runs%s:\n",
+            besides_date ? "" : " (same host, devices, drivers and tool version)");
+    for (int i = 0; i < nd; i++)
+        fprintf(out, "  %-18s %s  ->  %s\n", d[i].what, d[i].old_value, d[i].new_value);
+    if (nd == 0)
+        fputs("  nothing\n", out);
+    fprintf(out, "\nRule: a row is faster or slower when its median time moved by more than the "
+                 "larger\nof the two runs' spreads ((max - min) / median) plus the threshold "
+                 "(%.1f%%).\n",
+            100.0 * s->threshold);
+    fprintf(out, "\n%zu of %zu matched rows changed; %zu only in old, %zu only in new.\n",
+            t.changed, t.matched, t.only_old, t.only_new);
+    int header = 0;
+    for (size_t i = 0; i < nm; i++) {
+        if (!changed(&m[i]) && !(s->all && m[i].old_i >= 0 && m[i].new_i >= 0))
+            continue;
+        if (!header++)
+            fprintf(out, "\n  %-9s %-14s %-18s %-11s %10s %10s %8s  %s\n", "device", "experiment",
+                    "variant", "size", "old ms", "new ms", "change", "verdict");
+        table_row(o, n, &m[i], out);
+    }
+    if (t.only_old + t.only_new) {
+        fputs("\nUnmatched rows:\n", out);
+        for (size_t i = 0; i < nm; i++)
+            if (m[i].old_i < 0 || m[i].new_i < 0)
+                table_row(o, n, &m[i], out);
+    }
+}
+
+static void md_cell(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|' || *s == '\\' || *s == '`' || *s == '*')
+            fputc('\\', out);
+        if (*s == '<')
+            fputs("&lt;", out);
+        else if (*s == '>')
+            fputs("&gt;", out);
+        else if (*s == '&')
+            fputs("&amp;", out);
+        else
+            fputc(*s == '\n' ? ' ' : *s, out);
+    }
+}
+
+static void write_markdown(const settings *s, const sb_run *o, const sb_run *n, const match *m,
+                           size_t nm, FILE *out)
+{
+    difference d[64];
+    int nd = differences(o, n, d, 64);
+    tally t = count(m, nm);
+    fputs("# simtbench compare\n\n- old: `", out);
+    md_cell(out, s->old_path);
+    fputs("` (simtbench ", out);
+    md_cell(out, o->tool_version);
+    fputs(", ", out);
+    md_cell(out, o->date);
+    fputs(")\n- new: `", out);
+    md_cell(out, s->new_path);
+    fputs("` (simtbench ", out);
+    md_cell(out, n->tool_version);
+    fputs(", ", out);
+    md_cell(out, n->date);
+    fputs(")\n\n## What differs\n\n| what | old | new |\n|---|---|---|\n", out);
+    for (int i = 0; i < nd; i++) {
+        fputs("| ", out);
+        md_cell(out, d[i].what);
+        fputs(" | ", out);
+        md_cell(out, d[i].old_value);
+        fputs(" | ", out);
+        md_cell(out, d[i].new_value);
+        fputs(" |\n", out);
+    }
+    fprintf(out, "\nA row is faster or slower when its median time moved by more than the larger "
+                 "of the two runs' spreads ((max - min) / median) plus the threshold (%.1f%%). "
+                 "%zu of %zu matched rows changed; %zu only in old, %zu only in new.\n\n",
+            100.0 * s->threshold, t.changed, t.matched, t.only_old, t.only_new);
+    fputs("| device | experiment | variant | size | old ms | new ms | change | verdict |\n"
+          "|---|---|---|---|---:|---:|---:|---|\n",
+          out);
+    for (size_t i = 0; i < nm; i++) {
+        const match *x = &m[i];
+        int unmatched = x->old_i < 0 || x->new_i < 0;
+        if (!changed(x) && !unmatched && !s->all)
+            continue;
+        const sb_run *run = x->old_i >= 0 ? o : n;
+        const sb_result *r = &run->results[x->old_i >= 0 ? x->old_i : x->new_i];
+        char label[24], verdict[64];
+        label_of(run, r, label, sizeof label);
+        verdict_text(x, verdict, sizeof verdict);
+        fputs("| ", out);
+        md_cell(out, label);
+        fputs(" | ", out);
+        md_cell(out, r->experiment);
+        fputs(" | ", out);
+        md_cell(out, r->variant);
+        fprintf(out, " | %ldx%ld | ", r->rows, r->cols);
+        if (x->old_i >= 0)
+            fprintf(out, "%.4f", o->results[x->old_i].ms.median);
+        fputs(" | ", out);
+        if (x->new_i >= 0)
+            fprintf(out, "%.4f", n->results[x->new_i].ms.median);
+        fputs(" | ", out);
+        if (!unmatched)
+            fprintf(out, "%+.1f%%", 100.0 * x->v.change);
+        fputs(" | ", out);
+        md_cell(out, verdict);
+        fputs(" |\n", out);
+    }
+}
+
+static json_t *side_json(const char *path, const sb_run *r)
+{
+    json_t *devs = json_array();
+    for (int i = 0; i < r->ndevices; i++) {
+        char label[24];
+        sb_slot_label(r, i, label, sizeof label);
+        json_array_append_new(devs, json_pack("{s:s, s:s, s:s, s:s}", "device", label, "name",
+                                              r->devices[i].info.name, "driver",
+                                              r->devices[i].info.driver, "api_version",
+                                              r->devices[i].info.api_version));
+    }
+    return json_pack("{s:s, s:s, s:s, s:s, s:o}", "file", path, "tool_version", r->tool_version,
+                     "date", r->date, "host", r->host, "devices", devs);
+}
+
+static int write_json(const settings *s, const sb_run *o, const sb_run *n, const match *m,
+                      size_t nm, FILE *out)
+{
+    difference d[64];
+    int nd = differences(o, n, d, 64);
+    tally t = count(m, nm);
+    json_t *diffs = json_array(), *rows = json_array();
+    for (int i = 0; i < nd; i++)
+        json_array_append_new(diffs, json_pack("{s:s, s:s, s:s}", "what", d[i].what, "old",
+                                               d[i].old_value, "new", d[i].new_value));
+    for (size_t i = 0; i < nm; i++) {
+        const match *x = &m[i];
+        const sb_run *run = x->old_i >= 0 ? o : n;
+        const sb_result *r = &run->results[x->old_i >= 0 ? x->old_i : x->new_i];
+        char label[24];
+        label_of(run, r, label, sizeof label);
+        json_t *row = json_pack("{s:s, s:s, s:s, s:I, s:I, s:s}", "device", label, "experiment",
+                                r->experiment, "variant", r->variant, "rows",
+                                (json_int_t)r->rows, "cols", (json_int_t)r->cols, "verdict",
+                                kind_name(x));
+        if (x->old_i >= 0)
+            json_object_set_new(row, "old", json_pack("{s:f, s:f}", "median_ms",
+                                                      o->results[x->old_i].ms.median, "spread",
+                                                      o->results[x->old_i].ms.spread));
+        if (x->new_i >= 0)
+            json_object_set_new(row, "new", json_pack("{s:f, s:f}", "median_ms",
+                                                      n->results[x->new_i].ms.median, "spread",
+                                                      n->results[x->new_i].ms.spread));
+        if (x->old_i >= 0 && x->new_i >= 0) {
+            json_object_set_new(row, "change", json_real(x->v.change));
+            json_object_set_new(row, "margin", json_real(x->v.margin));
+            json_object_set_new(row, "by", json_real(x->v.by));
+        }
+        json_array_append_new(rows, row);
+    }
+    json_t *root = json_pack("{s:s, s:o, s:o, s:f, s:s, s:o, s:{s:I, s:I, s:I, s:I}, s:o}",
+                             "schema", "simtbench-compare/1", "old", side_json(s->old_path, o),
+                             "new", side_json(s->new_path, n), "threshold", s->threshold,
+                             "rule", SB_VERDICT_RULE, "differences", diffs, "summary", "matched",
+                             (json_int_t)t.matched, "changed", (json_int_t)t.changed,
+                             "only_in_old", (json_int_t)t.only_old, "only_in_new",
+                             (json_int_t)t.only_new, "rows", rows);
+    int rc = root ? json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                                              JSON_REAL_PRECISION(9))
+                  : -1;
+    fputc('\n', out);
+    json_decref(root);
+    return rc;
+}
+
+int sb_cmd_compare_to(int argc, char **argv, FILE *out, FILE *err)
+{
+    settings s;
+    int help;
+    int st = parse(argc, argv, &s, err, &help);
+    if (st)
+        return st;
+    if (help) {
+        usage(out);
+        return SB_EXIT_OK;
+    }
+    sb_run o, n;
+    char why[1024];
+    if (sb_run_read_json(s.old_path, &o, why, sizeof why)) {
+        fprintf(err, PROG ": %s\n", why);
+        return SB_EXIT_IO;
+    }
+    if (sb_run_read_json(s.new_path, &n, why, sizeof why)) {
+        fprintf(err, PROG ": %s\n", why);
+        sb_run_free(&o);
+        return SB_EXIT_IO;
+    }
+    size_t nm = 0;
+    match *m = match_rows(&o, &n, s.threshold, &nm);
+    if (!m) {
+        fprintf(err, PROG ": out of host memory\n");
+        sb_run_free(&o);
+        sb_run_free(&n);
+        return SB_EXIT_RUNTIME;
+    }
+    int rc = 0;
+    if (s.format == SB_FORMAT_JSON)
+        rc = write_json(&s, &o, &n, m, nm, out);
+    else if (s.format == SB_FORMAT_MARKDOWN)
+        write_markdown(&s, &o, &n, m, nm, out);
+    else
+        write_table(&s, &o, &n, m, nm, out);
+    free(m);
+    sb_run_free(&o);
+    sb_run_free(&n);
+    if (rc || fflush(out) || ferror(out)) {
+        fprintf(err, PROG ": cannot write the comparison\n");
+        return SB_EXIT_IO;
+    }
+    return SB_EXIT_OK;
+}
+
+int sb_cmd_compare(int argc, char **argv)
+{
+    return sb_cmd_compare_to(argc, argv, stdout, stderr);
+}

@@ -1,0 +1,558 @@
+/* `simtbench model`: prints what the memory-access model (common/model.h)
+ * predicts for one access pattern, or for a sweep of strides, as a table or
+ * as JSON.  Nothing reaches stdout until every requested pattern has been
+ * checked, so a usage error leaves stdout empty and one line on stderr. */
+#include "cli/cmd_model.h"
+
+#include "model.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "simtbench model"
+#define MAX_ROWS 65536 /* a sweep longer than this is surely a typo */
+
+enum { FMT_TABLE, FMT_JSON };
+
+/* What the command line asked for. */
+typedef struct spec {
+    sb_pattern base;      /* every field but the swept ones */
+    long stride_lo, stride_hi;
+    int have_stride, have_broadcast;
+    int have_tile, have_walk, have_pad, have_swizzle, have_walk_index;
+    int format;
+    int lanes;
+} spec;
+
+static void usage(FILE *f)
+{
+    fputs("Usage: simtbench model [OPTION]...\n"
+          "Predict what one warp-wide memory access costs, from the access pattern alone.\n"
+          "\n"
+          "  --space global|shared   memory space (default shared)\n"
+          "  --word 4|8|16           bytes per lane (default 4)\n"
+          "  --stride S | A-B        words between lanes (default 1); A-B sweeps, one row each\n"
+          "  --broadcast             every lane the same word (stride 0)\n"
+          "  --offset K              words added to every lane (misalignment)\n"
+          "  --perm P                none, reverse, xor[:MASK] (default 1), random[:SEED] (default 1)\n"
+          "  --spread                each lane in its own 128-byte segment\n"
+          "  --same K                groups of K consecutive lanes share one address\n"
+          "  --tile RxC              walk a tile[R][C + pad] instead (both walks unless --walk)\n"
+          "  --pad P                 extra columns per tile row\n"
+          "  --swizzle               store column c of row r at c ^ (r % C)\n"
+          "  --walk row|column       lanes go along a row or down a column\n"
+          "  --walk-index N          the row or column walked (default 0)\n"
+          "  --format table|json     output (default table)\n"
+          "  --lanes                 also print every lane's address, bank, sector\n"
+          "  -h, --help              this text\n"
+          "\n"
+          "Examples: simtbench model --stride 6            (2-way bank conflict)\n"
+          "          simtbench model --space global --stride 8  (32 sectors, 12.5%)\n"
+          "          simtbench model --tile 32x32 --pad 1\n",
+          f);
+}
+
+#if defined(__GNUC__)
+#define SB_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define SB_PRINTF(f, a)
+#endif
+
+static int fail(const char *fmt, ...) SB_PRINTF(1, 2);
+
+/* Prints the one line a usage error gets and returns the usage status. */
+static int fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs(PROG ": ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+/* Parses a whole decimal number in [lo, hi]: 0 ok, 1 not a number, 2 out of range. */
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+    if (s == NULL || !((*s >= '0' && *s <= '9') || *s == '-'))
+        return 1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0')
+        return 1;
+    if (errno == ERANGE || v < lo || v > hi)
+        return 2;
+    *out = v;
+    return 0;
+}
+
+/* Parses a bounded number for option `name`, printing the error itself. */
+static int opt_long(const char *name, const char *arg, long lo, long hi, const char *what,
+                    long *out)
+{
+    if (parse_long(arg, lo, hi, out) == 0)
+        return 0;
+    return fail("--%s must be %s, not '%s'", name, what, arg);
+}
+
+static int parse_stride(spec *s, const char *arg)
+{
+    char what[64];
+    snprintf(what, sizeof what, "0..%ld words or a range A-B", SB_MODEL_MAX_STRIDE);
+    const char *dash = arg[0] ? strchr(arg + 1, '-') : NULL;
+    if (dash == NULL) {
+        if (opt_long("stride", arg, 0, SB_MODEL_MAX_STRIDE, what, &s->stride_lo))
+            return 2;
+        s->stride_hi = s->stride_lo;
+        return 0;
+    }
+    char first[32];
+    size_t len = (size_t)(dash - arg);
+    if (len >= sizeof first)
+        return fail("--stride must be %s, not '%s'", what, arg);
+    memcpy(first, arg, len);
+    first[len] = '\0';
+    if (parse_long(first, 0, SB_MODEL_MAX_STRIDE, &s->stride_lo) != 0 ||
+        parse_long(dash + 1, 0, SB_MODEL_MAX_STRIDE, &s->stride_hi) != 0)
+        return fail("--stride must be %s, not '%s'", what, arg);
+    if (s->stride_hi < s->stride_lo)
+        return fail("--stride range '%s' runs backwards", arg);
+    if (s->stride_hi - s->stride_lo >= MAX_ROWS)
+        return fail("--stride range '%s' gives more than 65536 rows", arg);
+    return 0;
+}
+
+static int parse_perm(spec *s, const char *arg)
+{
+    const char *colon = strchr(arg, ':');
+    size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
+    long v = 1; /* the default mask or seed when none is given */
+    if (len == 4 && strncmp(arg, "none", 4) == 0 && !colon) {
+        s->base.perm = SB_PERM_NONE;
+        v = 0;
+    } else if (len == 7 && strncmp(arg, "reverse", 7) == 0 && !colon) {
+        s->base.perm = SB_PERM_REVERSE;
+        v = 0;
+    } else if (len == 3 && strncmp(arg, "xor", 3) == 0) {
+        s->base.perm = SB_PERM_XOR;
+        if (colon && parse_long(colon + 1, 0, SB_WARP_LANES - 1, &v) != 0)
+            return fail("--perm xor takes a mask 0..31, not '%s'", arg);
+    } else if (len == 6 && strncmp(arg, "random", 6) == 0) {
+        s->base.perm = SB_PERM_RANDOM;
+        if (colon && parse_long(colon + 1, 0, (long)(UINT_MAX > LONG_MAX ? LONG_MAX : UINT_MAX),
+                                &v) != 0)
+            return fail("--perm random takes a seed 0..4294967295, not '%s'", arg);
+    } else {
+        return fail("--perm must be none, reverse, xor[:MASK] or random[:SEED], not '%s'", arg);
+    }
+    s->base.perm_arg = (unsigned)v;
+    return 0;
+}
+
+static int parse_tile(spec *s, const char *arg)
+{
+    const char *x = strpbrk(arg, "xX");
+    char rows[32];
+    size_t len = x ? (size_t)(x - arg) : 0;
+    long r, c;
+    if (x == NULL || len >= sizeof rows)
+        return fail("--tile must be ROWSxCOLS (e.g. 32x33), not '%s'", arg);
+    memcpy(rows, arg, len);
+    rows[len] = '\0';
+    if (parse_long(rows, 1, SB_MODEL_MAX_TILE, &r) != 0 ||
+        parse_long(x + 1, 1, SB_MODEL_MAX_TILE, &c) != 0)
+        return fail("--tile must be ROWSxCOLS, each 1..65536, not '%s'", arg);
+    s->base.tile_rows = (int)r;
+    s->base.tile_cols = (int)c;
+    s->have_tile = 1;
+    return 0;
+}
+
+/* Parses argv into *s; 0 ok, 2 usage error (printed), -1 help printed. */
+static int parse_args(int argc, char **argv, spec *s)
+{
+    enum { O_SPACE = 256, O_WORD, O_STRIDE, O_OFFSET, O_PERM, O_SPREAD, O_BROADCAST, O_SAME,
+           O_TILE, O_PAD, O_SWIZZLE, O_WALK, O_WALK_INDEX, O_FORMAT, O_LANES };
+    static const struct option longopts[] = {
+        {"space", required_argument, NULL, O_SPACE},
+        {"word", required_argument, NULL, O_WORD},
+        {"stride", required_argument, NULL, O_STRIDE},
+        {"offset", required_argument, NULL, O_OFFSET},
+        {"perm", required_argument, NULL, O_PERM},
+        {"spread", no_argument, NULL, O_SPREAD},
+        {"broadcast", no_argument, NULL, O_BROADCAST},
+        {"same", required_argument, NULL, O_SAME},
+        {"tile", required_argument, NULL, O_TILE},
+        {"pad", required_argument, NULL, O_PAD},
+        {"swizzle", no_argument, NULL, O_SWIZZLE},
+        {"walk", required_argument, NULL, O_WALK},
+        {"walk-index", required_argument, NULL, O_WALK_INDEX},
+        {"format", required_argument, NULL, O_FORMAT},
+        {"lanes", no_argument, NULL, O_LANES},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    long v;
+
+    memset(s, 0, sizeof *s);
+    s->base = sb_pattern_default();
+    s->stride_lo = s->stride_hi = 1;
+    s->format = FMT_TABLE;
+
+    /* getopt keeps state between calls and the main program may already
+       have parsed its own options.  glibc only forgets a half-parsed option
+       cluster when optind is 0; elsewhere 1 is the reset. */
+#ifdef __GLIBC__
+    optind = 0;
+#else
+    optind = 1;
+#endif
+    opterr = 0; /* our own one-line messages instead of getopt's */
+    for (;;) {
+        int c = getopt_long(argc, argv, ":h", longopts, NULL);
+        if (c == -1)
+            break;
+        const char *arg = optarg;
+        switch (c) {
+        case 'h':
+            usage(stdout);
+            return -1;
+        case O_SPACE:
+            if (strcmp(arg, "global") == 0)
+                s->base.space = SB_SPACE_GLOBAL;
+            else if (strcmp(arg, "shared") == 0)
+                s->base.space = SB_SPACE_SHARED;
+            else
+                return fail("--space must be global or shared, not '%s'", arg);
+            break;
+        case O_WORD:
+            if (parse_long(arg, 4, 16, &v) != 0 || (v != 4 && v != 8 && v != 16))
+                return fail("--word must be 4, 8 or 16 bytes, not '%s'", arg);
+            s->base.word_bytes = (int)v;
+            break;
+        case O_STRIDE:
+            if (parse_stride(s, arg))
+                return 2;
+            s->have_stride = 1;
+            break;
+        case O_OFFSET:
+            if (opt_long("offset", arg, 0, SB_MODEL_MAX_OFFSET, "0..16777216 words", &v))
+                return 2;
+            s->base.offset = v;
+            break;
+        case O_PERM:
+            if (parse_perm(s, arg))
+                return 2;
+            break;
+        case O_SPREAD:
+            s->base.spread = 1;
+            break;
+        case O_BROADCAST:
+            s->have_broadcast = 1;
+            break;
+        case O_SAME:
+            if (opt_long("same", arg, 0, SB_WARP_LANES, "0..32 lanes", &v))
+                return 2;
+            s->base.same = (int)v;
+            break;
+        case O_TILE:
+            if (parse_tile(s, arg))
+                return 2;
+            break;
+        case O_PAD:
+            if (opt_long("pad", arg, 0, SB_MODEL_MAX_TILE, "0..65536 columns", &v))
+                return 2;
+            s->base.pad = (int)v;
+            s->have_pad = 1;
+            break;
+        case O_SWIZZLE:
+            s->base.swizzle = 1;
+            s->have_swizzle = 1;
+            break;
+        case O_WALK:
+            if (strcmp(arg, "row") == 0)
+                s->base.walk = SB_WALK_ROW;
+            else if (strcmp(arg, "column") == 0 || strcmp(arg, "col") == 0)
+                s->base.walk = SB_WALK_COLUMN;
+            else
+                return fail("--walk must be row or column, not '%s'", arg);
+            s->have_walk = 1;
+            break;
+        case O_WALK_INDEX:
+            if (opt_long("walk-index", arg, 0, SB_MODEL_MAX_TILE - 1, "0..65535", &v))
+                return 2;
+            s->base.walk_index = (int)v;
+            s->have_walk_index = 1;
+            break;
+        case O_FORMAT:
+            if (strcmp(arg, "table") == 0)
+                s->format = FMT_TABLE;
+            else if (strcmp(arg, "json") == 0)
+                s->format = FMT_JSON;
+            else
+                return fail("--format must be table or json, not '%s'", arg);
+            break;
+        case O_LANES:
+            s->lanes = 1;
+            break;
+        case ':':
+            return fail("option '%s' needs a value", argv[optind - 1]);
+        default: /* '?' */
+            if (optopt > 0 && optopt < 256)
+                return fail("unknown option '-%c' (see --help)", optopt);
+            if (optopt >= 256) /* a known long option given a value it does not take */
+                return fail("option '%s' takes no value", argv[optind - 1]);
+            return fail("unknown option '%s' (see --help)", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return fail("unexpected argument '%s'", argv[optind]);
+
+    /* Contradictions the model would report less clearly. */
+    if (s->have_broadcast && s->have_stride)
+        return fail("--broadcast and --stride contradict each other");
+    if (s->have_tile && (s->have_stride || s->have_broadcast))
+        return fail("--stride and --broadcast do not apply to --tile");
+    if (!s->have_tile && (s->have_pad || s->have_swizzle || s->have_walk || s->have_walk_index))
+        return fail("--pad, --swizzle, --walk and --walk-index need --tile");
+    if (s->base.spread && (s->have_stride || s->have_broadcast))
+        return fail("--spread sets the lane step itself: drop --stride/--broadcast");
+    if (s->have_broadcast)
+        s->stride_lo = s->stride_hi = 0;
+    return 0;
+}
+
+/* Number of rows: a stride sweep, or both walks of a tile when none is named. */
+static long row_count(const spec *s)
+{
+    if (s->have_tile)
+        return s->have_walk ? 1 : 2;
+    return s->stride_hi - s->stride_lo + 1;
+}
+
+/* The pattern of row i. */
+static sb_pattern row_pattern(const spec *s, long i)
+{
+    sb_pattern p = s->base;
+    if (s->have_tile) {
+        if (!s->have_walk)
+            p.walk = i == 0 ? SB_WALK_ROW : SB_WALK_COLUMN;
+    } else {
+        p.stride = s->stride_lo + i;
+    }
+    return p;
+}
+
+/* The short name of what varies between rows. */
+static void row_label(const sb_pattern *p, char *buf, size_t n)
+{
+    if (p->walk != SB_WALK_NONE)
+        snprintf(buf, n, "%s walk %d", sb_walk_name(p->walk), p->walk_index);
+    else if (p->spread)
+        snprintf(buf, n, "spread");
+    else if (p->stride == 0)
+        snprintf(buf, n, "broadcast");
+    else
+        snprintf(buf, n, "stride %ld", p->stride);
+}
+
+/* The header's name of the whole request (a sweep shows its range). */
+static void header_text(const spec *s, char *buf, size_t n)
+{
+    sb_pattern p = row_pattern(s, 0);
+    if (s->have_tile && !s->have_walk)
+        p.walk = SB_WALK_ROW;
+    int sweep = !s->have_tile && s->stride_hi > s->stride_lo;
+    if (sweep)
+        p.stride = 1; /* described as ", stride 1", then widened below */
+    char d[512];
+    if (sb_pattern_describe(&p, d, sizeof d) < 0)
+        d[0] = '\0';
+    if (s->have_tile && !s->have_walk) {
+        /* Both walks are rows: name the tile without one. */
+        char *w = strstr(d, ", row walk at row");
+        if (w)
+            *w = '\0';
+        snprintf(buf, n, "%s, row and column walks", d);
+        return;
+    }
+    char *st = sweep ? strstr(d, ", stride 1") : NULL;
+    if (st) {
+        *st = '\0';
+        snprintf(buf, n, "%s, stride %ld-%ld%s", d, s->stride_lo, s->stride_hi,
+                 st + strlen(", stride 1"));
+        return;
+    }
+    snprintf(buf, n, "%s", d);
+}
+
+static void print_lanes_table(FILE *out, const sb_pattern *p)
+{
+    uint64_t a[SB_WARP_LANES];
+    if (sb_pattern_addresses(p, a) != 0)
+        return;
+    int nb = p->word_bytes / SB_BANK_BYTES;
+    int per_phase = SB_WARP_LANES / nb;
+    fprintf(out, "    %4s %12s %10s %6s %5s %10s %8s\n", "lane", "address", "index", "banks",
+            "phase", "sector", "segment");
+    for (int l = 0; l < SB_WARP_LANES; l++) {
+        int b = sb_bank_of(a[l]);
+        char banks[16];
+        if (nb == 1)
+            snprintf(banks, sizeof banks, "%d", b);
+        else
+            snprintf(banks, sizeof banks, "%d-%d", b, b + nb - 1);
+        fprintf(out, "    %4d %12llu %10llu %6s %5d %10llu %8llu\n", l, (unsigned long long)a[l],
+                (unsigned long long)(a[l] / (uint64_t)p->word_bytes), banks, l / per_phase,
+                (unsigned long long)(a[l] / SB_SECTOR_BYTES),
+                (unsigned long long)(a[l] / SB_SEGMENT_BYTES));
+    }
+}
+
+static void print_table(FILE *out, const spec *s, const char *header)
+{
+    int global = s->base.space == SB_SPACE_GLOBAL;
+    fprintf(out, "# %s\n", header);
+    if (global)
+        fprintf(out, "%-16s %8s %8s %9s %6s %11s %10s  %s\n", "pattern", "sectors", "segments",
+                "requested", "unique", "transferred", "efficiency", "summary");
+    else
+        fprintf(out, "%-16s %4s %10s %5s %9s %9s  %s\n", "pattern", "ways", "wavefronts", "ideal",
+                "conflicts", "broadcast", "summary");
+    long rows = row_count(s);
+    for (long i = 0; i < rows; i++) {
+        sb_pattern p = row_pattern(s, i);
+        sb_prediction r;
+        char label[64], summary[96];
+        if (sb_predict(&p, &r) != 0)
+            continue; /* cannot happen: every row was checked */
+        row_label(&p, label, sizeof label);
+        sb_prediction_format(&r, summary, sizeof summary);
+        if (global)
+            fprintf(out, "%-16s %8d %8d %9d %6d %11d %9.1f%%  %s\n", label, r.sectors, r.segments,
+                    r.requested_bytes, r.unique_bytes, r.transferred_bytes, 100.0 * r.efficiency,
+                    summary);
+        else
+            fprintf(out, "%-16s %4d %10d %5d %9d %9s  %s\n", label, r.ways, r.wavefronts,
+                    r.ideal_wavefronts, r.conflicts, r.broadcast ? "yes" : "no", summary);
+        if (s->lanes)
+            print_lanes_table(out, &p);
+    }
+}
+
+/* Writes a JSON string; the texts here are plain ASCII, but escape anyway. */
+static void json_string(FILE *out, const char *t)
+{
+    fputc('"', out);
+    for (; *t; t++) {
+        unsigned char c = (unsigned char)*t;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static void print_json(FILE *out, const spec *s, const char *header)
+{
+    fputs("{\n  \"schema\": \"simtbench-model/1\",\n  \"pattern\": ", out);
+    json_string(out, header);
+    fputs(",\n  \"rows\": [", out);
+    long rows = row_count(s);
+    for (long i = 0; i < rows; i++) {
+        sb_pattern p = row_pattern(s, i);
+        sb_prediction r;
+        char label[64], summary[96], desc[512];
+        if (sb_predict(&p, &r) != 0)
+            continue;
+        row_label(&p, label, sizeof label);
+        sb_prediction_format(&r, summary, sizeof summary);
+        sb_pattern_describe(&p, desc, sizeof desc);
+        fputs(i ? ",\n    {" : "\n    {", out);
+        fputs("\"label\": ", out);
+        json_string(out, label);
+        fputs(", \"description\": ", out);
+        json_string(out, desc);
+        fprintf(out,
+                ", \"space_name\": \"%s\", \"stride\": %ld, \"offset\": %ld, \"perm\": \"%s\", "
+                "\"perm_arg\": %u, \"spread\": %d, \"same\": %d, \"tile_rows\": %d, "
+                "\"tile_cols\": %d, \"pad\": %d, \"swizzle\": %d, \"walk\": \"%s\", "
+                "\"walk_index\": %d",
+                sb_space_name(p.space), p.stride, p.offset, sb_perm_name(p.perm), p.perm_arg,
+                p.spread, p.same, p.tile_rows, p.tile_cols, p.pad, p.swizzle, sb_walk_name(p.walk),
+                p.walk_index);
+        for (size_t k = 0;; k++) {
+            const sb_prediction_field *f = sb_prediction_field_at(k);
+            if (f == NULL)
+                break;
+            double v = sb_prediction_value(&r, f);
+            if (f->type == SB_FIELD_DOUBLE)
+                fprintf(out, ", \"%s\": %.10g", f->name, v);
+            else
+                fprintf(out, ", \"%s\": %d", f->name, (int)v);
+        }
+        fputs(", \"summary\": ", out);
+        json_string(out, summary);
+        if (s->lanes) {
+            uint64_t a[SB_WARP_LANES];
+            sb_pattern_addresses(&p, a);
+            int per_phase = SB_WARP_LANES / (p.word_bytes / SB_BANK_BYTES);
+            /* "per_lane", not "lanes": that key is the prediction's lane count. */
+            fputs(", \"per_lane\": [", out);
+            for (int l = 0; l < SB_WARP_LANES; l++)
+                fprintf(out,
+                        "%s{\"lane\": %d, \"address\": %llu, \"index\": %llu, \"bank\": %d, "
+                        "\"banks\": %d, \"phase\": %d, \"sector\": %llu, \"segment\": %llu}",
+                        l ? ", " : "", l, (unsigned long long)a[l],
+                        (unsigned long long)(a[l] / (uint64_t)p.word_bytes), sb_bank_of(a[l]),
+                        p.word_bytes / SB_BANK_BYTES, l / per_phase,
+                        (unsigned long long)(a[l] / SB_SECTOR_BYTES),
+                        (unsigned long long)(a[l] / SB_SEGMENT_BYTES));
+            fputc(']', out);
+        }
+        fputc('}', out);
+    }
+    fputs("\n  ]\n}\n", out);
+}
+
+int sb_cmd_model(int argc, char **argv)
+{
+    spec s;
+    int rc = parse_args(argc, argv, &s);
+    if (rc == -1)
+        return fflush(stdout) == 0 ? 0 : 1;
+    if (rc != 0)
+        return rc;
+
+    /* Check every row before printing anything, so that an error leaves
+       stdout empty (rows are few and checks cheap). */
+    long rows = row_count(&s);
+    for (long i = 0; i < rows; i++) {
+        sb_pattern p = row_pattern(&s, i);
+        const char *why = sb_pattern_check(&p);
+        if (why != NULL)
+            return fail("%s", why);
+    }
+
+    char header[640];
+    header_text(&s, header, sizeof header);
+    if (s.format == FMT_JSON)
+        print_json(stdout, &s, header);
+    else
+        print_table(stdout, &s, header);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, PROG ": could not write the output\n");
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,683 @@
+/* The global-memory (coalescing) family of issue 3 and seed 000: stride
+ * sweeps for 4-, 8- and 16-byte words, misaligned starts, permutations
+ * inside a segment and spread over segments, broadcast reads, and the row
+ * versus column walk of a row-major matrix.
+ *
+ * Every variant copies a buffer of a few L2 sizes through one declared
+ * access (see common/kernels/access_global.cl for the layout), and counts as useful
+ * bytes what the program asked for: every element read plus every element
+ * written.  The access is described once, as a global_access; the kernel's
+ * -D definitions and the model's pattern are both made from it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiments/catalogue.h"
+#include "run/host_data.h"
+#include "experiments/variant.h"
+
+#define BLOCK 256          /* threads per block: 8 warps */
+#define UNROLL 4           /* elements per thread, as UNROLL in access_global.cl */
+#define MAX_OFFSET_WORDS 128 /* room after the buffer: OFFSET up to 32 16-byte words */
+#define MAX_WORDS (1L << 29) /* 2 GiB: indices stay in int */
+
+/* One declared access: the single source of the kernel's definitions and
+ * of the model's pattern. */
+typedef struct global_access {
+    int word;     /* WORD: bytes per lane */
+    int stride;   /* STRIDE: elements between lanes */
+    int spread;   /* SPREAD: one 128-byte segment per lane */
+    int offset;   /* OFFSET: elements after a 128-byte boundary */
+    int perm;     /* PERM: an sb_perm */
+    int perm_arg; /* PERM_ARG: XOR mask or random seed */
+    int same;     /* SAME: lanes per element */
+    int store;    /* the access is the write (global_store), not the read */
+} global_access;
+
+typedef struct global_host {
+    long words;                  /* 4-byte words of the buffer: the problem size */
+    uint32_t *in;                /* words + MAX_OFFSET_WORDS random words */
+    int32_t perm[SB_WARP_LANES]; /* lane table of the variant last planned */
+} global_host;
+
+/* ------------------------------------------------------------ the access */
+
+static global_access access_default(int word)
+{
+    global_access a = {word, 1, 0, 0, SB_PERM_NONE, 0, 1, 0};
+    return a;
+}
+
+static global_access access_of(const sb_variant *v)
+{
+    global_access a;
+    a.word = (int)v->param[0];
+    a.stride = (int)v->param[1];
+    a.spread = (int)v->param[2];
+    a.offset = (int)v->param[3];
+    a.perm = (int)(v->param[4] & 0xff);
+    a.perm_arg = (int)(v->param[4] >> 8);
+    a.same = (int)v->param[5];
+    a.store = strcmp(v->kernel, "global_store") == 0;
+    return a;
+}
+
+/* The variant: kernel, definitions (only those that differ from the
+   kernel's defaults, so that the report's params say what matters) and
+   the parameters access_of reads back. */
+static int add_access(sb_variant *out, int n, int max, const char *name, const global_access *a,
+                      int in_default, int group, int baseline)
+{
+    if (n >= max)
+        return n;
+    sb_variant *v = &out[n];
+    sb_variant_init(v, name, a->store ? "global_store" : "global_load", BLOCK, 1, 1);
+    sb_variant_define(v, "WORD=%d", a->word);
+    if (a->stride != 1)
+        sb_variant_define(v, "STRIDE=%d", a->stride);
+    if (a->spread)
+        sb_variant_define(v, "SPREAD=1");
+    if (a->offset)
+        sb_variant_define(v, "OFFSET=%d", a->offset);
+    if (a->perm != SB_PERM_NONE)
+        sb_variant_define(v, "PERM=%d", a->perm);
+    if (a->perm == SB_PERM_XOR || a->perm == SB_PERM_RANDOM)
+        sb_variant_define(v, "PERM_ARG=%d", a->perm_arg);
+    if (a->same != 1)
+        sb_variant_define(v, "SAME=%d", a->same);
+    v->param[0] = a->word;
+    v->param[1] = a->stride;
+    v->param[2] = a->spread;
+    v->param[3] = a->offset;
+    v->param[4] = a->perm | ((long)a->perm_arg << 8);
+    v->param[5] = a->same;
+    v->in_default = in_default;
+    v->group = group;
+    v->baseline = baseline;
+    return n + 1;
+}
+
+static sb_pattern pattern_of(const global_access *a)
+{
+    sb_pattern p = sb_pattern_default();
+    p.space = SB_SPACE_GLOBAL;
+    p.word_bytes = a->word;
+    p.stride = a->stride;
+    p.spread = a->spread;
+    p.offset = a->offset;
+    p.perm = (sb_perm)a->perm;
+    p.perm_arg = (unsigned)a->perm_arg;
+    p.same = a->same;
+    return p;
+}
+
+static long step_of(const global_access *a)
+{
+    return a->spread ? 128 / a->word : a->stride;
+}
+
+/* PHASE_WORD of access_global.cl: the word of its slot a lane takes in the
+   k-th phase issued. */
+static long phase_word(long step, int word, long k)
+{
+    long sector_words = 32 / word;
+    long rows = step / sector_words, long_cols = step % sector_words;
+    long long_count = long_cols * (rows + 1), short_rows = rows > 0 ? rows : 1;
+    long col = k < long_count ? k / (rows + 1) : long_cols + (k - long_count) / short_rows;
+    long row = k < long_count ? k % (rows + 1) : (k - long_count) % short_rows;
+    return row * sector_words + col;
+}
+
+static int lane_pos(const global_access *a, const int32_t perm[SB_WARP_LANES], int lane)
+{
+    switch (a->perm) {
+    case SB_PERM_REVERSE: return 31 - lane;
+    case SB_PERM_XOR: return lane ^ a->perm_arg;
+    case SB_PERM_RANDOM: return perm[lane];
+    default: return lane;
+    }
+}
+
+/* ----------------------------------------------------------- variants */
+
+enum { DIR_LOAD = 0, DIR_STORE = 1 };
+static const char *const dir_name[] = {"load", "store"};
+static const int words[] = {4, 8, 16};
+
+/* The default suite's share of the sweep (each 256 MiB variant costs most
+ * of a second of host checking): loads where the sector count changes,
+ * stores at the ends, wider words at 1 and 4; --variant all for the rest. */
+static int is_default_stride(int word, int stride, int dir)
+{
+    static const int loads[] = {1, 2, 3, 4, 8, 32}, stores[] = {1, 2, 8, 32};
+    const int *set = dir == DIR_LOAD ? loads : stores;
+    size_t n = dir == DIR_LOAD ? sizeof loads / sizeof loads[0] : sizeof stores / sizeof stores[0];
+    if (word != 4)
+        return dir == DIR_LOAD && (stride == 1 || stride == 4);
+    for (size_t i = 0; i < n; i++)
+        if (set[i] == stride)
+            return 1;
+    return 0;
+}
+
+static int stride_variants(sb_variant *out, int max)
+{
+    int n = 0;
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+        for (int dir = DIR_LOAD; dir <= DIR_STORE; dir++)
+            for (int s = 1; s <= 64; s++) {
+                global_access a = access_default(words[w]);
+                a.stride = s;
+                a.store = dir;
+                char name[48];
+                snprintf(name, sizeof name, "w%d-s%d-%s", words[w], s, dir_name[dir]);
+                n = add_access(out, n, max, name, &a, is_default_stride(words[w], s, dir),
+                               (int)w * 2 + dir, s == 1);
+            }
+    return n;
+}
+
+static int offset_variants(sb_variant *out, int max)
+{
+    static const int shown[] = {0, 1, 4, 8, 16, 31, 32};
+    int n = 0;
+    for (int dir = DIR_LOAD; dir <= DIR_STORE; dir++)
+        for (int k = 0; k <= 32; k++) {
+            global_access a = access_default(4);
+            a.offset = k;
+            a.store = dir;
+            int in_default = 0;
+            for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)
+                in_default |= shown[i] == k;
+            char name[48];
+            snprintf(name, sizeof name, "w4-k%d-%s", k, dir_name[dir]);
+            n = add_access(out, n, max, name, &a, in_default, dir, k == 0);
+        }
+    return n;
+}
+
+static int perm_variants(sb_variant *out, int max)
+{
+    /* XOR 9 sends lanes across sector boundaries (lane 0 to word 9); XOR
+       31 would only repeat the reversal. */
+    static const struct {
+        const char *name;
+        int perm, arg;
+    } perms[] = {{"identity", SB_PERM_NONE, 0},
+                 {"reverse", SB_PERM_REVERSE, 0},
+                 {"xor9", SB_PERM_XOR, 9},
+                 {"random1", SB_PERM_RANDOM, 1}};
+    int n = 0;
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+        for (int dir = DIR_LOAD; dir <= DIR_STORE; dir++)
+            for (int spread = 0; spread <= 1; spread++)
+                for (size_t p = 0; p < sizeof perms / sizeof perms[0]; p++) {
+                    global_access a = access_default(words[w]);
+                    a.perm = perms[p].perm;
+                    a.perm_arg = perms[p].arg;
+                    a.spread = spread;
+                    a.store = dir;
+                    char name[48];
+                    snprintf(name, sizeof name, "w%d-%s%s-%s", words[w], perms[p].name,
+                             spread ? "-spread" : "", dir_name[dir]);
+                    n = add_access(out, n, max, name, &a, words[w] == 4, (int)w * 2 + dir,
+                                   p == 0 && !spread);
+                }
+    return n;
+}
+
+static int broadcast_variants(sb_variant *out, int max)
+{
+    int n = 0;
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+        for (int same = 1; same <= 32; same *= 2) {
+            global_access a = access_default(words[w]);
+            a.same = same;
+            char name[48];
+            if (same == 32)
+                snprintf(name, sizeof name, "w%d-broadcast", words[w]);
+            else
+                snprintf(name, sizeof name, "w%d-same%d", words[w], same);
+            n = add_access(out, n, max, name, &a, words[w] == 4 || same == 1 || same == 32, (int)w,
+                           same == 1);
+        }
+    return n;
+}
+
+/* -------------------------------------------------- sizes and host data */
+
+/* Four L2 sizes at least, so that DRAM and not the cache is measured, and
+ * never under 256 MiB: OpenCL's "global memory cache size" is not the L2
+ * on every platform (NVIDIA's is smaller), and CUDA and OpenCL must get the
+ * same default size to be compared.  A power of two, at most 1 GiB. */
+static long gpu_buffer_bytes(const sb_device_info *dev)
+{
+    double want = 4.0 * (double)dev->l2_bytes;
+    long bytes = 256L << 20;
+    while ((double)bytes < want && bytes < (1L << 30))
+        bytes *= 2;
+    return bytes;
+}
+
+static void global_default_size(const sb_device_info *dev, sb_problem *p)
+{
+    if (!dev->is_gpu) {
+        /* A CPU device: a small buffer, so that the suite takes seconds. */
+        p->rows = p->cols = 512;
+        return;
+    }
+    long bytes = gpu_buffer_bytes(dev);
+    p->rows = 8192;
+    p->cols = bytes / 4 / 8192;
+}
+
+static int global_prepare(const sb_problem *p, unsigned seed, void **host, char *err, size_t n)
+{
+    long words = p->rows * p->cols;
+    if (words > MAX_WORDS) {
+        snprintf(err, n, "size %ldx%ld is %ld words; at most %ld (2 GiB) so that indices fit "
+                         "in int", p->rows, p->cols, words, MAX_WORDS);
+        return -1;
+    }
+    global_host *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(err, n, "out of host memory");
+        return -1;
+    }
+    h->words = words;
+    size_t total = (size_t)words + MAX_OFFSET_WORDS;
+    h->in = sb_host_alloc(total * sizeof *h->in, err, n);
+    if (!h->in) {
+        free(h);
+        return -1;
+    }
+    sb_random_words(h->in, total, seed);
+    *host = h;
+    return 0;
+}
+
+static void global_release(void *host)
+{
+    global_host *h = host;
+    if (h)
+        free(h->in);
+    free(h);
+}
+
+/* Elements of the variant's word in the buffer. */
+static long elements(const global_host *h, const global_access *a)
+{
+    return h->words * 4 / a->word;
+}
+
+static int global_plan(void *host, const sb_problem *p, const sb_variant *v,
+                       const sb_device_info *dev, sb_plan *plan, char *err, size_t n)
+{
+    global_host *h = host;
+    (void)p;
+    (void)dev;
+    global_access a = access_of(v);
+    long count = elements(h, &a);
+    if (count < 1) {
+        snprintf(err, n, "%ld words hold no %d-byte element; give a larger size", h->words,
+                 a.word);
+        return -1;
+    }
+    if (a.perm == SB_PERM_RANDOM || a.perm == SB_PERM_XOR || a.perm == SB_PERM_REVERSE) {
+        int t[SB_WARP_LANES];
+        if (sb_perm_table((sb_perm)a.perm, (unsigned)a.perm_arg, t)) {
+            snprintf(err, n, "bad permutation %d/%d", a.perm, a.perm_arg);
+            return -1;
+        }
+        for (int l = 0; l < SB_WARP_LANES; l++)
+            h->perm[l] = t[l];
+    } else {
+        for (int l = 0; l < SB_WARP_LANES; l++)
+            h->perm[l] = l;
+    }
+    long step = step_of(&a);
+    long nblocks = count / (32 * step), lanes = nblocks * 32;
+    long tail = count - lanes * step;
+    long extent = lanes > tail ? lanes : tail;
+    size_t word = (size_t)a.word;
+
+    plan->nbuffers = 3;
+    plan->buffer[0].bytes = (size_t)(count + (a.store ? 0 : a.offset)) * word;
+    plan->buffer[0].init = h->in;
+    plan->buffer[1].bytes = (size_t)(count + (a.store ? a.offset : 0)) * word;
+    plan->buffer[1].init = NULL;
+    plan->buffer[2].bytes = sizeof h->perm;
+    plan->buffer[2].init = h->perm;
+    plan->nargs = 5;
+    plan->arg[0].kind = SB_PLAN_INT;
+    plan->arg[0].i = (int32_t)count;
+    plan->arg[1].kind = SB_PLAN_INT;
+    plan->arg[1].i = (int32_t)nblocks;
+    for (int i = 0; i < 3; i++) {
+        plan->arg[2 + i].kind = SB_PLAN_BUFFER;
+        plan->arg[2 + i].buffer = i;
+    }
+    /* x covers the lanes of one phase (or the tail), y the phases in issue
+       order, then the tail. */
+    plan->geometry.grid[0] = (unsigned)((extent + UNROLL * BLOCK - 1) / (UNROLL * BLOCK));
+    if (plan->geometry.grid[0] == 0)
+        plan->geometry.grid[0] = 1;
+    plan->geometry.grid[1] = (unsigned)(step + (tail > 0));
+    plan->geometry.grid[2] = 1;
+    memcpy(plan->geometry.block, v->block, sizeof plan->geometry.block);
+    plan->bytes = 2.0 * (double)count * (double)word;
+
+    global_access dense = access_default(a.word);
+    plan->npatterns = 2;
+    plan->pattern[0] = pattern_of(&a);
+    plan->pattern[1] = pattern_of(&dense);
+    snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "%s",
+             a.store ? "store" : "load");
+    snprintf(plan->pattern_label[1], sizeof plan->pattern_label[1], "%s",
+             a.store ? "load" : "store");
+    return 0;
+}
+
+static const char *const component = "xyzw";
+
+/* Compares element `got_at` of out with element `want_at` of in. */
+static int check_element(const global_access *a, const uint32_t *out, long got_at,
+                         const uint32_t *in, long want_at, char *err, size_t n)
+{
+    int per = a->word / 4;
+    for (int c = 0; c < per; c++) {
+        uint32_t got = out[got_at * per + c], want = in[want_at * per + c];
+        if (got != want) {
+            char comp[4] = "";
+            if (per > 1)
+                snprintf(comp, sizeof comp, ".%c", component[c]);
+            snprintf(err, n, "out[%ld]%s = 0x%08x, expected in[%ld]%s = 0x%08x%s", got_at, comp,
+                     got, want_at, comp, want, got == SB_POISON_WORD ? ": never written" : "");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Whether element got_at of out differs from element want_at of in. */
+static int differs(const uint32_t *out, long got_at, const uint32_t *in, long want_at, int per)
+{
+    for (int c = 0; c < per; c++)
+        if (out[got_at * per + c] != in[want_at * per + c])
+            return 1;
+    return 0;
+}
+
+/* Bytes of the strided side a tile of the check covers: a few hundred KiB,
+   which stay in the cache while every phase visits them. */
+#define CHECK_TILE_BYTES (256L << 10)
+
+/* The kernel's mapping: dense position g = k * lanes + x takes element
+ * ELEMENT(x, k) of access_global.cl, and the tail maps onto itself.  The
+ * serial check walked g in order, phase by phase, which sweeps the whole
+ * strided side once per phase (`step` times over 256 MiB for the widest
+ * strides); this one walks a tile of warps through every phase before
+ * moving on, so that each side is read from memory once.  g stays the key,
+ * so that the mismatch reported is the one with the smallest g, as before
+ * (and no division per element: GPU-sized buffers hold 64M elements). */
+typedef struct global_scan {
+    const global_access *a;
+    const uint32_t *in, *out;
+    long step, lanes, tile_lanes;
+    long lane_at[SB_WARP_LANES]; /* element of lane l in its warp's slot */
+} global_scan;
+
+static long scan_tiles(const void *ctx, long begin, long end)
+{
+    const global_scan *s = ctx;
+    const global_access *a = s->a;
+    const int per = a->word / 4;
+    long first = SB_NO_MISMATCH;
+    for (long t = begin; t < end; t++) {
+        long x0 = t * s->tile_lanes;
+        long x1 = x0 + s->tile_lanes < s->lanes ? x0 + s->tile_lanes : s->lanes;
+        /* Later phases only hold larger keys than a mismatch already found. */
+        for (long k = 0; k < s->step && k * s->lanes + x0 < first; k++) {
+            long base = phase_word(s->step, a->word, k) + a->offset;
+            for (long x = x0, g = k * s->lanes + x0; x < x1; x++, g++) {
+                long e = (x >> 5) * 32 * s->step + s->lane_at[x & 31] + base;
+                if (a->store ? differs(s->out, e, s->in, g, per)
+                             : differs(s->out, g, s->in, e, per)) {
+                    first = g < first ? g : first;
+                    break;
+                }
+            }
+        }
+    }
+    return first;
+}
+
+static int global_verify(void *host, const sb_problem *p, const sb_variant *v,
+                         void *const *outputs, char *err, size_t n)
+{
+    global_host *h = host;
+    (void)p;
+    global_access a = access_of(v);
+    const uint32_t *out = outputs[0];
+    long count = elements(h, &a);
+    int per = a.word / 4;
+    if (a.store)
+        for (long i = 0; i < (long)a.offset * per; i++)
+            if (out[i] != SB_POISON_WORD) {
+                snprintf(err, n, "out word %ld = 0x%08x, before the first element the store "
+                                 "may write (offset %d)", i, out[i], a.offset);
+                return -1;
+            }
+    global_scan s = {&a, h->in, out, step_of(&a), 0, 0, {0}};
+    s.lanes = count / (32 * s.step) * 32;
+    long tile_warps = CHECK_TILE_BYTES / (32 * s.step * a.word);
+    s.tile_lanes = 32 * (tile_warps > 0 ? tile_warps : 1);
+    for (int l = 0; l < SB_WARP_LANES; l++)
+        s.lane_at[l] = lane_pos(&a, h->perm, l) / a.same * s.step;
+    long tiles = (s.lanes + s.tile_lanes - 1) / s.tile_lanes;
+    long g = sb_first_mismatch(tiles, 1, scan_tiles, &s);
+    /* The tail, under 32 * step elements, after every phase. */
+    for (long t = s.lanes * s.step; g == SB_NO_MISMATCH && t < count; t++)
+        if (a.store ? differs(out, t + a.offset, h->in, t, per)
+                    : differs(out, t, h->in, t + a.offset, per))
+            g = t;
+    if (g == SB_NO_MISMATCH)
+        return 0;
+    long e = g + a.offset;
+    if (g < s.lanes * s.step) {
+        long k = g / s.lanes, x = g % s.lanes;
+        e = (x >> 5) * 32 * s.step + s.lane_at[x & 31] + phase_word(s.step, a.word, k) +
+            a.offset;
+    }
+    return a.store ? check_element(&a, out, e, h->in, g, err, n)
+                   : check_element(&a, out, g, h->in, e, err, n);
+}
+
+/* ------------------------------------------------------------ the walks */
+
+enum { WALK_ROW = 1, WALK_COLUMN = 2 };
+
+static int walk_variants(sb_variant *out, int max)
+{
+    static const char *const names[] = {"", "row", "column"};
+    int n = 0;
+    for (int w = WALK_ROW; w <= WALK_COLUMN && n < max; w++) {
+        sb_variant *v = &out[n++];
+        sb_variant_init(v, names[w], "global_walk", BLOCK, 1, 1);
+        sb_variant_define(v, "WALK=%d", w);
+        v->param[0] = w;
+        v->baseline = w == WALK_ROW;
+    }
+    return n;
+}
+
+/* rows = the length of each thread's walk, cols = the threads. */
+static void walk_default_size(const sb_device_info *dev, sb_problem *p)
+{
+    if (!dev->is_gpu) {
+        p->rows = 64;
+        p->cols = 4096;
+        return;
+    }
+    /* One thread per column and one full wave of threads (2048 per
+       multiprocessor); walks long enough for the buffer size above. */
+    long threads = (dev->compute_units > 0 ? dev->compute_units : 132) * 2048L;
+    long bytes = gpu_buffer_bytes(dev);
+    long rows = 64;
+    while (rows * threads * 4 < bytes)
+        rows += 64;
+    p->rows = rows;
+    p->cols = threads;
+}
+
+static int walk_plan(void *host, const sb_problem *p, const sb_variant *v,
+                     const sb_device_info *dev, sb_plan *plan, char *err, size_t n)
+{
+    global_host *h = host;
+    (void)dev;
+    (void)err;
+    (void)n;
+    size_t bytes = (size_t)p->rows * (size_t)p->cols * 4;
+    plan->nbuffers = 2;
+    plan->buffer[0].bytes = bytes;
+    plan->buffer[0].init = h->in;
+    plan->buffer[1].bytes = (size_t)p->cols * 4;
+    plan->buffer[1].init = NULL;
+    plan->nargs = 4;
+    plan->arg[0].kind = SB_PLAN_INT;
+    plan->arg[0].i = (int32_t)p->rows;
+    plan->arg[1].kind = SB_PLAN_INT;
+    plan->arg[1].i = (int32_t)p->cols;
+    plan->arg[2].kind = SB_PLAN_BUFFER;
+    plan->arg[2].buffer = 0;
+    plan->arg[3].kind = SB_PLAN_BUFFER;
+    plan->arg[3].buffer = 1;
+    sb_grid_2d(&plan->geometry, v, p->cols, 1, BLOCK, 1);
+    plan->bytes = (double)bytes + (double)p->cols * 4.0;
+    /* Each warp's request: 32 neighbouring words, or 32 words a row of the
+       transposed view (`rows` words) apart. */
+    global_access a = access_default(4);
+    a.stride = v->param[0] == WALK_ROW ? 1 : (int)p->rows;
+    plan->npatterns = 1;
+    plan->pattern[0] = pattern_of(&a);
+    snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "load");
+    return 0;
+}
+
+/* Threads per item of the walk check: one stack buffer of sums. */
+#define WALK_CHECK_THREADS 4096
+
+typedef struct walk_scan {
+    const uint32_t *m, *out;
+    long rows, cols;
+    int row;
+} walk_scan;
+
+/* The sum thread t's walk must give: of M[k * cols + t] (row walk) or of
+   M[t * rows + k] (column walk) over k < rows. */
+static uint32_t walk_sum(const walk_scan *w, long t)
+{
+    uint32_t sum = 0;
+    for (long k = 0; k < w->rows; k++)
+        sum += w->row ? w->m[k * w->cols + t] : w->m[t * w->rows + k];
+    return sum;
+}
+
+/* Sums in memory order: a GPU-sized matrix walked by columns on the host
+   would miss the cache at every word.  The sums wrap, so their order does
+   not change them. */
+static long scan_walks(const void *ctx, long begin, long end)
+{
+    const walk_scan *w = ctx;
+    uint32_t sum[WALK_CHECK_THREADS];
+    long threads = end - begin;
+    for (long t = 0; t < threads; t++)
+        sum[t] = w->row ? 0 : walk_sum(w, begin + t);
+    for (long k = 0; w->row && k < w->rows; k++) {
+        const uint32_t *m = w->m + k * w->cols + begin;
+        for (long t = 0; t < threads; t++)
+            sum[t] += m[t];
+    }
+    for (long t = 0; t < threads; t++)
+        if (w->out[begin + t] != sum[t])
+            return begin + t;
+    return SB_NO_MISMATCH;
+}
+
+static int walk_verify(void *host, const sb_problem *p, const sb_variant *v,
+                       void *const *outputs, char *err, size_t n)
+{
+    global_host *h = host;
+    walk_scan w = {h->in, outputs[0], p->rows, p->cols, v->param[0] == WALK_ROW};
+    long t = sb_first_mismatch(p->cols, WALK_CHECK_THREADS, scan_walks, &w);
+    if (t == SB_NO_MISMATCH)
+        return 0;
+    uint32_t got = w.out[t], want = walk_sum(&w, t);
+    snprintf(err, n, "out[%ld] = 0x%08x, expected 0x%08x, the sum of M[%s]%s", t, got, want,
+             w.row ? "k * cols + t" : "t * rows + k", got == SB_POISON_WORD ? ": never written" : "");
+    return -1;
+}
+
+/* ------------------------------------------------------ the experiments */
+
+#define GLOBAL_COMMON                                                                          \
+    .family = "global", .source = "access_global.cl", .quantity = SB_QUANTITY_BANDWIDTH,       \
+    .default_size = global_default_size, .prepare = global_prepare,           \
+    .release = global_release, .plan = global_plan, .verify = global_verify
+
+const sb_experiment sb_exp_global_stride = {
+    .in_default = 1,
+    .name = "global_stride",
+    .summary = "lane i touches element i*S, S = 1..64, 4/8/16-byte words, reads and writes; "
+               "GB/s of bytes asked for (read + written), size in 4-byte words",
+    .test_sizes = "33x1,100x100",
+    .variants = stride_variants,
+    GLOBAL_COMMON,
+};
+
+const sb_experiment sb_exp_global_offset = {
+    .in_default = 0,
+    .name = "global_offset",
+    .summary = "consecutive 4-byte words starting k = 0..32 words after a 128-byte boundary, "
+               "reads and writes; GB/s of bytes asked for",
+    .test_sizes = "100x100",
+    .variants = offset_variants,
+    GLOBAL_COMMON,
+};
+
+const sb_experiment sb_exp_global_perm = {
+    .in_default = 0,
+    .name = "global_perm",
+    .summary = "lanes take one segment's words reversed, XOR-shuffled or at random, against "
+               "the same order spread over 32 segments; GB/s of bytes asked for",
+    .test_sizes = "100x100",
+    .variants = perm_variants,
+    GLOBAL_COMMON,
+};
+
+const sb_experiment sb_exp_global_broadcast = {
+    .in_default = 0,
+    .name = "global_broadcast",
+    .summary = "groups of 1..32 lanes read one word (32: the whole warp); GB/s of bytes "
+               "asked for (every lane's read counts)",
+    .test_sizes = "100x100",
+    .variants = broadcast_variants,
+    GLOBAL_COMMON,
+};
+
+const sb_experiment sb_exp_global_walk = {
+    .name = "global_walk",
+    .family = "global",
+    .source = "access_global.cl",
+    .summary = "each thread sums a row walk M[k*cols+t] or a column walk M[t*rows+k] of a "
+               "rows x cols matrix (corner turning); GB/s of bytes asked for",
+    .quantity = SB_QUANTITY_BANDWIDTH,
+    .in_default = 1,
+    .test_sizes = "1x1,7x33,33x300",
+    .variants = walk_variants,
+    .default_size = walk_default_size,
+    .prepare = global_prepare,
+    .release = global_release,
+    .plan = walk_plan,
+    .verify = walk_verify,
+};

@@ -1,0 +1,461 @@
+/* The tiling family, matrix multiply (seed 001): the simple kernel, tiling
+ * with 16 x 16 and 32 x 32 tiles, thread coarsening by 1, 2, 4 and 8, and
+ * corner turning for a b stored column-major.  Reports GFLOP/s and the
+ * arithmetic intensity each variant's loads imply.
+ *
+ * Size rows x cols: c (rows x cols) = a (rows x cols) * b (cols x cols),
+ * so m = rows, n = k = cols; a plain N is the square case.
+ *
+ * Verification: a host product in double precision.  An element passes when
+ * |c - ref| <= MATMUL_REL_TOL * sum over i of |a||b|.  For random inputs in
+ * [-1, 1) the float32 accumulation error relative to that sum is about the
+ * unit roundoff (6e-8) whatever k is, so the bound leaves a wide margin while
+ * one missing or doubled product is still caught.  Every element is scanned
+ * for NaN, which the poison is; values are checked everywhere while
+ * m * n * k <= MATMUL_FULL_CHECK, else on every element of a deterministic
+ * sample of rows (edges included) and of columns, which keeps the host
+ * reference to about a second of one core at 4096. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiments/catalogue.h"
+#include "dram.h"
+#include "run/host_data.h"
+#include "experiments/variant.h"
+
+#define MATMUL_REL_TOL 1e-5
+#define MATMUL_FULL_CHECK (1L << 30)
+#define MATMUL_SAMPLES 32 /* rows and columns checked beyond the full limit */
+
+enum { KIND_SIMPLE, KIND_TILED, KIND_COLMAJOR }; /* param[0] */
+enum { GROUP_TILING, GROUP_COARSENING, GROUP_CORNER }; /* slowdowns compare within */
+
+typedef struct matmul_host {
+    long m, n, k;
+    float *a;        /* m x k */
+    float *b;        /* k x n, row-major */
+    float *bt;       /* the same b column-major: bt[col * k + i] */
+    int nrows, ncols;/* rows and columns whose every element is checked */
+    long *rows, *cols;
+    double *row_ref, *row_tol; /* nrows x n */
+    double *col_ref, *col_tol; /* ncols x m */
+} matmul_host;
+
+static int add(sb_variant *out, int n, int max, const char *name, const char *kernel,
+               int kind, int tile, int coarse, int turn, int pad, int group, int baseline)
+{
+    if (n >= max)
+        return n;
+    sb_variant *v = &out[n];
+    sb_variant_init(v, name, kernel, (unsigned)tile, (unsigned)tile, 1);
+    sb_variant_define(v, "TILE=%d", tile);
+    if (kind != KIND_SIMPLE)
+        sb_variant_define(v, "COARSE=%d", coarse);
+    if (kind == KIND_COLMAJOR) {
+        sb_variant_define(v, "TURN=%d", turn);
+        sb_variant_define(v, "PAD=%d", pad);
+    }
+    v->param[0] = kind;
+    v->param[1] = tile;
+    v->param[2] = coarse;
+    v->param[3] = turn;
+    v->param[4] = pad;
+    v->group = group;
+    v->baseline = baseline;
+    return n + 1;
+}
+
+/* The variant just added, with its shared tiles declared only 4-byte
+ * aligned (a float's alignment) instead of 16: the cross-API lesson. */
+static int aligned4(sb_variant *out, int n, int before, int in_default)
+{
+    if (n == before)
+        return n;
+    sb_variant *v = &out[n - 1];
+    char name[sizeof v->name];
+    snprintf(name, sizeof name, "%.40s_a4", v->name);
+    snprintf(v->name, sizeof v->name, "%s", name);
+    sb_variant_define(v, "SMEM_ALIGN=4");
+    v->baseline = 0;
+    v->in_default = in_default;
+    return n;
+}
+
+static int matmul_variants(sb_variant *out, int max)
+{
+    int n = 0;
+    n = add(out, n, max, "simple", "matmul_simple", KIND_SIMPLE, 16, 1, 0, 0, GROUP_TILING, 1);
+    n = add(out, n, max, "tiled16", "matmul_tiled", KIND_TILED, 16, 1, 0, 0, GROUP_TILING, 0);
+    n = add(out, n, max, "tiled32", "matmul_tiled", KIND_TILED, 32, 1, 0, 0, GROUP_TILING, 0);
+    /* coarse1 is tiled32 again, on purpose: the sweep's own control. */
+    for (int c = 1; c <= 8; c *= 2) {
+        char name[16];
+        snprintf(name, sizeof name, "coarse%d", c);
+        n = add(out, n, max, name, "matmul_tiled", KIND_TILED, 32, c, 0, 0, GROUP_COARSENING,
+                c == 1);
+    }
+    n = add(out, n, max, "colmajor_naive", "matmul_colmajor", KIND_COLMAJOR, 32, 1, 0, 0,
+            GROUP_CORNER, 1);
+    n = add(out, n, max, "corner_turning", "matmul_colmajor", KIND_COLMAJOR, 32, 1, 1, 0,
+            GROUP_CORNER, 0);
+    n = add(out, n, max, "corner_turn_pad", "matmul_colmajor", KIND_COLMAJOR, 32, 1, 1, 1,
+            GROUP_CORNER, 0);
+    /* The shared tiles above are declared 16-byte aligned.  NVIDIA's
+       OpenCL compiler reserves 4 bytes of shared memory of its own (8196
+       bytes for tiled32's 8192), so tiles declared only 4-byte aligned lose
+       their 16-byte shared loads there, and 20-25% of their speed, in
+       OpenCL only (run 11 in RESULTS.md: tiled32 7008 against 8792
+       GFLOP/s in CUDA; aligned, 8804 against 8805). */
+    n = aligned4(out, add(out, n, max, "tiled32", "matmul_tiled", KIND_TILED, 32, 1, 0, 0,
+                          GROUP_TILING, 0), n, 1);
+    n = aligned4(out, add(out, n, max, "tiled16", "matmul_tiled", KIND_TILED, 16, 1, 0, 0,
+                          GROUP_TILING, 0), n, 0);
+    n = aligned4(out, add(out, n, max, "coarse2", "matmul_tiled", KIND_TILED, 32, 2, 0, 0,
+                          GROUP_COARSENING, 0), n, 0);
+    n = aligned4(out, add(out, n, max, "coarse4", "matmul_tiled", KIND_TILED, 32, 4, 0, 0,
+                          GROUP_COARSENING, 0), n, 0);
+    n = aligned4(out, add(out, n, max, "corner_turn_pad", "matmul_colmajor", KIND_COLMAJOR, 32,
+                          1, 1, 1, GROUP_CORNER, 0), n, 0);
+    return n;
+}
+
+static void matmul_default_size(const sb_device_info *dev, sb_problem *p)
+{
+    /* On a GPU, 4096 gives even the slowest variant tens of milliseconds and
+       the most coarsened one (256 x 32 outputs per block) 2048 blocks, so the
+       last partial wave does not blur the coarsening sweep.  On a CPU, small
+       enough that the whole suite takes seconds. */
+    long n = dev->is_gpu ? 4096 : 128;
+    p->rows = p->cols = n;
+}
+
+/* Rows (or columns) to check in 0..extent: all of them, or a spread that
+ * includes both edges and lands on every offset within a 32-wide tile. */
+static int choose_lines(long extent, int all, long *out)
+{
+    if (all) {
+        for (long i = 0; i < extent; i++)
+            out[i] = i;
+        return (int)extent;
+    }
+    int n = 0;
+    out[n++] = 0;
+    out[n++] = extent - 1;
+    for (int s = 0; s < MATMUL_SAMPLES; s++) {
+        long at = (long)((double)extent * s / MATMUL_SAMPLES) + (s * 7) % 32;
+        out[n++] = at < extent ? at : extent - 1;
+    }
+    return n;
+}
+
+/* The reference of whole rows, in tiles of REF_ROWS rows by REF_COLS
+ * columns, in parallel: k outer, so that the loop walks b by rows and
+ * vectorises, and b is read once per REF_ROWS rows rather than once per
+ * row.  Each element still sums its products in order of k, on one
+ * thread: the same figures whatever the thread count. */
+#define REF_ROWS 32
+#define REF_COLS 256
+
+static void reference_rows(matmul_host *h)
+{
+    const long row_tiles = (h->nrows + REF_ROWS - 1) / REF_ROWS;
+    const long col_tiles = (h->n + REF_COLS - 1) / REF_COLS;
+#pragma omp parallel for schedule(dynamic)
+    for (long tile = 0; tile < row_tiles * col_tiles; tile++) {
+        long r0 = tile / col_tiles * REF_ROWS, j0 = tile % col_tiles * REF_COLS;
+        long r1 = r0 + REF_ROWS < h->nrows ? r0 + REF_ROWS : h->nrows;
+        long j1 = j0 + REF_COLS < h->n ? j0 + REF_COLS : h->n;
+        for (long r = r0; r < r1; r++)
+            for (long j = j0; j < j1; j++)
+                h->row_ref[r * h->n + j] = h->row_tol[r * h->n + j] = 0.0;
+        for (long i = 0; i < h->k; i++) {
+            const float *brow = h->b + (size_t)i * (size_t)h->n;
+            for (long r = r0; r < r1; r++) {
+                double av = h->a[(size_t)h->rows[r] * (size_t)h->k + (size_t)i], aa = fabs(av);
+                double *ref = h->row_ref + (size_t)r * (size_t)h->n;
+                double *tol = h->row_tol + (size_t)r * (size_t)h->n;
+                for (long j = j0; j < j1; j++) {
+                    ref[j] += av * brow[j];
+                    tol[j] += aa * fabs((double)brow[j]);
+                }
+            }
+        }
+    }
+}
+
+/* The reference of whole columns, through the column-major copy of b: rows
+ * of a in parallel, every sampled column for each, so that a is read once
+ * and the sampled columns stay in the cache. */
+static void reference_cols(matmul_host *h)
+{
+#pragma omp parallel for schedule(static) if (h->ncols > 0)
+    for (long r = 0; r < h->m; r++) {
+        const float *arow = h->a + (size_t)r * (size_t)h->k;
+        for (int s = 0; s < h->ncols; s++) {
+            const float *bcol = h->bt + (size_t)h->cols[s] * (size_t)h->k;
+            double sum = 0.0, abs_sum = 0.0;
+            for (long i = 0; i < h->k; i++) {
+                double p = (double)arow[i] * bcol[i];
+                sum += p;
+                abs_sum += fabs(p);
+            }
+            h->col_ref[(size_t)s * (size_t)h->m + (size_t)r] = sum;
+            h->col_tol[(size_t)s * (size_t)h->m + (size_t)r] = abs_sum;
+        }
+    }
+}
+
+/* bt = b column-major, in parallel by blocks of columns (each a run of
+   bt's rows written in order). */
+static void transpose_b(matmul_host *h)
+{
+    const long k = h->k, n = h->n, B = 64;
+#pragma omp parallel for schedule(static)
+    for (long j0 = 0; j0 < n; j0 += B)
+        for (long i = 0; i < k; i++)
+            for (long j = j0; j < j0 + B && j < n; j++)
+                h->bt[j * k + i] = h->b[i * n + j];
+}
+
+static void matmul_release(void *host)
+{
+    matmul_host *h = host;
+    if (!h)
+        return;
+    free(h->a);
+    free(h->b);
+    free(h->bt);
+    free(h->rows);
+    free(h->cols);
+    free(h->row_ref);
+    free(h->row_tol);
+    free(h->col_ref);
+    free(h->col_tol);
+    free(h);
+}
+
+static int matmul_prepare(const sb_problem *p, unsigned seed, void **host, char *err, size_t n)
+{
+    if ((double)p->cols * (double)p->cols > (double)INT_MAX) {
+        snprintf(err, n, "matmul %ldx%ld: b is cols x cols, which must stay below 2^31 "
+                         "elements; use fewer columns",
+                 p->rows, p->cols);
+        return -1;
+    }
+    matmul_host *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(err, n, "out of host memory");
+        return -1;
+    }
+    h->m = p->rows;
+    h->n = h->k = p->cols;
+    size_t mk = (size_t)h->m * (size_t)h->k, kn = (size_t)h->k * (size_t)h->n;
+    int all = (double)h->m * (double)h->n * (double)h->k <= (double)MATMUL_FULL_CHECK;
+    size_t max_rows = all ? (size_t)h->m : MATMUL_SAMPLES + 2;
+    size_t max_cols = all ? 0 : MATMUL_SAMPLES + 2;
+    h->a = sb_host_alloc(mk * sizeof(float), err, n);
+    h->b = h->a ? sb_host_alloc(kn * sizeof(float), err, n) : NULL;
+    h->bt = h->b ? sb_host_alloc(kn * sizeof(float), err, n) : NULL;
+    h->rows = h->bt ? sb_host_alloc(max_rows * sizeof(long), err, n) : NULL;
+    h->cols = h->rows ? sb_host_alloc((max_cols ? max_cols : 1) * sizeof(long), err, n) : NULL;
+    size_t row_elems = max_rows * (size_t)h->n, col_elems = max_cols * (size_t)h->m;
+    h->row_ref = h->cols ? sb_host_alloc(row_elems * sizeof(double), err, n) : NULL;
+    h->row_tol = h->row_ref ? sb_host_alloc(row_elems * sizeof(double), err, n) : NULL;
+    h->col_ref = h->row_tol ? sb_host_alloc(col_elems * sizeof(double), err, n) : NULL;
+    h->col_tol = h->col_ref ? sb_host_alloc(col_elems * sizeof(double), err, n) : NULL;
+    if (!h->col_tol) {
+        matmul_release(h);
+        return -1;
+    }
+    /* Different seeds for a and b, so that b is not a copy of a. */
+    sb_random_floats(h->a, mk, seed);
+    sb_random_floats(h->b, kn, (uint64_t)seed * 2654435761u + 1);
+    transpose_b(h);
+    h->nrows = choose_lines(h->m, all, h->rows);
+    h->ncols = all ? 0 : choose_lines(h->n, 0, h->cols);
+    reference_rows(h);
+    reference_cols(h);
+    *host = h;
+    return 0;
+}
+
+static void declare_global(sb_plan *plan, const char *label, long stride)
+{
+    int i = plan->npatterns++;
+    plan->pattern[i] = sb_pattern_default();
+    plan->pattern[i].space = SB_SPACE_GLOBAL;
+    plan->pattern[i].stride = stride;
+    snprintf(plan->pattern_label[i], sizeof plan->pattern_label[i], "%s", label);
+}
+
+static int matmul_plan(void *host, const sb_problem *p, const sb_variant *v,
+                       const sb_device_info *dev, sb_plan *plan, char *err, size_t n)
+{
+    matmul_host *h = host;
+    (void)p;
+    (void)dev;
+    (void)err;
+    (void)n;
+    int kind = (int)v->param[0], tile = (int)v->param[1], coarse = (int)v->param[2];
+    size_t a_bytes = (size_t)h->m * (size_t)h->k * sizeof(float);
+    size_t b_bytes = (size_t)h->k * (size_t)h->n * sizeof(float);
+    size_t c_bytes = (size_t)h->m * (size_t)h->n * sizeof(float);
+    plan->nbuffers = 3;
+    plan->buffer[0].bytes = a_bytes;
+    plan->buffer[0].init = h->a;
+    plan->buffer[1].bytes = b_bytes;
+    plan->buffer[1].init = kind == KIND_COLMAJOR ? h->bt : h->b;
+    plan->buffer[2].bytes = c_bytes;
+    plan->buffer[2].init = NULL;
+    plan->nargs = 6;
+    const int32_t dims[3] = {(int32_t)h->m, (int32_t)h->n, (int32_t)h->k};
+    for (int i = 0; i < 3; i++) {
+        plan->arg[i].kind = SB_PLAN_INT;
+        plan->arg[i].i = dims[i];
+        plan->arg[3 + i].kind = SB_PLAN_BUFFER;
+        plan->arg[3 + i].buffer = i;
+    }
+    sb_grid_2d(&plan->geometry, v, h->n, h->m, (long)tile * coarse, tile);
+    plan->flops = 2.0 * (double)h->m * (double)h->n * (double)h->k;
+    /* Useful bytes: each matrix once, the least any kernel must move. */
+    plan->bytes = (double)(a_bytes + b_bytes + c_bytes);
+    plan->intensity = kind == KIND_SIMPLE ? sb_matmul_intensity(1, 1)
+                                          : sb_matmul_intensity(tile, coarse);
+
+    /* The load each variant is about, declared to the model. */
+    if (kind == KIND_SIMPLE) {
+        declare_global(plan, "a load", 0); /* one element for a row of threads */
+        declare_global(plan, "b load", 1);
+    } else if (kind == KIND_TILED) {
+        declare_global(plan, "a load", 1);
+        declare_global(plan, "b load", 1);
+    } else {
+        int turn = (int)v->param[3];
+        declare_global(plan, "b load", turn ? 1 : h->k);
+        /* The shared tile's store: by columns when corner-turned. */
+        int i = plan->npatterns++;
+        sb_pattern *pat = &plan->pattern[i];
+        *pat = sb_pattern_default();
+        pat->tile_rows = tile;
+        pat->tile_cols = tile;
+        pat->pad = (int)v->param[4];
+        pat->walk = turn ? SB_WALK_COLUMN : SB_WALK_ROW;
+        snprintf(plan->pattern_label[i], sizeof plan->pattern_label[i], "smem st");
+    }
+    return 0;
+}
+
+static int mismatch(char *err, size_t n, long row, long col, float got, double want, double tol)
+{
+    snprintf(err, n, "c[%ld][%ld] = %.9g, expected %.9g (|error| %.3g > bound %.3g)", row, col,
+             got, want, fabs(got - want), tol);
+    return -1;
+}
+
+/* The checks, each a parallel search in the order the serial one walked:
+ * every element for NaN (key: its index), the checked rows (key: the row's
+ * place in the list x n + column), then the checked columns (key: the
+ * column's place x m + row).  !(x <= bound) so that a NaN never passes. */
+typedef struct matmul_scan {
+    const matmul_host *h;
+    const float *c;
+} matmul_scan;
+
+static long scan_finite(const void *ctx, long begin, long end)
+{
+    const matmul_scan *s = ctx;
+    for (long e = begin; e < end; e++)
+        if (!isfinite(s->c[e]))
+            return e;
+    return SB_NO_MISMATCH;
+}
+
+static long scan_rows(const void *ctx, long begin, long end)
+{
+    const matmul_scan *s = ctx;
+    const matmul_host *h = s->h;
+    for (long r = begin; r < end; r++) {
+        const float *crow = s->c + (size_t)h->rows[r] * (size_t)h->n;
+        const double *ref = h->row_ref + (size_t)r * (size_t)h->n;
+        const double *tol = h->row_tol + (size_t)r * (size_t)h->n;
+        for (long j = 0; j < h->n; j++)
+            if (!(fabs(crow[j] - ref[j]) <= MATMUL_REL_TOL * tol[j]))
+                return r * h->n + j;
+    }
+    return SB_NO_MISMATCH;
+}
+
+static long scan_cols(const void *ctx, long begin, long end)
+{
+    const matmul_scan *s = ctx;
+    const matmul_host *h = s->h;
+    for (long q = begin; q < end; q++) {
+        const double *ref = h->col_ref + (size_t)q * (size_t)h->m;
+        const double *tol = h->col_tol + (size_t)q * (size_t)h->m;
+        for (long r = 0; r < h->m; r++) {
+            float got = s->c[(size_t)r * (size_t)h->n + (size_t)h->cols[q]];
+            if (!(fabs(got - ref[r]) <= MATMUL_REL_TOL * tol[r]))
+                return q * h->m + r;
+        }
+    }
+    return SB_NO_MISMATCH;
+}
+
+/* Lines (rows or columns) of `length` elements per chunk of a scan. */
+static long line_grain(long length)
+{
+    return length > 0 && length < SB_SCAN_GRAIN ? SB_SCAN_GRAIN / length : 1;
+}
+
+static int matmul_verify(void *host, const sb_problem *p, const sb_variant *v,
+                         void *const *outputs, char *err, size_t n)
+{
+    matmul_host *h = host;
+    const float *c = outputs[0];
+    (void)p;
+    (void)v;
+    matmul_scan s = {h, c};
+    long e = sb_first_mismatch(h->m * h->n, SB_SCAN_GRAIN, scan_finite, &s);
+    if (e != SB_NO_MISMATCH) {
+        uint32_t bits;
+        memcpy(&bits, &c[e], 4);
+        snprintf(err, n, "c[%ld][%ld] = %g (0x%08x)%s", e / h->n, e % h->n, c[e], bits,
+                 bits == SB_POISON_WORD ? ": never written" : ": not finite");
+        return -1;
+    }
+    long key = sb_first_mismatch(h->nrows, line_grain(h->n), scan_rows, &s);
+    if (key != SB_NO_MISMATCH) {
+        long r = key / h->n, j = key % h->n;
+        size_t at = (size_t)r * (size_t)h->n + (size_t)j;
+        return mismatch(err, n, h->rows[r], j, c[(size_t)h->rows[r] * (size_t)h->n + (size_t)j],
+                        h->row_ref[at], MATMUL_REL_TOL * h->row_tol[at]);
+    }
+    key = sb_first_mismatch(h->ncols, line_grain(h->m), scan_cols, &s);
+    if (key != SB_NO_MISMATCH) {
+        long q = key / h->m, r = key % h->m;
+        size_t at = (size_t)q * (size_t)h->m + (size_t)r;
+        return mismatch(err, n, r, h->cols[q], c[(size_t)r * (size_t)h->n + (size_t)h->cols[q]],
+                        h->col_ref[at], MATMUL_REL_TOL * h->col_tol[at]);
+    }
+    return 0;
+}
+
+const sb_experiment sb_exp_matmul = {
+    .name = "matmul",
+    .family = "tiling",
+    .source = "matmul.cl",
+    .summary = "matrix multiply fp32: simple, tiled 16/32, coarsened x1/2/4/8, corner turning "
+               "(GFLOP/s and FLOP/B)",
+    .quantity = SB_QUANTITY_FLOPS,
+    .in_default = 1,
+    .test_sizes = "1,33,64,100,33x47,47x33",
+    .variants = matmul_variants,
+    .default_size = matmul_default_size,
+    .prepare = matmul_prepare,
+    .release = matmul_release,
+    .plan = matmul_plan,
+    .verify = matmul_verify,
+};

@@ -1,0 +1,134 @@
+/* CSV: one header line, one line per result; every model field gets its own
+ * column (prefixed m1_/m2_ for the first and second declared access); then
+ * columns that compare the line with the same variant on the reference
+ * device (crossapi.h) and carry the PTX memory summary; last, where the
+ * variant's host time went (appended, so that older columns keep their
+ * places). */
+#include <string.h>
+
+#include "run/crossapi.h"
+#include "report/report.h"
+
+/* RFC 4180 quoting where a field needs it. */
+static void field(FILE *out, const char *s)
+{
+    if (strpbrk(s, ",\"\n\r")) {
+        fputc('"', out);
+        for (; *s; s++) {
+            if (*s == '"')
+                fputc('"', out);
+            fputc(*s, out);
+        }
+        fputc('"', out);
+    } else {
+        fputs(s, out);
+    }
+}
+
+/* The cross-device columns of result i: its device's label, the reference
+ * device it is compared with, the speed ratio and verdict against it (empty
+ * on the reference's own lines and where the reference has no such row). */
+static void cross_columns(const sb_run *run, const sb_crossapi *x, size_t i, FILE *out)
+{
+    const sb_result *r = &run->results[i];
+    const sb_cross_row *row = NULL;
+    for (size_t j = 0; j < x->nrows && !row; j++)
+        if (r->device_slot >= 0 && r->device_slot < x->ndevices &&
+            x->rows[j].result[r->device_slot] == (long)i)
+            row = &x->rows[j];
+    int slot = r->device_slot;
+    fputc(',', out);
+    if (slot >= 0 && slot < x->ndevices)
+        field(out, x->label[slot]);
+    fputc(',', out);
+    if (x->ndevices > 1)
+        field(out, x->label[x->reference]);
+    fputc(',', out);
+    char verdict[96] = "";
+    if (row && slot != x->reference && row->verdict[slot].kind != SB_VERDICT_NONE) {
+        fprintf(out, "%.4f", row->verdict[slot].speed_ratio);
+        sb_verdict_text(&row->verdict[slot], x->label[x->reference], x->label[slot], verdict,
+                        sizeof verdict);
+    }
+    fputc(',', out);
+    field(out, verdict);
+    fputc(',', out);
+    field(out, r->ptx_memory);
+    fputc(',', out);
+    field(out, row && slot != x->reference ? row->ptx[slot] : "");
+}
+
+int sb_report_csv(const sb_run *run, FILE *out)
+{
+    fputs("backend,platform,device,driver,experiment,variant,kernel,params,rows,cols,"
+          "grid,block,reps,median_ms,min_ms,max_ms,mean_ms,stddev_ms,spread,bytes,flops,"
+          "intensity,unit,value,value_best,roof_share,slowdown,occupancy,verified,model",
+          out);
+    for (int m = 1; m <= 2; m++) {
+        fprintf(out, ",m%d_label", m);
+        for (size_t i = 0; sb_prediction_field_at(i); i++)
+            fprintf(out, ",m%d_%s", m, sb_prediction_field_at(i)->name);
+    }
+    fputs(",device_label,reference,speed_ratio,verdict,ptx_memory,ptx_vs_reference,host_ms,"
+          "verify_ms,registers,shared_bytes,private_bytes\n", out);
+    sb_crossapi x;
+    if (sb_crossapi_build(run, &x))
+        return -1;
+    for (size_t i = 0; i < run->nresults; i++) {
+        const sb_result *r = &run->results[i];
+        const sb_device_info *d = &run->devices[r->device_slot].info;
+        char text[256];
+        field(out, r->backend);
+        fputc(',', out);
+        field(out, d->platform);
+        fputc(',', out);
+        field(out, d->name);
+        fputc(',', out);
+        field(out, d->driver);
+        fputc(',', out);
+        field(out, r->experiment);
+        fputc(',', out);
+        field(out, r->variant);
+        fputc(',', out);
+        field(out, r->kernel);
+        fputc(',', out);
+        field(out, r->params);
+        fprintf(out, ",%ld,%ld,%ux%ux%u,%ux%ux%u,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.5f,%.0f,%.0f,%.4f,",
+                r->rows, r->cols, r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1],
+                r->block[2], r->reps, r->ms.median, r->ms.min, r->ms.max, r->ms.mean,
+                r->ms.stddev, r->ms.spread, r->bytes, r->flops, r->intensity);
+        field(out, r->unit);
+        fprintf(out, ",%.4f,%.4f,%.5f,%.4f,%d,%d,", r->value, r->value_best, r->roof_share,
+                r->slowdown, r->occupancy, r->verified);
+        sb_result_model_text(r, text, sizeof text);
+        field(out, text);
+        for (int m = 0; m < 2; m++) {
+            fputc(',', out);
+            if (m < r->npatterns)
+                field(out, r->pattern_label[m]);
+            for (size_t f = 0; sb_prediction_field_at(f); f++) {
+                const sb_prediction_field *pf = sb_prediction_field_at(f);
+                fputc(',', out);
+                if (m < r->npatterns) {
+                    double v = sb_prediction_value(&r->prediction[m], pf);
+                    if (pf->type == SB_FIELD_INT)
+                        fprintf(out, "%.0f", v);
+                    else
+                        fprintf(out, "%.6f", v);
+                }
+            }
+        }
+        cross_columns(run, &x, i, out);
+        fprintf(out, ",%.3f,%.3f", r->host_ms, r->verify_ms);
+        /* the compiler's allocation; empty where unknown */
+        long res[3] = {r->regs, r->shared_bytes, r->private_bytes};
+        for (int f = 0; f < 3; f++)
+            if (res[f] >= 0)
+                fprintf(out, ",%ld", res[f]);
+            else
+                fputc(',', out);
+        fputc('\n', out);
+    }
+    sb_crossapi_free(&x);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,388 @@
+/* HTML: one self-contained page (inline CSS, plots as inline SVG) that can
+ * be mailed or attached to an issue.  The plots are rendered by gnuplot
+ * into a temporary directory and read back; without gnuplot the page says
+ * so and carries the tables alone. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run/crossapi.h"
+#include "report/plot.h"
+#include "report/report.h"
+
+static void esc(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '<':
+            fputs("&lt;", out);
+            break;
+        case '>':
+            fputs("&gt;", out);
+            break;
+        case '&':
+            fputs("&amp;", out);
+            break;
+        case '"':
+            fputs("&quot;", out);
+            break;
+        case '\'':
+            fputs("&#39;", out);
+            break;
+        default:
+            fputc(*s, out);
+        }
+    }
+}
+
+static void td(FILE *out, const char *cls, const char *text)
+{
+    fprintf(out, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+    esc(out, text);
+    fputs("</td>", out);
+}
+
+static void tdf(FILE *out, const char *fmt, double v)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, fmt, v);
+    td(out, "num", buf);
+}
+
+static const char style[] =
+    "body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:110em}"
+    "table{border-collapse:collapse;margin:1em 0;font-size:90%}"
+    "th,td{border:1px solid #ccc;padding:.25em .5em;vertical-align:top}"
+    "th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}"
+    "td.same{color:#555}td.faster,td.slower{font-weight:bold}"
+    "td.ptx{font-family:monospace;font-size:85%}"
+    "figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
+    "p.note{color:#855}";
+
+static void devices(const sb_run *run, FILE *out)
+{
+    fputs("<h2>Devices</h2>\n<table><tr><th>slot</th><th>backend</th><th>device</th>"
+          "<th>platform</th><th>API</th><th>driver</th><th>arch</th><th>units</th>"
+          "<th>peak GB/s</th><th>API copy GB/s</th></tr>\n",
+          out);
+    for (int i = 0; i < run->ndevices; i++) {
+        const sb_run_device *d = &run->devices[i];
+        char label[32];
+        sb_slot_label(run, i, label, sizeof label);
+        fputs("<tr>", out);
+        td(out, NULL, label);
+        td(out, NULL, d->backend);
+        td(out, NULL, d->info.name);
+        td(out, NULL, d->info.platform);
+        td(out, NULL, d->info.api_version);
+        td(out, NULL, d->info.driver[0] ? d->info.driver : "unknown");
+        td(out, NULL, d->info.arch);
+        tdf(out, "%.0f", (double)d->info.compute_units);
+        double peak = sb_device_peak_gbs(&d->info);
+        if (peak > 0)
+            tdf(out, "%.0f", peak);
+        else
+            td(out, NULL, "not exposed");
+        if (d->memcpy_gbs > 0)
+            tdf(out, "%.1f", d->memcpy_gbs);
+        else
+            td(out, NULL, "-");
+        fputs("</tr>\n", out);
+    }
+    fputs("</table>\n", out);
+}
+
+static void heading(const sb_result *f, FILE *out)
+{
+    fputs("<h2>", out);
+    esc(out, f->experiment);
+    fprintf(out, " %ldx%ld</h2>\n<p>%d repetitions after %d warm-ups; every row verified.</p>\n",
+            f->rows, f->cols, f->reps, f->warmup);
+}
+
+static void variant_td(const sb_result *f, const sb_result *r, FILE *out)
+{
+    char name[96];
+    if (r->rows == f->rows && r->cols == f->cols)
+        snprintf(name, sizeof name, "%s", r->variant);
+    else
+        snprintf(name, sizeof name, "%s (%ldx%ld)", r->variant, r->rows, r->cols);
+    td(out, NULL, name);
+}
+
+static void single_table(const sb_run *run, size_t first, FILE *out)
+{
+    const sb_result *f = &run->results[first];
+    heading(f, out);
+    fputs("<table><tr><th>variant</th><th>backend</th><th>median ms</th><th>min ms</th>"
+          "<th>max ms</th><th>spread</th><th>",
+          out);
+    esc(out, f->unit);
+    fputs("</th><th>best</th><th>roof %</th><th>model</th></tr>\n", out);
+    for (size_t i = first; i < run->nresults; i++) {
+        const sb_result *r = &run->results[i];
+        if (strcmp(r->experiment, f->experiment) != 0)
+            continue;
+        char model[256];
+        sb_result_model_text(r, model, sizeof model);
+        fputs("<tr>", out);
+        variant_td(f, r, out);
+        td(out, NULL, r->backend);
+        tdf(out, "%.4f", r->ms.median);
+        tdf(out, "%.4f", r->ms.min);
+        tdf(out, "%.4f", r->ms.max);
+        tdf(out, "%.1f%%", 100.0 * r->ms.spread);
+        tdf(out, "%.2f", r->value);
+        tdf(out, "%.2f", r->value_best);
+        if (r->roof_share > 0)
+            tdf(out, "%.1f", 100.0 * r->roof_share);
+        else
+            td(out, NULL, "-");
+        td(out, NULL, model);
+        fputs("</tr>\n", out);
+    }
+    fputs("</table>\n", out);
+}
+
+static void cross_table(const sb_run *run, const sb_crossapi *x, size_t first, FILE *out)
+{
+    const sb_result *f = &run->results[first];
+    const int ref = x->reference;
+    heading(f, out);
+    fputs("<table><tr><th rowspan=\"2\">variant</th>", out);
+    for (int s = 0; s < x->ndevices; s++) {
+        fputs("<th colspan=\"3\">", out);
+        esc(out, x->label[s]);
+        fputs("</th>", out);
+    }
+    for (int s = 0; s < x->ndevices; s++) {
+        if (s == ref)
+            continue;
+        fputs("<th colspan=\"3\">", out);
+        esc(out, x->label[s]);
+        fputs(" against ", out);
+        esc(out, x->label[ref]);
+        fputs("</th>", out);
+    }
+    fputs("<th rowspan=\"2\">model</th></tr>\n<tr>", out);
+    for (int s = 0; s < x->ndevices; s++) {
+        fputs("<th>median ms (spread)</th><th>", out);
+        esc(out, f->unit);
+        fputs("</th><th>roof %</th>", out);
+    }
+    for (int s = 0; s < x->ndevices; s++)
+        if (s != ref)
+            fputs("<th>speed ratio</th><th>verdict</th><th>PTX memory instructions</th>", out);
+    fputs("</tr>\n", out);
+    for (size_t j = 0; j < x->nrows; j++) {
+        const sb_cross_row *row = &x->rows[j];
+        if (!sb_cross_row_in(run, row, first))
+            continue;
+        const sb_result *any = &run->results[row->first];
+        fputs("<tr>", out);
+        variant_td(f, any, out);
+        for (int s = 0; s < x->ndevices; s++) {
+            if (row->result[s] < 0) {
+                fputs("<td>-</td><td>-</td><td>-</td>", out);
+                continue;
+            }
+            const sb_result *r = &run->results[row->result[s]];
+            char t[64];
+            snprintf(t, sizeof t, "%.4f (%.1f%%)", r->ms.median, 100.0 * r->ms.spread);
+            td(out, "num", t);
+            tdf(out, "%.2f", r->value);
+            if (r->roof_share > 0)
+                tdf(out, "%.1f", 100.0 * r->roof_share);
+            else
+                td(out, NULL, "-");
+        }
+        for (int s = 0; s < x->ndevices; s++) {
+            if (s == ref)
+                continue;
+            const sb_verdict *v = &row->verdict[s];
+            char verdict[96];
+            sb_verdict_text(v, x->label[ref], x->label[s], verdict, sizeof verdict);
+            if (v->kind != SB_VERDICT_NONE)
+                tdf(out, "%.3f", v->speed_ratio);
+            else
+                td(out, NULL, "-");
+            td(out, v->kind == SB_VERDICT_SAME     ? "same"
+                    : v->kind == SB_VERDICT_FASTER ? "faster"
+                    : v->kind == SB_VERDICT_SLOWER ? "slower"
+                                                   : NULL,
+               verdict);
+            td(out, "ptx", row->ptx[s][0] ? row->ptx[s] : "-");
+        }
+        char model[256];
+        sb_result_model_text(any, model, sizeof model);
+        td(out, NULL, model);
+        fputs("</tr>\n", out);
+    }
+    fputs("</table>\n", out);
+}
+
+/* An SVG file inline: from its <svg element on, without the XML prolog
+ * and doctype, which are not allowed inside HTML. */
+static int inline_svg(const char *path, FILE *out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? 2 * cap : 65536;
+            char *p = realloc(text, cap);
+            if (!p) {
+                free(text);
+                fclose(f);
+                return -1;
+            }
+            text = p;
+        }
+        size_t got = fread(text + len, 1, 4096, f);
+        len += got;
+        if (got < 4096)
+            break;
+    }
+    fclose(f);
+    text[len] = '\0';
+    const char *svg = strstr(text, "<svg");
+    if (svg)
+        fputs(svg, out);
+    free(text);
+    return svg ? 0 : -1;
+}
+
+/* Plots rendered into a private temporary directory, then removed. */
+typedef struct plots {
+    sb_plot_list list;
+    char dir[256];
+    int rendered[SB_PLOT_MAX];
+    char note[640];
+} plots;
+
+static void make_plots(const sb_run *run, plots *p)
+{
+    char gnuplot[4096], err[512];
+    const char *tmp = getenv("TMPDIR");
+    p->dir[0] = '\0';
+    if (sb_plot_find_gnuplot(gnuplot, sizeof gnuplot)) {
+        snprintf(p->note, sizeof p->note, "Plots are not embedded: gnuplot was not found "
+                                          "(install it, or set GNUPLOT, and run again; "
+                                          "--plot DIR also writes their data and scripts).");
+        return;
+    }
+    snprintf(p->dir, sizeof p->dir, "%s/simtbench-html-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(p->dir)) {
+        snprintf(p->note, sizeof p->note, "Plots are not embedded: cannot create a temporary "
+                                          "directory (%s).",
+                 strerror(errno));
+        p->dir[0] = '\0';
+        return;
+    }
+    if (sb_plot_write(run, p->dir, &p->list, err, sizeof err)) {
+        snprintf(p->note, sizeof p->note, "Plots are not embedded: %s.", err);
+        return;
+    }
+    FILE *devnull = fopen("/dev/null", "w");
+    for (int i = 0; i < p->list.n; i++) {
+        sb_plot_list one;
+        memset(&one, 0, sizeof one);
+        one.n = 1;
+        memcpy(one.name[0], p->list.name[i], sizeof one.name[0]);
+        p->rendered[i] = sb_plot_render(p->dir, &one, gnuplot, devnull ? devnull : stderr) == 1;
+    }
+    if (devnull)
+        fclose(devnull);
+}
+
+static void remove_plots(plots *p)
+{
+    if (!p->dir[0])
+        return;
+    static const char *const ext[] = {"dat", "gp", "png", "svg"};
+    for (int i = 0; i < p->list.n; i++)
+        for (size_t e = 0; e < sizeof ext / sizeof ext[0]; e++) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s.%s", p->dir, p->list.name[i], ext[e]);
+            unlink(path);
+        }
+    rmdir(p->dir);
+}
+
+static void figures(const plots *p, const char *experiment, FILE *out)
+{
+    for (int i = 0; i < p->list.n; i++) {
+        if (strcmp(p->list.experiment[i], experiment) != 0 || !p->rendered[i])
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s.svg", p->dir, p->list.name[i]);
+        fputs("<figure>\n", out);
+        if (inline_svg(path, out) == 0) {
+            fputs("\n<figcaption>", out);
+            esc(out, p->list.title[i]);
+            fputs("</figcaption>", out);
+        }
+        fputs("</figure>\n", out);
+    }
+}
+
+int sb_report_html(const sb_run *run, FILE *out)
+{
+    sb_crossapi x;
+    if (sb_crossapi_build(run, &x))
+        return -1;
+    plots *p = calloc(1, sizeof *p);
+    if (!p) {
+        sb_crossapi_free(&x);
+        return -1;
+    }
+    if (run->nresults > 0)
+        make_plots(run, p);
+
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
+          "simtbench ",
+          out);
+    esc(out, run->tool_version);
+    fprintf(out, " results</title>\n<style>%s</style>\n</head>\n<body>\n<h1>simtbench ", style);
+    esc(out, run->tool_version);
+    fputs(" results</h1>\n<p>Run on ", out);
+    esc(out, run->host);
+    fputs(" at ", out);
+    esc(out, run->date);
+    fputs(". GB/s = 10<sup>9</sup> bytes/s of useful bytes read plus written over the median "
+          "device-event time.</p>\n",
+          out);
+    if (sb_crossapi_side_by_side(&x)) {
+        fputs("<p>Side by side against ", out);
+        esc(out, x.label[x.reference]);
+        fputs(": the speed ratio is the reference's median time over the other's (above 1, "
+              "the other is faster). ",
+              out);
+        esc(out, SB_VERDICT_RULE);
+        fputs("</p>\n", out);
+    }
+    if (p->note[0]) {
+        fputs("<p class=\"note\">", out);
+        esc(out, p->note);
+        fputs("</p>\n", out);
+    }
+    devices(run, out);
+    size_t firsts[SB_REPORT_MAX_EXPERIMENTS];
+    size_t n = sb_run_experiments_seen(run, firsts, SB_REPORT_MAX_EXPERIMENTS);
+    for (size_t i = 0; i < n; i++) {
+        if (sb_crossapi_side_by_side(&x))
+            cross_table(run, &x, firsts[i], out);
+        else
+            single_table(run, firsts[i], out);
+        figures(p, run->results[firsts[i]].experiment, out);
+    }
+    fputs("</body>\n</html>\n", out);
+    remove_plots(p);
+    free(p);
+    sb_crossapi_free(&x);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,234 @@
+/* Markdown, for pasting into an issue or a paper: a devices table, then a
+ * pipe table per experiment, side by side when the run has two or more
+ * devices.  Names are escaped so that a '|' or '<' in a device or variant
+ * name cannot break the table. */
+#include <string.h>
+
+#include "run/crossapi.h"
+#include "report/report.h"
+
+/* One cell: pipes and backslashes escaped, HTML-significant characters as
+ * entities (GitHub renders raw HTML), newlines flattened. */
+static void cell(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '|':
+            fputs("\\|", out);
+            break;
+        case '\\':
+            fputs("\\\\", out);
+            break;
+        case '`':
+            fputs("\\`", out);
+            break;
+        case '*':
+            fputs("\\*", out);
+            break;
+        case '<':
+            fputs("&lt;", out);
+            break;
+        case '>':
+            fputs("&gt;", out);
+            break;
+        case '&':
+            fputs("&amp;", out);
+            break;
+        case '\n':
+        case '\r':
+            fputc(' ', out);
+            break;
+        default:
+            fputc(*s, out);
+        }
+    }
+}
+
+static void devices(const sb_run *run, FILE *out)
+{
+    fputs("## Devices\n\n"
+          "| slot | backend | device | platform | API | driver | arch | units | "
+          "peak GB/s | API copy GB/s |\n"
+          "|---|---|---|---|---|---|---|---:|---:|---:|\n",
+          out);
+    for (int i = 0; i < run->ndevices; i++) {
+        const sb_run_device *d = &run->devices[i];
+        char label[32];
+        sb_slot_label(run, i, label, sizeof label);
+        const char *fields[] = {label, d->backend, d->info.name, d->info.platform,
+                                d->info.api_version, d->info.driver[0] ? d->info.driver : "unknown",
+                                d->info.arch};
+        fputc('|', out);
+        for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+            fputc(' ', out);
+            cell(out, fields[f]);
+            fputs(" |", out);
+        }
+        double peak = sb_device_peak_gbs(&d->info);
+        fprintf(out, " %d |", d->info.compute_units);
+        if (peak > 0)
+            fprintf(out, " %.0f |", peak);
+        else
+            fputs(" not exposed |", out);
+        if (d->memcpy_gbs > 0)
+            fprintf(out, " %.1f |\n", d->memcpy_gbs);
+        else
+            fputs(" - |\n", out);
+    }
+}
+
+static void heading(const sb_result *f, FILE *out)
+{
+    fputs("\n## ", out);
+    cell(out, f->experiment);
+    fprintf(out, " %ldx%ld\n\n%d repetitions after %d warm-ups; every row verified.\n\n", f->rows,
+            f->cols, f->reps, f->warmup);
+}
+
+static void variant_cell(const sb_result *f, const sb_result *r, FILE *out)
+{
+    cell(out, r->variant);
+    if (r->rows != f->rows || r->cols != f->cols)
+        fprintf(out, " (%ldx%ld)", r->rows, r->cols);
+}
+
+static void single_table(const sb_run *run, size_t first, FILE *out)
+{
+    const sb_result *f = &run->results[first];
+    heading(f, out);
+    fputs("| variant | backend | median ms | min ms | max ms | spread | ", out);
+    cell(out, f->unit);
+    fputs(" | best | roof % | model |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n", out);
+    for (size_t i = first; i < run->nresults; i++) {
+        const sb_result *r = &run->results[i];
+        if (strcmp(r->experiment, f->experiment) != 0)
+            continue;
+        char model[256];
+        sb_result_model_text(r, model, sizeof model);
+        fputs("| ", out);
+        variant_cell(f, r, out);
+        fputs(" | ", out);
+        cell(out, r->backend);
+        fprintf(out, " | %.4f | %.4f | %.4f | %.1f%% | %.2f | %.2f | ", r->ms.median, r->ms.min,
+                r->ms.max, 100.0 * r->ms.spread, r->value, r->value_best);
+        if (r->roof_share > 0)
+            fprintf(out, "%.1f", 100.0 * r->roof_share);
+        fputs(" | ", out);
+        cell(out, model);
+        fputs(" |\n", out);
+    }
+}
+
+static void cross_table(const sb_run *run, const sb_crossapi *x, size_t first, FILE *out)
+{
+    const sb_result *f = &run->results[first];
+    const int ref = x->reference;
+    int any_ptx = 0;
+    for (size_t j = 0; j < x->nrows; j++)
+        for (int s = 0; s < x->ndevices; s++)
+            any_ptx |= sb_cross_row_in(run, &x->rows[j], first) && x->rows[j].ptx[s][0];
+    heading(f, out);
+    fputs("| variant |", out);
+    for (int s = 0; s < x->ndevices; s++) {
+        fprintf(out, " %s ms: median (min-max, spread) | %s ", x->label[s], x->label[s]);
+        cell(out, f->unit);
+        fprintf(out, " | %s roof %% |", x->label[s]);
+    }
+    for (int s = 0; s < x->ndevices; s++)
+        if (s != ref)
+            fprintf(out, " %s/%s | verdict |", x->label[s], x->label[ref]);
+    fputs(" model |", out);
+    if (any_ptx)
+        fputs(" PTX memory instructions |", out);
+    fputs("\n|---|", out);
+    for (int s = 0; s < x->ndevices; s++)
+        fputs("---:|---:|---:|", out);
+    for (int s = 0; s < x->ndevices; s++)
+        if (s != ref)
+            fputs("---:|---|", out);
+    fputs(any_ptx ? "---|---|\n" : "---|\n", out);
+
+    for (size_t j = 0; j < x->nrows; j++) {
+        const sb_cross_row *row = &x->rows[j];
+        if (!sb_cross_row_in(run, row, first))
+            continue;
+        const sb_result *any = &run->results[row->first];
+        fputs("| ", out);
+        variant_cell(f, any, out);
+        fputs(" |", out);
+        for (int s = 0; s < x->ndevices; s++) {
+            if (row->result[s] < 0) {
+                fputs(" - | - | - |", out);
+                continue;
+            }
+            const sb_result *r = &run->results[row->result[s]];
+            fprintf(out, " %.4f (%.4f-%.4f, %.1f%%) | %.2f |", r->ms.median, r->ms.min, r->ms.max,
+                    100.0 * r->ms.spread, r->value);
+            if (r->roof_share > 0)
+                fprintf(out, " %.1f |", 100.0 * r->roof_share);
+            else
+                fputs(" - |", out);
+        }
+        for (int s = 0; s < x->ndevices; s++) {
+            if (s == ref)
+                continue;
+            char verdict[96];
+            sb_verdict_text(&row->verdict[s], x->label[ref], x->label[s], verdict, sizeof verdict);
+            if (row->verdict[s].kind != SB_VERDICT_NONE)
+                fprintf(out, " %.3f | ", row->verdict[s].speed_ratio);
+            else
+                fputs(" - | ", out);
+            cell(out, verdict);
+            fputs(" |", out);
+        }
+        char model[256];
+        sb_result_model_text(any, model, sizeof model);
+        fputc(' ', out);
+        cell(out, model);
+        fputs(" |", out);
+        if (any_ptx) {
+            fputc(' ', out);
+            for (int s = 0, listed = 0; s < x->ndevices; s++)
+                if (s != ref && row->ptx[s][0]) {
+                    if (listed++)
+                        fputs("; ", out);
+                    cell(out, row->ptx[s]);
+                }
+            fputs(" |", out);
+        }
+        fputc('\n', out);
+    }
+}
+
+int sb_report_markdown(const sb_run *run, FILE *out)
+{
+    sb_crossapi x;
+    if (sb_crossapi_build(run, &x))
+        return -1;
+    fputs("# simtbench ", out);
+    cell(out, run->tool_version);
+    fputs(" results\n\n", out);
+    fputs("Run on ", out);
+    cell(out, run->host);
+    fputs(" at ", out);
+    cell(out, run->date);
+    fputs(". GB/s = 10^9 bytes/s of useful bytes read plus written over the median "
+          "device-event time.\n",
+          out);
+    if (sb_crossapi_side_by_side(&x))
+        fprintf(out, "Side by side against %s: X/%s is the speed ratio (above 1: X is faster). "
+                     "%s\n",
+                x.label[x.reference], x.label[x.reference], SB_VERDICT_RULE);
+    fputc('\n', out);
+    devices(run, out);
+    size_t firsts[SB_REPORT_MAX_EXPERIMENTS];
+    size_t n = sb_run_experiments_seen(run, firsts, SB_REPORT_MAX_EXPERIMENTS);
+    for (size_t i = 0; i < n; i++) {
+        if (sb_crossapi_side_by_side(&x))
+            cross_table(run, &x, firsts[i], out);
+        else
+            single_table(run, firsts[i], out);
+    }
+    sb_crossapi_free(&x);
+    return ferror(out) ? -1 : 0;
+}

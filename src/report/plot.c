@@ -1,0 +1,724 @@
+#include "config.h"
+
+#include "report/plot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "run/crossapi.h"
+#include "report/report.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+/* A file stem from an experiment name: nothing a shell or gnuplot would
+ * read specially. */
+static void stem(const char *experiment, const char *kind, char *buf, size_t n)
+{
+    char safe[64];
+    size_t k = 0;
+    for (const char *p = experiment; *p && k + 1 < sizeof safe; p++)
+        safe[k++] = (char)((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                                   (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'
+                               ? *p
+                               : '_');
+    safe[k] = '\0';
+    snprintf(buf, n, "%s-%s", k ? safe : "experiment", kind);
+}
+
+/* A gnuplot single-quoted string: a quote is doubled, nothing else is special. */
+static void gp_string(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', f);
+        if (*s != '\n' && *s != '\r')
+            fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
+/* A double-quoted string in a data file, where gnuplot allows no escape. */
+static void dat_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++)
+        fputc(*s == '"' || *s == '\n' || *s == '\r' ? '\'' : *s, f);
+    fputc('"', f);
+}
+
+static int make_dir(const char *dir)
+{
+    return mkdir(dir, 0777) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+typedef struct plot_files {
+    FILE *dat, *gp;
+    char name[80];
+    int width; /* pixels; bars widen it so that every label stays readable */
+} plot_files;
+
+static int open_plot(const char *dir, const char *name, plot_files *pf, char *err, size_t n)
+{
+    char path[4096];
+    snprintf(pf->name, sizeof pf->name, "%s", name);
+    pf->width = 1100;
+    snprintf(path, sizeof path, "%s/%s.dat", dir, name);
+    pf->dat = fopen(path, "w");
+    if (!pf->dat) {
+        snprintf(err, n, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/%s.gp", dir, name);
+    pf->gp = fopen(path, "w");
+    if (!pf->gp) {
+        snprintf(err, n, "cannot write %s: %s", path, strerror(errno));
+        fclose(pf->dat);
+        return -1;
+    }
+    return 0;
+}
+
+/* The script's head: what it is, how to run it, and the shared settings. */
+static void script_head(plot_files *pf, const char *title)
+{
+    fprintf(pf->gp, "# simtbench plot: %s\n# Render from this directory: gnuplot %s.gp "
+                    "(writes %s.png and %s.svg)\n",
+            title, pf->name, pf->name, pf->name);
+    fputs("set encoding utf8\nset datafile missing '?'\nset termoption noenhanced\n", pf->gp);
+    fputs("set title ", pf->gp);
+    gp_string(pf->gp, title);
+    fputs("\nset key below\nset grid\n", pf->gp);
+    fprintf(pf->dat, "# simtbench plot data: %s\n", title);
+}
+
+/* Two outputs from one plot command, PNG (cairo when built in) and SVG. */
+static void script_outputs(plot_files *pf, const char *plot_command)
+{
+    fprintf(pf->gp,
+            "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+            "    set terminal pngcairo size %d,620 noenhanced\n"
+            "} else {\n"
+            "    set terminal png size %d,620\n"
+            "}\n"
+            "set output '%s.png'\n%s\n"
+            "set terminal svg size %d,620 noenhanced background rgb 'white'\n"
+            "set output '%s.svg'\n%s\nunset output\n",
+            pf->width, pf->width, pf->name, plot_command, pf->width, pf->name, plot_command);
+}
+
+static int close_plot(plot_files *pf, const char *dir, char *err, size_t n)
+{
+    int bad = ferror(pf->dat) | ferror(pf->gp);
+    bad |= fclose(pf->dat) != 0;
+    bad |= fclose(pf->gp) != 0;
+    if (bad)
+        snprintf(err, n, "cannot write %s/%s.dat or .gp", dir, pf->name);
+    return bad ? -1 : 0;
+}
+
+static void list_add(sb_plot_list *list, const char *exp, const char *name, const char *title)
+{
+    if (list->n >= SB_PLOT_MAX)
+        return;
+    snprintf(list->experiment[list->n], sizeof list->experiment[0], "%s", exp);
+    snprintf(list->name[list->n], sizeof list->name[0], "%s", name);
+    snprintf(list->title[list->n], sizeof list->title[0], "%s", title);
+    list->n++;
+}
+
+/* A growing string for a plot command. */
+typedef struct cmd_buf {
+    char text[16384];
+    size_t used;
+} cmd_buf;
+
+static void cmd_add(cmd_buf *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void cmd_add(cmd_buf *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (c->used < sizeof c->text) {
+        int len = vsnprintf(c->text + c->used, sizeof c->text - c->used, fmt, ap);
+        if (len > 0)
+            c->used += (size_t)len;
+    }
+    va_end(ap);
+}
+
+/* A title inside a plot command, in gnuplot's quoting. */
+static void cmd_title(cmd_buf *c, const char *s)
+{
+    cmd_add(c, " title '");
+    for (; *s; s++)
+        cmd_add(c, *s == '\'' ? "''" : "%c", *s);
+    cmd_add(c, "'");
+}
+
+/* The copy roof a device measured in this run (API copy, else the copy
+ * kernel); 0 when the run measured neither. */
+static double device_roof(const sb_run *run, int slot)
+{
+    const sb_run_device *d = &run->devices[slot];
+    return d->memcpy_gbs > 0 ? d->memcpy_gbs : d->copy_gbs;
+}
+
+/* ---------------------------------------------------------------- sweeps */
+
+/* A point of a plain stride sweep: one declared linear access with nothing
+ * but a stride (no offset, permutation, grouping or tile walk), so that the
+ * stride alone places it on the x axis. */
+static int sweep_point(const sb_result *r, int space)
+{
+    const sb_pattern *p = &r->pattern[0];
+    /* A figure that is not about memory (GFLOP/s) is not plotted against a
+       stride even when its loads declare one. */
+    if (strcmp(r->unit, "GFLOP/s") == 0)
+        return 0;
+    if (space == SB_SPACE_GLOBAL && strcmp(r->unit, "GB/s") != 0)
+        return 0;
+    return r->npatterns >= 1 && (int)p->space == space && p->walk == SB_WALK_NONE &&
+           p->perm == SB_PERM_NONE && !p->spread && p->same <= 1 && p->offset == 0 &&
+           p->stride > 0;
+}
+
+/* The sweep points of experiment `exp` in one space, grouped into series
+ * (device slot, kernel, word size) and sorted by stride within each.  A
+ * series is one kernel run at two or more strides: that, and not merely
+ * points with different strides, is a sweep (a transpose's copy and naive
+ * kernels declare different strides, but each kernel only one). */
+typedef struct sweep {
+    size_t n;
+    size_t *idx;    /* result indices, series after series */
+    int nseries;
+    size_t start[64], count[64];
+    int slot[64], word[64];
+    const char *kernel[64];
+    int nkernels;   /* distinct kernels among the series: named in titles when several */
+} sweep;
+
+static int in_series(const sb_result *r, const sweep *sw, int s)
+{
+    return r->device_slot == sw->slot[s] && r->pattern[0].word_bytes == sw->word[s] &&
+           strcmp(r->kernel, sw->kernel[s]) == 0;
+}
+
+static int collect_sweep(const sb_run *run, const char *exp, int space, sweep *sw)
+{
+    memset(sw, 0, sizeof *sw);
+    sw->idx = malloc((run->nresults + 1) * sizeof *sw->idx);
+    if (!sw->idx)
+        return -1;
+    long first_stride[64];
+    int distinct[64];
+    int candidates = 0;
+    sweep cand; /* every (slot, kernel, word) seen, before the two-stride test */
+    memset(&cand, 0, sizeof cand);
+    for (size_t i = 0; i < run->nresults; i++) {
+        const sb_result *r = &run->results[i];
+        if (strcmp(r->experiment, exp) != 0 || !sweep_point(r, space))
+            continue;
+        int s;
+        for (s = 0; s < candidates && !in_series(r, &cand, s); s++)
+            ;
+        if (s == candidates) {
+            if (candidates == 64)
+                continue;
+            cand.slot[s] = r->device_slot;
+            cand.word[s] = r->pattern[0].word_bytes;
+            cand.kernel[s] = r->kernel;
+            first_stride[s] = r->pattern[0].stride;
+            distinct[s] = 1;
+            candidates++;
+        } else if (distinct[s] == 1 && r->pattern[0].stride != first_stride[s]) {
+            distinct[s] = 2;
+        }
+    }
+    for (int c = 0; c < candidates; c++) {
+        if (distinct[c] < 2)
+            continue;
+        int s = sw->nseries++;
+        sw->slot[s] = cand.slot[c];
+        sw->word[s] = cand.word[c];
+        sw->kernel[s] = cand.kernel[c];
+        int seen = 0;
+        for (int k = 0; k < s; k++)
+            seen |= strcmp(sw->kernel[k], sw->kernel[s]) == 0;
+        sw->nkernels += !seen;
+    }
+    size_t at = 0;
+    for (int s = 0; s < sw->nseries; s++) {
+        sw->start[s] = at;
+        size_t k = 0;
+        for (size_t i = 0; i < run->nresults; i++) {
+            const sb_result *r = &run->results[i];
+            if (strcmp(r->experiment, exp) != 0 || !sweep_point(r, space) || !in_series(r, sw, s))
+                continue;
+            /* insertion by stride keeps equal strides in run order */
+            size_t j = at + k;
+            while (j > at && run->results[sw->idx[j - 1]].pattern[0].stride > r->pattern[0].stride) {
+                sw->idx[j] = sw->idx[j - 1];
+                j--;
+            }
+            sw->idx[j] = i;
+            k++;
+        }
+        sw->count[s] = k;
+        at += k;
+    }
+    sw->n = at;
+    return 0;
+}
+
+/* "cuda, 4-byte words", with the kernel when the sweep has several. */
+static void series_name(const sb_run *run, const sweep *sw, int s, char *buf, size_t n)
+{
+    char label[24];
+    sb_slot_label(run, sw->slot[s], label, sizeof label);
+    if (sw->nkernels > 1)
+        snprintf(buf, n, "%s, %s, %d-byte words", label, sw->kernel[s], sw->word[s]);
+    else
+        snprintf(buf, n, "%s, %d-byte words", label, sw->word[s]);
+}
+
+/* A plot command to build, starting "plot"; on failure the plot's files
+ * are closed and err says why. */
+static cmd_buf *new_command(plot_files *pf, const char *dir, char *err, size_t n)
+{
+    cmd_buf *c = calloc(1, sizeof *c);
+    if (!c) {
+        close_plot(pf, dir, err, n);
+        snprintf(err, n, "out of host memory");
+        return NULL;
+    }
+    cmd_add(c, "plot");
+    return c;
+}
+
+/* The share of the moved bytes a variant uses, over all its declared
+ * global accesses: each moves an equal share of the useful bytes (a
+ * strided load and the dense store beside it), so the time is the sum of
+ * each side's bytes over its efficiency: n / sum(1 / efficiency). */
+static double traffic_efficiency(const sb_result *r)
+{
+    double inv = 0.0;
+    int n = 0;
+    for (int i = 0; i < r->npatterns && i < 2; i++)
+        if (r->pattern[i].space == SB_SPACE_GLOBAL && r->prediction[i].efficiency > 0) {
+            inv += 1.0 / r->prediction[i].efficiency;
+            n++;
+        }
+    return n ? n / inv : 0.0;
+}
+
+static int bandwidth_plot(const sb_run *run, const char *exp, const sweep *sw, const char *dir,
+                          sb_plot_list *list, char *err, size_t n)
+{
+    char name[80], title[160];
+    stem(exp, "bandwidth", name, sizeof name);
+    snprintf(title, sizeof title, "%s: effective bandwidth against stride, measured and modelled",
+             exp);
+    plot_files pf;
+    if (open_plot(dir, name, &pf, err, n))
+        return -1;
+    script_head(&pf, title);
+    const sb_result *r0 = &run->results[sw->idx[0]];
+    fprintf(pf.gp, "set logscale x 2\nset xlabel 'stride (words between lanes)'\n"
+                   "set ylabel 'effective %s'\nset yrange [0:*]\n",
+            r0->unit);
+    fputs("# columns: stride, measured, model (roof x used/moved bytes over every declared "
+          "global access), that share\n",
+          pf.dat);
+    cmd_buf *c = new_command(&pf, dir, err, n);
+    if (!c)
+        return -1;
+    for (int s = 0; s < sw->nseries; s++) {
+        const sb_result *first = &run->results[sw->idx[sw->start[s]]];
+        double roof = device_roof(run, sw->slot[s]);
+        const char *roof_from = "copy roof";
+        if (!(roof > 0) && traffic_efficiency(first) > 0) {
+            roof = first->value / traffic_efficiency(first); /* scaled to the first stride */
+            roof_from = "scaled to the smallest stride";
+        }
+        char series[128];
+        series_name(run, sw, s, series, sizeof series);
+        fprintf(pf.dat, "%s# %s (model: efficiency x %.1f %s, %s)\n", s ? "\n\n" : "", series,
+                roof, first->unit, roof_from);
+        for (size_t k = 0; k < sw->count[s]; k++) {
+            const sb_result *r = &run->results[sw->idx[sw->start[s] + k]];
+            fprintf(pf.dat, "%ld %.6g %.6g %.6g\n", r->pattern[0].stride, r->value,
+                    roof * traffic_efficiency(r), traffic_efficiency(r));
+        }
+        char model[192];
+        snprintf(model, sizeof model, "model: %s (%s)", series, roof_from);
+        /* A series and its model share a colour, so each curve has its prediction. */
+        cmd_add(c, "%s '%s.dat' index %d using 1:2 with linespoints lw 2 lc %d", s ? "," : "",
+                name, s, s + 1);
+        cmd_title(c, series);
+        cmd_add(c, ", '%s.dat' index %d using 1:3 with lines dashtype 2 lw 1 lc %d", name, s,
+                s + 1);
+        cmd_title(c, model);
+    }
+    script_outputs(&pf, c->text);
+    free(c);
+    list_add(list, exp, name, title);
+    return close_plot(&pf, dir, err, n);
+}
+
+/* Time per access of a result: what a conflict multiplies. */
+static double access_cost(const sb_result *r)
+{
+    return r->accesses > 0 ? r->ms.median / r->accesses : r->ms.median;
+}
+
+static int conflict_plot(const sb_run *run, const char *exp, const sweep *sw, const char *dir,
+                         sb_plot_list *list, char *err, size_t n)
+{
+    char name[80], title[160];
+    stem(exp, "conflicts", name, sizeof name);
+    snprintf(title, sizeof title, "%s: bank-conflict slowdown against stride, with the predicted "
+                                  "ways",
+             exp);
+    plot_files pf;
+    if (open_plot(dir, name, &pf, err, n))
+        return -1;
+    script_head(&pf, title);
+    fputs("set logscale x 2\nset xlabel 'stride (words between lanes)'\n"
+          "set ylabel 'time per access / at the smallest stride'\nset yrange [0:*]\n",
+          pf.gp);
+    fputs("# columns: stride, measured slowdown, predicted slowdown (wavefronts / ideal, "
+          "relative), ways, wavefronts\n",
+          pf.dat);
+    cmd_buf *c = new_command(&pf, dir, err, n);
+    if (!c)
+        return -1;
+    int words_modelled[64], nmodelled = 0;
+    for (int s = 0; s < sw->nseries; s++) {
+        const sb_result *first = &run->results[sw->idx[sw->start[s]]];
+        double cost0 = access_cost(first);
+        double pred0 = first->prediction[0].ideal_wavefronts > 0
+                           ? (double)first->prediction[0].wavefronts /
+                                 first->prediction[0].ideal_wavefronts
+                           : 1.0;
+        char series[128];
+        series_name(run, sw, s, series, sizeof series);
+        fprintf(pf.dat, "%s# %s\n", s ? "\n\n" : "", series);
+        for (size_t k = 0; k < sw->count[s]; k++) {
+            const sb_result *r = &run->results[sw->idx[sw->start[s] + k]];
+            const sb_prediction *p = &r->prediction[0];
+            double pred = p->ideal_wavefronts > 0 ? (double)p->wavefronts / p->ideal_wavefronts
+                                                  : 1.0;
+            fprintf(pf.dat, "%ld %.6g %.6g %d %d\n", r->pattern[0].stride,
+                    cost0 > 0 ? access_cost(r) / cost0 : 0.0, pred0 > 0 ? pred / pred0 : 0.0,
+                    p->ways, p->wavefronts);
+        }
+        cmd_add(c, "%s '%s.dat' index %d using 1:2 with linespoints lw 2", s ? "," : "", name, s);
+        cmd_title(c, series);
+        /* The model does not depend on the device: once per word size. */
+        int seen = 0;
+        for (int m = 0; m < nmodelled; m++)
+            seen |= words_modelled[m] == sw->word[s];
+        if (!seen && nmodelled < 64) {
+            words_modelled[nmodelled++] = sw->word[s];
+            char model[96];
+            snprintf(model, sizeof model, "model: predicted ways, %d-byte words", sw->word[s]);
+            cmd_add(c, ", '%s.dat' index %d using 1:3 with linespoints dashtype 2 lw 2 pt 6 ps 1.5 lc rgb 'black'",
+                    name, s);
+            cmd_title(c, model);
+        }
+    }
+    script_outputs(&pf, c->text);
+    free(c);
+    list_add(list, exp, name, title);
+    return close_plot(&pf, dir, err, n);
+}
+
+/* ---------------------------------------------------------------- roofline */
+
+static int roofline_plot(const sb_run *run, const char *exp, const char *dir, sb_plot_list *list,
+                         char *err, size_t n)
+{
+    char name[80], title[160];
+    stem(exp, "roofline", name, sizeof name);
+    snprintf(title, sizeof title, "%s: GFLOP/s against arithmetic intensity, under the "
+                                  "bandwidth roof",
+             exp);
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < run->nresults; i++) {
+        const sb_result *r = &run->results[i];
+        if (strcmp(r->experiment, exp) || !(r->intensity > 0))
+            continue;
+        lo = lo > 0 && lo < r->intensity ? lo : r->intensity;
+        hi = hi > r->intensity ? hi : r->intensity;
+    }
+    plot_files pf;
+    if (open_plot(dir, name, &pf, err, n))
+        return -1;
+    script_head(&pf, title);
+    fputs("set logscale xy 2\nset xlabel 'arithmetic intensity (FLOP per byte)'\n"
+          "set ylabel 'GFLOP/s'\n",
+          pf.gp);
+    fputs("# blocks: per device, the variants (intensity, GFLOP/s, name); then per device with "
+          "a measured copy roof, the roof (intensity, roof x intensity)\n",
+          pf.dat);
+    cmd_buf *c = new_command(&pf, dir, err, n);
+    if (!c)
+        return -1;
+    int block = 0;
+    for (int s = 0; s < run->ndevices; s++) {
+        char label[24];
+        sb_slot_label(run, s, label, sizeof label);
+        int any = 0;
+        for (size_t i = 0; i < run->nresults; i++) {
+            const sb_result *r = &run->results[i];
+            if (strcmp(r->experiment, exp) || !(r->intensity > 0) || r->device_slot != s)
+                continue;
+            if (!any++)
+                fprintf(pf.dat, "%s# %s\n", block ? "\n\n" : "", label);
+            fprintf(pf.dat, "%.6g %.6g ", r->intensity, r->value);
+            dat_string(pf.dat, r->variant);
+            fputc('\n', pf.dat);
+        }
+        if (!any)
+            continue;
+        cmd_add(c, "%s '%s.dat' index %d using 1:2 with points pt 7 ps 1.5 lc %d",
+                block ? "," : "", name, block, s + 1);
+        cmd_title(c, label);
+        if (block == 0)
+            cmd_add(c, ", '%s.dat' index 0 using 1:2:3 with labels offset 1,0.8 notitle", name);
+        block++;
+    }
+    for (int s = 0; s < run->ndevices; s++) {
+        double roof = device_roof(run, s);
+        int measured = 0;
+        for (size_t i = 0; i < run->nresults; i++)
+            measured |= strcmp(run->results[i].experiment, exp) == 0 &&
+                        run->results[i].device_slot == s && run->results[i].intensity > 0;
+        if (!(roof > 0) || !measured)
+            continue;
+        char label[24], roof_title[96];
+        sb_slot_label(run, s, label, sizeof label);
+        snprintf(roof_title, sizeof roof_title, "%s roof: %.0f GB/s x intensity", label, roof);
+        fprintf(pf.dat, "\n\n# %s\n%.6g %.6g\n%.6g %.6g\n", roof_title, lo / 2, roof * lo / 2,
+                hi * 2, roof * hi * 2);
+        cmd_add(c, ", '%s.dat' index %d using 1:2 with lines dashtype 2 lw 2 lc %d", name, block,
+                s + 1);
+        cmd_title(c, roof_title);
+        block++;
+    }
+    script_outputs(&pf, c->text);
+    free(c);
+    list_add(list, exp, name, title);
+    return close_plot(&pf, dir, err, n);
+}
+
+/* ---------------------------------------------------------------- bars */
+
+static int bars_plot(const sb_run *run, const sb_crossapi *x, size_t first, const char *dir,
+                     sb_plot_list *list, char *err, size_t n)
+{
+    const sb_result *f = &run->results[first];
+    char name[80], title[160];
+    stem(f->experiment, "bars", name, sizeof name);
+    snprintf(title, sizeof title, "%s %ldx%ld: %s of each variant", f->experiment, f->rows,
+             f->cols, f->unit);
+    plot_files pf;
+    if (open_plot(dir, name, &pf, err, n))
+        return -1;
+    size_t nbars = 0;
+    for (size_t j = 0; j < x->nrows; j++)
+        nbars += sb_cross_row_in(run, &x->rows[j], first);
+    int w = 160 + (int)nbars * (12 * x->ndevices + 14);
+    pf.width = w < 1100 ? 1100 : w > 4000 ? 4000 : w;
+    script_head(&pf, title);
+    fprintf(pf.gp, "set style data histograms\nset style histogram clustered gap 1\n"
+                   "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
+                   "set xtics rotate by -35 left\nset ylabel '%s'\nset yrange [0:*]\n",
+            f->unit);
+    fputs("# columns: variant, then one per device:", pf.dat);
+    for (int s = 0; s < x->ndevices; s++)
+        fprintf(pf.dat, " %s", x->label[s]);
+    fputc('\n', pf.dat);
+    for (size_t j = 0; j < x->nrows; j++) {
+        const sb_cross_row *row = &x->rows[j];
+        if (!sb_cross_row_in(run, row, first))
+            continue;
+        const sb_result *any = &run->results[row->first];
+        char variant[80];
+        if (any->rows == f->rows && any->cols == f->cols)
+            snprintf(variant, sizeof variant, "%s", any->variant);
+        else
+            snprintf(variant, sizeof variant, "%s %ldx%ld", any->variant, any->rows, any->cols);
+        dat_string(pf.dat, variant);
+        for (int s = 0; s < x->ndevices; s++) {
+            if (row->result[s] >= 0)
+                fprintf(pf.dat, " %.6g", run->results[row->result[s]].value);
+            else
+                fputs(" ?", pf.dat);
+        }
+        fputc('\n', pf.dat);
+    }
+    cmd_buf *c = new_command(&pf, dir, err, n);
+    if (!c)
+        return -1;
+    for (int s = 0; s < x->ndevices; s++) {
+        if (s == 0)
+            cmd_add(c, " '%s.dat' using 2:xtic(1)", name);
+        else
+            cmd_add(c, ", '' using %d", s + 2);
+        cmd_title(c, x->label[s]);
+    }
+    script_outputs(&pf, c->text);
+    free(c);
+    list_add(list, f->experiment, name, title);
+    return close_plot(&pf, dir, err, n);
+}
+
+/* ---------------------------------------------------------------- public */
+
+int sb_plot_find_gnuplot(char *buf, size_t n)
+{
+    const char *env = getenv("GNUPLOT");
+    const char *want = env ? env : SB_GNUPLOT;
+    if (!*want)
+        return -1;
+    if (strchr(want, '/')) {
+        if (access(want, X_OK) == 0) {
+            snprintf(buf, n, "%s", want);
+            return 0;
+        }
+        if (env)
+            return -1; /* the user named one that is not there: do not guess */
+        want = "gnuplot"; /* configure's is gone; try the PATH */
+    }
+    const char *path = getenv("PATH");
+    if (!path)
+        return -1;
+    char *copy = strdup(path);
+    if (!copy)
+        return -1;
+    int found = -1;
+    for (char *save = NULL, *d = strtok_r(copy, ":", &save); d && found; d = strtok_r(NULL, ":", &save)) {
+        snprintf(buf, n, "%s/%s", *d ? d : ".", want);
+        if (access(buf, X_OK) == 0)
+            found = 0;
+    }
+    free(copy);
+    return found;
+}
+
+int sb_plot_write(const sb_run *run, const char *dir, sb_plot_list *list, char *err, size_t n)
+{
+    memset(list, 0, sizeof *list);
+    if (make_dir(dir)) {
+        snprintf(err, n, "cannot create %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    sb_crossapi x;
+    if (sb_crossapi_build(run, &x)) {
+        snprintf(err, n, "out of host memory");
+        return -1;
+    }
+    size_t firsts[SB_REPORT_MAX_EXPERIMENTS];
+    size_t ne = sb_run_experiments_seen(run, firsts, SB_REPORT_MAX_EXPERIMENTS);
+    int rc = 0;
+    for (size_t e = 0; e < ne && rc == 0; e++) {
+        const sb_result *f = &run->results[firsts[e]];
+        int plotted = 0;
+        for (int space = SB_SPACE_GLOBAL; space <= SB_SPACE_SHARED && rc == 0; space++) {
+            sweep sw;
+            if (collect_sweep(run, f->experiment, space, &sw)) {
+                snprintf(err, n, "out of host memory");
+                rc = -1;
+                break;
+            }
+            if (sw.nseries > 0) {
+                rc = space == SB_SPACE_GLOBAL
+                         ? bandwidth_plot(run, f->experiment, &sw, dir, list, err, n)
+                         : conflict_plot(run, f->experiment, &sw, dir, list, err, n);
+                plotted = 1;
+            }
+            free(sw.idx);
+        }
+        int flops = 0;
+        for (size_t i = 0; i < run->nresults; i++)
+            flops |= strcmp(run->results[i].experiment, f->experiment) == 0 &&
+                     run->results[i].intensity > 0 &&
+                     strcmp(run->results[i].unit, "GFLOP/s") == 0;
+        if (rc == 0 && flops) {
+            rc = roofline_plot(run, f->experiment, dir, list, err, n);
+            plotted = 1;
+        }
+        if (rc == 0 && !plotted)
+            rc = bars_plot(run, &x, firsts[e], dir, list, err, n);
+    }
+    sb_crossapi_free(&x);
+    return rc;
+}
+
+int sb_plot_render(const char *dir, const sb_plot_list *list, const char *gnuplot, FILE *note)
+{
+    int rendered = 0;
+    for (int i = 0; i < list->n; i++) {
+        char script[128];
+        snprintf(script, sizeof script, "%s.gp", list->name[i]);
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid < 0) {
+            fprintf(note, "simtbench: cannot start %s: %s\n", gnuplot, strerror(errno));
+            return rendered;
+        }
+        if (pid == 0) {
+            /* Scripts name their files relative to their directory, so the
+               user can rerun them there by hand. */
+            if (chdir(dir) == 0) {
+                int fd = open("/dev/null", O_WRONLY);
+                if (fd >= 0)
+                    dup2(fd, STDOUT_FILENO);
+                execl(gnuplot, gnuplot, script, (char *)NULL);
+            }
+            _exit(127);
+        }
+        int st = 0;
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+            ;
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+            rendered++;
+        else
+            fprintf(note, "simtbench: gnuplot failed on %s/%s (status %d)\n", dir, script,
+                    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+    }
+    return rendered;
+}
+
+int sb_plot_run(const sb_run *run, const char *dir, FILE *note)
+{
+    sb_plot_list *list = calloc(1, sizeof *list);
+    char err[512];
+    if (!list) {
+        fprintf(note, "simtbench: --plot: out of host memory\n");
+        return -1;
+    }
+    if (sb_plot_write(run, dir, list, err, sizeof err)) {
+        fprintf(note, "simtbench: --plot: %s\n", err);
+        free(list);
+        return -1;
+    }
+    char gnuplot[4096];
+    if (list->n > 0 && sb_plot_find_gnuplot(gnuplot, sizeof gnuplot) == 0)
+        sb_plot_render(dir, list, gnuplot, note);
+    else if (list->n > 0)
+        fprintf(note, "simtbench: note: gnuplot not found, so %d plot(s) were written to %s as "
+                      "data and scripts only; render them with: cd %s && for f in *.gp; do "
+                      "gnuplot \"$f\"; done\n",
+                list->n, dir, dir);
+    free(list);
+    return 0;
+}

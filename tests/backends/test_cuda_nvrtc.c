@@ -1,0 +1,101 @@
+/* Every kernel variant of every experiment, built by the CUDA backend's
+ * NVRTC for sm_90 (the H200) with no GPU: the proof in CI that the CUDA
+ * side of each portable kernel compiles, with its memory instructions. */
+#include "test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiments/catalogue.h"
+#include "run/kernel_source.h"
+#include "run/registry.h"
+#include "experiments/variant.h"
+
+static sb_backend_slot slot;
+
+/* Variants that differ only in their entry point (a load and a store
+ * kernel built from one set of definitions) share one program, as they do
+ * in the run loop: each set of definitions is compiled once and every
+ * variant's entry point is looked for in its PTX. */
+static void compile_experiment(void **state)
+{
+    const sb_experiment *e = *state;
+    char err[1024];
+    char *source = sb_kernel_source(slot.vt->prelude, e->source, err, sizeof err);
+    assert_non_null(source);
+    sb_variant *vs = calloc(SB_MAX_VARIANTS, sizeof *vs);
+    char(*keys)[SB_MAX_DEFINES * 40 + 8] = calloc(SB_MAX_VARIANTS, sizeof *keys);
+    char **ptxs = calloc(SB_MAX_VARIANTS, sizeof *ptxs);
+    assert_true(vs && keys && ptxs);
+    int n = e->variants(vs, SB_MAX_VARIANTS), nkeys = 0;
+    assert_true(n > 0);
+    for (int i = 0; i < n; i++) {
+        if (vs[i].api_copy || !vs[i].kernel[0])
+            continue;
+        char key[sizeof keys[0]];
+        sb_variant_params(&vs[i], key, sizeof key);
+        int k = 0;
+        while (k < nkeys && strcmp(keys[k], key) != 0)
+            k++;
+        if (k == nkeys) {
+            const char *defs[SB_MAX_DEFINES];
+            for (int d = 0; d < vs[i].ndefines; d++)
+                defs[d] = vs[i].defines[d];
+            int rc = slot.vt->compile_offline(source, defs, vs[i].ndefines, "sm_90", &ptxs[k]);
+            if (rc)
+                fail_msg("%s/%s: %s", e->name, vs[i].name, slot.vt->last_error());
+            snprintf(keys[k], sizeof keys[k], "%s", key);
+            nkeys++;
+        }
+        const char *ptx = ptxs[k];
+        char entry[80];
+        snprintf(entry, sizeof entry, ".entry %s(", vs[i].kernel);
+        if (!strstr(ptx, entry))
+            fail_msg("%s/%s: no %s in the PTX", e->name, vs[i].name, entry);
+        assert_non_null(strstr(ptx, ".target sm_90"));
+        assert_true(strstr(ptx, "ld.global") || strstr(ptx, "ld.volatile.global") ||
+                    strstr(ptx, "ld.shared") || strstr(ptx, "ld.volatile.shared"));
+    }
+    for (int k = 0; k < nkeys; k++)
+        free(ptxs[k]);
+    free(ptxs);
+    free(keys);
+    free(vs);
+    free(source);
+}
+
+/* A broken kernel must give a readable NVRTC error, not a crash. */
+static void broken_source_is_reported(void **state)
+{
+    (void)state;
+    char *ptx = NULL;
+    const char *bad = "extern \"C\" __global__ void k(float *a) { a[0] = undefined_name; }";
+    assert_int_not_equal(slot.vt->compile_offline(bad, NULL, 0, "sm_90", &ptx), 0);
+    assert_non_null(strstr(slot.vt->last_error(), "NVRTC"));
+    assert_non_null(strstr(slot.vt->last_error(), "undefined_name"));
+}
+
+int main(void)
+{
+    sb_registry_load("cuda", &slot);
+    if (!slot.vt)
+        return sb_test_skip_all(slot.reason);
+    if (!slot.vt->compile_offline)
+        return sb_test_skip_all("the cuda backend cannot compile without a device");
+
+    struct CMUnitTest tests[64];
+    static char names[64][96];
+    int n = 0;
+    for (int i = 0; i < sb_catalogue_count() && n < 63; i++) {
+        const sb_experiment *e = sb_catalogue_get(i);
+        snprintf(names[n], sizeof names[n], "NVRTC sm_90: every %s variant compiles", e->name);
+        tests[n] = (struct CMUnitTest){names[n], compile_experiment, NULL, NULL, (void *)e};
+        n++;
+    }
+    tests[n++] = (struct CMUnitTest){"NVRTC: a broken kernel gives a readable error",
+                                     broken_source_is_reported, NULL, NULL, NULL};
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    int failed = _cmocka_run_group_tests("cuda_nvrtc", tests, (size_t)n, NULL, NULL);
+    sb_registry_unload(&slot);
+    return failed;
+}

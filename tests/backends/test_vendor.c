@@ -1,0 +1,171 @@
+/* The vendor reference transpose of one backend (TEST_BACKEND), called
+ * through the vtable as the frontend calls it: cublasSgeam for CUDA,
+ * CLBlastSomatcopy for OpenCL.  Each result is compared bit for bit with a
+ * transpose on the host.  Built twice; the whole program is skipped, with
+ * the reason, when the backend is unavailable or was built without its
+ * vendor library. */
+#include "test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "run/registry.h"
+
+#ifndef TEST_BACKEND
+#error "TEST_BACKEND must name the backend under test"
+#endif
+
+typedef struct size_case {
+    int rows, cols;
+    char name[96];
+} size_case;
+
+static size_case sizes[] = {
+    {1, 1, ""}, {31, 33, ""}, {33, 31, ""}, {1000, 1, ""}, {256, 256, ""},
+};
+#define NSIZES ((int)(sizeof sizes / sizeof *sizes))
+
+static sb_backend_slot slot;
+static const sb_backend *vt;
+static sb_device *dev;
+
+/* Random floats of ordinary magnitude: a library may compute 1 * a, which
+ * leaves them exact, where it would quieten a signalling NaN or flush a
+ * denormal.  xorshift32, seeded per size, so a failure repeats. */
+static void fill_random(float *a, size_t n, uint32_t seed)
+{
+    uint32_t x = seed ? seed : 1;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        a[i] = ((float)(x >> 8) / (float)(1u << 24) - 0.5f) * 2000.0f;
+    }
+}
+
+/* Uploads a fresh src, poisons dst with NaN (so that a library reading
+ * its beta * C term, or leaving elements unwritten, is caught), transposes
+ * and compares with the host's transpose bit for bit. */
+static void transpose_once(const size_case *c, sb_buffer *dst, sb_buffer *src, const float *a,
+                           const float *want, float *got, double *ms)
+{
+    size_t n = (size_t)c->rows * (size_t)c->cols, bytes = n * sizeof(float);
+    memset(got, 0xff, bytes);
+    if (vt->upload(src, a, bytes) || vt->upload(dst, got, bytes))
+        fail_msg("upload: %s", vt->last_error());
+    if (vt->vendor_transpose(dst, src, c->rows, c->cols, ms))
+        fail_msg("%s", vt->last_error());
+    memset(got, 0, bytes);
+    if (vt->download(got, dst, bytes))
+        fail_msg("download: %s", vt->last_error());
+    for (int j = 0; j < c->cols; j++)
+        for (int i = 0; i < c->rows; i++) {
+            size_t k = (size_t)j * (size_t)c->rows + (size_t)i;
+            if (memcmp(&got[k], &want[k], sizeof(float)))
+                fail_msg("%s %dx%d: dst[%d][%d] is %.9g, want src[%d][%d] = %.9g",
+                         vt->vendor_transpose_name, c->rows, c->cols, j, i, (double)got[k], i, j,
+                         (double)want[k]);
+        }
+}
+
+static void vendor_transpose_matches_host(void **state)
+{
+    const size_case *c = *state;
+    size_t n = (size_t)c->rows * (size_t)c->cols, bytes = n * sizeof(float);
+    float *a = malloc(bytes), *want = malloc(bytes), *got = malloc(bytes);
+    sb_buffer *src = NULL, *dst = NULL;
+    assert_non_null(a);
+    assert_non_null(want);
+    assert_non_null(got);
+    fill_random(a, n, (uint32_t)(c->rows * 7919 + c->cols));
+    for (int i = 0; i < c->rows; i++)
+        for (int j = 0; j < c->cols; j++)
+            want[(size_t)j * (size_t)c->rows + (size_t)i] = a[(size_t)i * (size_t)c->cols + (size_t)j];
+    if (vt->alloc(dev, bytes, &src) || vt->alloc(dev, bytes, &dst))
+        fail_msg("alloc: %s", vt->last_error());
+
+    /* Untimed, then timed: the events must not change the result. */
+    transpose_once(c, dst, src, a, want, got, NULL);
+    double ms = -1.0;
+    transpose_once(c, dst, src, a, want, got, &ms);
+    printf("# %s %dx%d: %.4f ms\n", vt->vendor_transpose_name, c->rows, c->cols, ms);
+    assert_true(ms >= 0.0 && ms < 60e3);
+
+    vt->free(dst);
+    vt->free(src);
+    free(a);
+    free(want);
+    free(got);
+}
+
+/* A buffer too small for the matrix, or an empty matrix, is refused with
+ * a message that names the library call; nothing is launched. */
+static void vendor_transpose_refuses_bad_sizes(void **state)
+{
+    (void)state;
+    sb_buffer *small = NULL, *big = NULL;
+    if (vt->alloc(dev, 16 * sizeof(float), &small) || vt->alloc(dev, 64 * sizeof(float), &big))
+        fail_msg("alloc: %s", vt->last_error());
+    assert_int_equal(vt->vendor_transpose(small, big, 8, 8, NULL), -1);
+    assert_non_null(strstr(vt->last_error(), vt->vendor_transpose_name));
+    assert_int_equal(vt->vendor_transpose(big, small, 8, 8, NULL), -1);
+    assert_non_null(strstr(vt->last_error(), vt->vendor_transpose_name));
+    assert_int_equal(vt->vendor_transpose(big, big, 0, 8, NULL), -1);
+    assert_non_null(strstr(vt->last_error(), vt->vendor_transpose_name));
+    vt->free(big);
+    vt->free(small);
+}
+
+int main(void)
+{
+    char why[1400];
+    if (sb_registry_load(TEST_BACKEND, &slot)) {
+        snprintf(why, sizeof why, "the " TEST_BACKEND " backend is not available: %s",
+                 slot.reason);
+        sb_registry_unload(&slot);
+        return sb_test_skip_all(why);
+    }
+    vt = slot.vt;
+    if (!vt->vendor_transpose) {
+        sb_registry_unload(&slot);
+        return sb_test_skip_all(strcmp(TEST_BACKEND, "cuda") == 0
+                                    ? "the cuda backend was built without cuBLAS (configure "
+                                      "found no cublas_v2.h and libcublas)"
+                                    : "the opencl backend was built without CLBlast (configure "
+                                      "found no clblast_c.h and libclblast; or --without-clblast)");
+    }
+    const char *expect = strcmp(TEST_BACKEND, "cuda") == 0 ? "cublasSgeam" : "CLBlastSomatcopy";
+    if (!vt->vendor_transpose_name || strcmp(vt->vendor_transpose_name, expect)) {
+        printf("Bail out! the " TEST_BACKEND " backend names its vendor transpose \"%s\", not "
+               "\"%s\"\n", vt->vendor_transpose_name ? vt->vendor_transpose_name : "(null)",
+               expect);
+        return 1;
+    }
+    sb_device_request req = {-1, -1};
+    sb_device_info info;
+    if (vt->open(&req, &dev, &info)) {
+        snprintf(why, sizeof why, "no " TEST_BACKEND " device could be opened: %s",
+                 vt->last_error());
+        sb_registry_unload(&slot);
+        return sb_test_skip_all(why);
+    }
+    printf("# %s on %s (%s, %s)\n", vt->vendor_transpose_name, info.name, info.platform,
+           info.api_version);
+
+    struct CMUnitTest tests[NSIZES + 1];
+    for (int i = 0; i < NSIZES; i++) {
+        snprintf(sizes[i].name, sizeof sizes[i].name,
+                 TEST_BACKEND " %s %dx%d equals the host transpose bit for bit", expect,
+                 sizes[i].rows, sizes[i].cols);
+        tests[i] = (struct CMUnitTest){sizes[i].name, vendor_transpose_matches_host, NULL, NULL,
+                                       &sizes[i]};
+    }
+    tests[NSIZES] = (struct CMUnitTest){TEST_BACKEND " vendor transpose refuses bad sizes",
+                                        vendor_transpose_refuses_bad_sizes, NULL, NULL, NULL};
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    int failed = _cmocka_run_group_tests(TEST_BACKEND " vendor", tests, NSIZES + 1, NULL, NULL);
+    vt->close(dev);
+    sb_registry_unload(&slot);
+    return failed;
+}

@@ -1,0 +1,503 @@
+/* The access patterns the global and shared experiments declare to the
+ * model, read back through their own variants() and plan(): the figures of
+ * the seeds (stride 8 of 4-byte words moves 32 sectors at 12.5%, stride 2
+ * is a 2-way conflict, [32][33] removes the column walk's 32 ways, ...),
+ * the agreement between each variant's -D definitions and its pattern, and
+ * the slowdown groups.  Where the CUDA backend loads, the PTX NVRTC makes
+ * of the shared kernels is also checked: the repeated access must stay in
+ * the loop. */
+#include "test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiments/catalogue.h"
+#include "run/kernel_source.h"
+#include "run/registry.h"
+#include "experiments/variant.h"
+
+/* ---- helpers --------------------------------------------------------- */
+
+/* A CPU-like device with 48 KiB of shared memory per block. */
+static sb_device_info small_device(void)
+{
+    sb_device_info d;
+    memset(&d, 0, sizeof d);
+    d.compute_units = 2;
+    d.local_mem_bytes = 48 * 1024;
+    return d;
+}
+
+/* All variants of an experiment, malloc'd; *n gets their count. */
+static sb_variant *variants_of(const sb_experiment *e, int *n)
+{
+    sb_variant *vs = calloc(SB_MAX_VARIANTS, sizeof *vs);
+    assert_non_null(vs);
+    *n = e->variants(vs, SB_MAX_VARIANTS);
+    assert_true(*n > 0 && *n < SB_MAX_VARIANTS);
+    return vs;
+}
+
+static const sb_variant *find(const sb_variant *vs, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(vs[i].name, name) == 0)
+            return &vs[i];
+    fail_msg("no variant %s", name);
+    return NULL;
+}
+
+/* Plans one variant at rows x cols and predicts its declared patterns. */
+static sb_plan plan_of(const sb_experiment *e, const sb_variant *v, long rows, long cols,
+                       sb_prediction pred[SB_MAX_PATTERNS])
+{
+    sb_problem p = {rows, cols};
+    sb_device_info dev = small_device();
+    void *host = NULL;
+    char err[512] = "";
+    sb_plan plan;
+    memset(&plan, 0, sizeof plan);
+    if (e->prepare(&p, 1, &host, err, sizeof err))
+        fail_msg("%s: prepare: %s", e->name, err);
+    if (e->plan(host, &p, v, &dev, &plan, err, sizeof err))
+        fail_msg("%s/%s: plan: %s", e->name, v->name, err);
+    e->release(host);
+    assert_true(plan.npatterns >= 1 && plan.npatterns <= SB_MAX_PATTERNS);
+    for (int i = 0; i < plan.npatterns; i++)
+        if (sb_predict(&plan.pattern[i], &pred[i]))
+            fail_msg("%s/%s: the model rejects pattern %d: %s", e->name, v->name, i,
+                     sb_pattern_check(&plan.pattern[i]));
+    return plan;
+}
+
+static sb_prediction predict(const sb_experiment *e, const char *name)
+{
+    int n;
+    sb_variant *vs = variants_of(e, &n);
+    sb_prediction pred[SB_MAX_PATTERNS];
+    plan_of(e, find(vs, n, name), 100, 100, pred);
+    free(vs);
+    return pred[0];
+}
+
+/* The integer value of definition NAME, or `absent` when not defined. */
+static long define_value(const sb_variant *v, const char *name, long absent)
+{
+    size_t len = strlen(name);
+    for (int i = 0; i < v->ndefines; i++)
+        if (strncmp(v->defines[i], name, len) == 0 && v->defines[i][len] == '=')
+            return strtol(v->defines[i] + len + 1, NULL, 10);
+    return absent;
+}
+
+/* ---- global memory --------------------------------------------------- */
+
+/* Seed 000: lanes 32 bytes apart or more each need their own sector. */
+static void global_stride_8_is_32_sectors(void **state)
+{
+    (void)state;
+    sb_prediction p = predict(&sb_exp_global_stride, "w4-s8-load");
+    assert_int_equal(p.space, SB_SPACE_GLOBAL);
+    assert_int_equal(p.sectors, 32);
+    assert_int_equal(p.transferred_bytes, 1024);
+    assert_double_equal(p.efficiency, 0.125, 1e-12);
+    p = predict(&sb_exp_global_stride, "w4-s8-store");
+    assert_int_equal(p.sectors, 32);
+}
+
+static void global_stride_1_is_coalesced(void **state)
+{
+    (void)state;
+    sb_prediction p = predict(&sb_exp_global_stride, "w4-s1-load");
+    assert_int_equal(p.sectors, 4);
+    assert_double_equal(p.efficiency, 1.0, 1e-12);
+    p = predict(&sb_exp_global_stride, "w16-s1-load");
+    assert_int_equal(p.sectors, 16);
+    p = predict(&sb_exp_global_stride, "w16-s2-load");
+    assert_int_equal(p.sectors, 32);
+    assert_double_equal(p.efficiency, 0.5, 1e-12);
+}
+
+/* The copy's other side is declared too, and is always dense. */
+static void global_dense_side_declared(void **state)
+{
+    (void)state;
+    int n;
+    sb_variant *vs = variants_of(&sb_exp_global_stride, &n);
+    sb_prediction pred[SB_MAX_PATTERNS];
+    sb_plan plan = plan_of(&sb_exp_global_stride, find(vs, n, "w8-s64-store"), 100, 100, pred);
+    assert_int_equal(plan.npatterns, 2);
+    assert_string_equal(plan.pattern_label[0], "store");
+    assert_string_equal(plan.pattern_label[1], "load");
+    assert_int_equal(pred[1].sectors, 8);
+    assert_double_equal(pred[1].efficiency, 1.0, 1e-12);
+    free(vs);
+}
+
+/* Every variant's pattern carries exactly the word, stride, offset,
+   permutation and sharing of its definitions. */
+static void global_patterns_match_defines(void **state)
+{
+    (void)state;
+    const sb_experiment *exps[] = {&sb_exp_global_stride, &sb_exp_global_offset,
+                                   &sb_exp_global_perm, &sb_exp_global_broadcast};
+    for (size_t x = 0; x < sizeof exps / sizeof exps[0]; x++) {
+        int n;
+        sb_variant *vs = variants_of(exps[x], &n);
+        for (int i = 0; i < n; i++) {
+            sb_prediction pred[SB_MAX_PATTERNS];
+            sb_plan plan = plan_of(exps[x], &vs[i], 33, 1, pred);
+            const sb_pattern *p = &plan.pattern[0];
+            assert_int_equal(p->space, SB_SPACE_GLOBAL);
+            assert_int_equal(p->word_bytes, define_value(&vs[i], "WORD", -1));
+            assert_int_equal(p->stride, define_value(&vs[i], "STRIDE", 1));
+            assert_int_equal(p->spread, define_value(&vs[i], "SPREAD", 0));
+            assert_int_equal(p->offset, define_value(&vs[i], "OFFSET", 0));
+            assert_int_equal(p->perm, define_value(&vs[i], "PERM", 0));
+            assert_int_equal(p->perm_arg, define_value(&vs[i], "PERM_ARG", 0));
+            assert_int_equal(p->same, define_value(&vs[i], "SAME", 1));
+            assert_string_equal(plan.pattern_label[0],
+                                strcmp(vs[i].kernel, "global_store") ? "load" : "store");
+            /* useful bytes: every element read once and written once */
+            assert_true(plan.bytes > 0);
+        }
+        free(vs);
+    }
+}
+
+/* Misalignment: k words after a 128-byte boundary cross into a fifth
+   sector unless k is a whole number of sectors. */
+static void global_offset_sectors(void **state)
+{
+    (void)state;
+    for (int k = 0; k <= 32; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "w4-k%d-load", k);
+        sb_prediction p = predict(&sb_exp_global_offset, name);
+        assert_int_equal(p.sectors, k % 8 == 0 ? 4 : 5);
+        assert_int_equal(p.unique_bytes, 128);
+    }
+}
+
+/* Seed 000: a permutation inside the segment still coalesces; the same
+   order spread one segment per lane does not. */
+static void global_perm_inside_and_spread(void **state)
+{
+    (void)state;
+    static const char *const perms[] = {"identity", "reverse", "xor9", "random1"};
+    for (size_t i = 0; i < sizeof perms / sizeof perms[0]; i++) {
+        char name[48];
+        snprintf(name, sizeof name, "w4-%s-load", perms[i]);
+        sb_prediction p = predict(&sb_exp_global_perm, name);
+        assert_int_equal(p.sectors, 4);
+        assert_double_equal(p.efficiency, 1.0, 1e-12);
+        snprintf(name, sizeof name, "w4-%s-spread-store", perms[i]);
+        p = predict(&sb_exp_global_perm, name);
+        assert_int_equal(p.sectors, 32);
+        assert_int_equal(p.segments, 32);
+        assert_double_equal(p.efficiency, 0.125, 1e-12);
+    }
+}
+
+/* The random permutation the host uploads is the model's. */
+static void global_perm_table_is_the_models(void **state)
+{
+    (void)state;
+    int n;
+    sb_variant *vs = variants_of(&sb_exp_global_perm, &n);
+    const sb_variant *v = find(vs, n, "w4-random1-load");
+    sb_problem p = {100, 100};
+    sb_device_info dev = small_device();
+    void *host = NULL;
+    char err[256];
+    sb_plan plan;
+    memset(&plan, 0, sizeof plan);
+    assert_int_equal(sb_exp_global_perm.prepare(&p, 1, &host, err, sizeof err), 0);
+    assert_int_equal(sb_exp_global_perm.plan(host, &p, v, &dev, &plan, err, sizeof err), 0);
+    int want[SB_WARP_LANES];
+    assert_int_equal(sb_perm_table(SB_PERM_RANDOM, 1, want), 0);
+    assert_int_equal(plan.buffer[2].bytes, sizeof(int32_t) * SB_WARP_LANES);
+    const int32_t *table = plan.buffer[2].init;
+    for (int l = 0; l < SB_WARP_LANES; l++)
+        assert_int_equal(table[l], want[l]);
+    sb_exp_global_perm.release(host);
+    free(vs);
+}
+
+static void global_broadcast_one_sector(void **state)
+{
+    (void)state;
+    sb_prediction p = predict(&sb_exp_global_broadcast, "w4-broadcast");
+    assert_int_equal(p.sectors, 1);
+    assert_int_equal(p.unique_bytes, 4);
+    p = predict(&sb_exp_global_broadcast, "w4-same4");
+    assert_int_equal(p.sectors, 1);
+    assert_int_equal(p.unique_bytes, 32);
+}
+
+/* Corner turning: the column walk's lanes are `rows` words apart. */
+static void global_walk_row_and_column(void **state)
+{
+    (void)state;
+    int n;
+    sb_variant *vs = variants_of(&sb_exp_global_walk, &n);
+    sb_prediction pred[SB_MAX_PATTERNS];
+    sb_plan plan = plan_of(&sb_exp_global_walk, find(vs, n, "row"), 64, 4096, pred);
+    assert_int_equal(pred[0].sectors, 4);
+    plan = plan_of(&sb_exp_global_walk, find(vs, n, "column"), 64, 4096, pred);
+    assert_int_equal(plan.pattern[0].stride, 64);
+    assert_int_equal(pred[0].sectors, 32);
+    assert_double_equal(pred[0].efficiency, 0.125, 1e-12);
+    free(vs);
+}
+
+/* ---- shared memory --------------------------------------------------- */
+
+/* Seed 000/002: stride 1 none, 2 two-way, 3 none, 2^k 2^k-way, 32 and
+   64 32-way. */
+static void shared_stride_ways(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        int ways, wavefronts;
+    } cases[] = {{"w4-s1-load", 1, 1},   {"w4-s2-load", 2, 2},   {"w4-s3-load", 1, 1},
+                 {"w4-s4-store", 4, 4},  {"w4-s8-load", 8, 8},   {"w4-s16-load", 16, 16},
+                 {"w4-s32-load", 32, 32}, {"w4-s64-store", 32, 32}, {"w4-s6-load", 2, 2},
+                 {"w8-s1-load", 1, 2},   {"w8-s2-load", 2, 4},   {"w16-s1-load", 1, 4},
+                 {"w16-s2-store", 2, 8}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sb_prediction p = predict(&sb_exp_shared_stride, cases[i].name);
+        assert_int_equal(p.space, SB_SPACE_SHARED);
+        if (p.ways != cases[i].ways || p.wavefronts != cases[i].wavefronts)
+            fail_msg("%s: %d-way, %d wavefronts; expected %d-way, %d", cases[i].name, p.ways,
+                     p.wavefronts, cases[i].ways, cases[i].wavefronts);
+    }
+}
+
+/* Seed 002 section 7: a 16-byte element needs 4 wavefronts even without
+   conflict, an 8-byte one 2. */
+static void shared_wide_elements_phases(void **state)
+{
+    (void)state;
+    sb_prediction p = predict(&sb_exp_shared_stride, "w16-s1-load");
+    assert_int_equal(p.wavefronts, 4);
+    assert_int_equal(p.ideal_wavefronts, 4);
+    assert_int_equal(p.conflicts, 0);
+    p = predict(&sb_exp_shared_stride, "w8-s1-store");
+    assert_int_equal(p.wavefronts, 2);
+    assert_int_equal(p.conflicts, 0);
+}
+
+static void shared_tiles(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        int ways;
+    } cases[] = {{"32x32-row-load", 1},      {"32x32-column-load", 32},
+                 {"32x33-row-load", 1},      {"32x33-column-load", 1},
+                 {"32x32-xor-row-store", 1}, {"32x32-xor-column-store", 1},
+                 {"32x32-column-store", 32}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sb_prediction p = predict(&sb_exp_shared_tile, cases[i].name);
+        if (p.ways != cases[i].ways)
+            fail_msg("%s: %d-way, expected %d", cases[i].name, p.ways, cases[i].ways);
+    }
+    int n;
+    sb_variant *vs = variants_of(&sb_exp_shared_tile, &n);
+    sb_prediction pred[SB_MAX_PATTERNS];
+    sb_plan plan = plan_of(&sb_exp_shared_tile, find(vs, n, "32x33-column-load"), 1, 1, pred);
+    assert_int_equal(plan.pattern[0].tile_rows, 32);
+    assert_int_equal(plan.pattern[0].tile_cols, 32);
+    assert_int_equal(plan.pattern[0].pad, 1);
+    assert_int_equal(plan.pattern[0].walk, SB_WALK_COLUMN);
+    assert_int_equal(define_value(find(vs, n, "32x33-column-load"), "PAD", -1), 1);
+    assert_int_equal(define_value(find(vs, n, "32x32-xor-row-load"), "SWIZZLE", 0), 1);
+    free(vs);
+}
+
+/* Same word: free; distinct words of one bank: one pass each. */
+static void shared_broadcast_and_same_bank(void **state)
+{
+    (void)state;
+    sb_prediction p = predict(&sb_exp_shared_broadcast, "w4-broadcast-load");
+    assert_int_equal(p.broadcast, 1);
+    assert_int_equal(p.wavefronts, 1);
+    for (int same = 1; same <= 16; same *= 2) {
+        char name[48];
+        snprintf(name, sizeof name, "w4-same%d-s1-load", same);
+        assert_int_equal(predict(&sb_exp_shared_broadcast, name).ways, 1);
+        snprintf(name, sizeof name, "w4-same%d-s32-store", same);
+        assert_int_equal(predict(&sb_exp_shared_broadcast, name).ways, 32 / same);
+    }
+}
+
+/* The stride the pattern declares is the STRIDE definition; the
+   accesses counted are every launched warp's ITERS. */
+static void shared_patterns_match_defines(void **state)
+{
+    (void)state;
+    int n;
+    sb_variant *vs = variants_of(&sb_exp_shared_stride, &n);
+    for (int i = 0; i < n; i++) {
+        sb_prediction pred[SB_MAX_PATTERNS];
+        sb_plan plan = plan_of(&sb_exp_shared_stride, &vs[i], 1, 300, pred);
+        assert_int_equal(plan.pattern[0].word_bytes, define_value(&vs[i], "WORD", -1));
+        assert_int_equal(plan.pattern[0].stride, define_value(&vs[i], "STRIDE", -1));
+        assert_int_equal(plan.pattern[0].same, define_value(&vs[i], "SAME", 1));
+        long iters = define_value(&vs[i], "ITERS", -1);
+        assert_true(iters > 0 && iters % 8 == 0);
+        /* 300 threads: two blocks of 8 warps */
+        assert_double_equal(plan.accesses, 2.0 * 8.0 * (double)iters, 0.0);
+        assert_int_equal(plan.geometry.grid[0], 2);
+    }
+    free(vs);
+}
+
+/* ---- groups ---------------------------------------------------------- */
+
+/* Every slowdown group has exactly one baseline, and it is the
+   conflict-free or coalesced case. */
+static void one_clean_baseline_per_group(void **state)
+{
+    (void)state;
+    const sb_experiment *exps[] = {&sb_exp_global_stride,    &sb_exp_global_offset,
+                                   &sb_exp_global_perm,      &sb_exp_global_broadcast,
+                                   &sb_exp_global_walk,      &sb_exp_shared_stride,
+                                   &sb_exp_shared_broadcast, &sb_exp_shared_tile};
+    for (size_t x = 0; x < sizeof exps / sizeof exps[0]; x++) {
+        int n;
+        sb_variant *vs = variants_of(exps[x], &n);
+        for (int i = 0; i < n; i++) {
+            int bases = 0;
+            for (int j = 0; j < n; j++)
+                bases += vs[j].group == vs[i].group && vs[j].baseline;
+            if (bases != 1)
+                fail_msg("%s/%s: %d baselines in its group", exps[x]->name, vs[i].name, bases);
+            for (int j = i + 1; j < n; j++)
+                if (strcmp(vs[i].name, vs[j].name) == 0)
+                    fail_msg("%s: two variants named %s", exps[x]->name, vs[i].name);
+            /* a default variant's baseline is in the default set too */
+            if (vs[i].in_default)
+                for (int j = 0; j < n; j++)
+                    if (vs[j].group == vs[i].group && vs[j].baseline && !vs[j].in_default)
+                        fail_msg("%s/%s runs by default without its baseline %s",
+                                 exps[x]->name, vs[i].name, vs[j].name);
+            if (!vs[i].baseline)
+                continue;
+            sb_prediction pred[SB_MAX_PATTERNS];
+            plan_of(exps[x], &vs[i], 64, 64, pred);
+            if (pred[0].space == SB_SPACE_GLOBAL)
+                assert_double_equal(pred[0].efficiency, 1.0, 1e-12);
+            else
+                assert_int_equal(pred[0].conflicts, 0);
+        }
+        free(vs);
+    }
+}
+
+/* ---- the PTX of the shared kernels ------------------------------------- */
+
+/* Occurrences of `what` in [from, to). */
+static int count_between(const char *from, const char *to, const char *what)
+{
+    int n = 0;
+    for (const char *p = strstr(from, what); p && p < to; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+/* The most `op` instructions inside one loop of the kernel `entry`: a loop
+   is the text from a label to a later branch back to it. */
+static int most_in_a_loop(const char *ptx, const char *entry, const char *op)
+{
+    const char *k = strstr(ptx, entry);
+    assert_non_null(k);
+    const char *end = strstr(k + 1, ".entry");
+    if (!end)
+        end = k + strlen(k);
+    int most = 0;
+    for (const char *b = strstr(k, "bra"); b && b < end; b = strstr(b + 1, "bra")) {
+        const char *t = strstr(b, "$L");
+        const char *eol = strchr(b, '\n');
+        if (!t || (eol && t > eol))
+            continue;
+        char label[64];
+        size_t len = strcspn(t, "; \t\n");
+        if (len + 2 > sizeof label)
+            continue;
+        memcpy(label, t, len);
+        label[len] = ':';
+        label[len + 1] = '\0';
+        const char *at = strstr(k, label);
+        if (at && at < b) {
+            int c = count_between(at, b, op);
+            if (c > most)
+                most = c;
+        }
+    }
+    return most;
+}
+
+/* The repeated access must stay inside the loop, all UNROLL (8) of each
+   trip: a compiler that hoisted the loads out of the loop, or merged the
+   stores, would leave fewer, or none, there. */
+static void shared_ptx_keeps_the_repeated_access(void **state)
+{
+    (void)state;
+    sb_backend_slot slot;
+    memset(&slot, 0, sizeof slot);
+    sb_registry_load("cuda", &slot);
+    if (!slot.vt || !slot.vt->compile_offline) {
+        printf("# the cuda backend is not built: no PTX to check\n");
+        return;
+    }
+    char err[512];
+    char *source = sb_kernel_source(slot.vt->prelude, sb_exp_shared_stride.source, err, sizeof err);
+    assert_non_null(source);
+    int n;
+    sb_variant *vs = variants_of(&sb_exp_shared_stride, &n);
+    static const char *const names[] = {"w4-s1-load", "w8-s2-load", "w16-s3-load"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const sb_variant *v = find(vs, n, names[i]);
+        const char *defs[SB_MAX_DEFINES];
+        for (int d = 0; d < v->ndefines; d++)
+            defs[d] = v->defines[d];
+        char *ptx = NULL;
+        if (slot.vt->compile_offline(source, defs, v->ndefines, "sm_90", &ptx))
+            fail_msg("%s: %s", names[i], slot.vt->last_error());
+        int loads = most_in_a_loop(ptx, ".entry shared_load(", "ld.shared");
+        int stores = most_in_a_loop(ptx, ".entry shared_store(", "st.shared");
+        if (loads < 8 || stores < 8)
+            fail_msg("%s: at most %d loads and %d stores in a loop; the repeated access was "
+                     "taken out of it", names[i], loads, stores);
+        free(ptx);
+    }
+    free(vs);
+    free(source);
+    sb_registry_unload(&slot);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(global_stride_8_is_32_sectors),
+        cmocka_unit_test(global_stride_1_is_coalesced),
+        cmocka_unit_test(global_dense_side_declared),
+        cmocka_unit_test(global_patterns_match_defines),
+        cmocka_unit_test(global_offset_sectors),
+        cmocka_unit_test(global_perm_inside_and_spread),
+        cmocka_unit_test(global_perm_table_is_the_models),
+        cmocka_unit_test(global_broadcast_one_sector),
+        cmocka_unit_test(global_walk_row_and_column),
+        cmocka_unit_test(shared_stride_ways),
+        cmocka_unit_test(shared_wide_elements_phases),
+        cmocka_unit_test(shared_tiles),
+        cmocka_unit_test(shared_broadcast_and_same_bank),
+        cmocka_unit_test(shared_patterns_match_defines),
+        cmocka_unit_test(one_clean_baseline_per_group),
+        cmocka_unit_test(shared_ptx_keeps_the_repeated_access),
+    };
+    SB_TEST_MAIN(tests);
+}

@@ -1,0 +1,251 @@
+/* Plots chosen from result records alone: a global stride sweep gives a
+ * bandwidth plot with the model's curve, a shared one a conflict plot with
+ * the predicted ways, GFLOP/s with an intensity a roofline, anything else
+ * bars; without gnuplot the data and scripts are written and the user is
+ * told, with it PNG and SVG appear. */
+#include "test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/plot.h"
+
+static void add(sb_run *run, int slot, const char *exp, const char *variant, const char *kernel,
+                const char *unit, double ms, const sb_pattern *p)
+{
+    sb_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.backend, sizeof r.backend, "%s", run->devices[slot].backend);
+    r.device_slot = slot;
+    snprintf(r.experiment, sizeof r.experiment, "%s", exp);
+    snprintf(r.variant, sizeof r.variant, "%s", variant);
+    snprintf(r.kernel, sizeof r.kernel, "%s", kernel);
+    r.rows = r.cols = 4096;
+    r.reps = 5;
+    r.ms.median = ms;
+    r.ms.min = ms;
+    r.ms.max = ms;
+    r.unit = unit;
+    r.value = 1.0 / ms;
+    r.accesses = 1000;
+    r.occupancy = -1;
+    r.verified = 1;
+    if (p) {
+        r.npatterns = 1;
+        r.pattern[0] = *p;
+        snprintf(r.pattern_label[0], sizeof r.pattern_label[0], "access");
+        assert_int_equal(sb_predict(p, &r.prediction[0]), 0);
+    }
+    assert_int_equal(sb_run_add(run, &r), 0);
+}
+
+static void fixture(sb_run *run)
+{
+    memset(run, 0, sizeof *run);
+    run->ndevices = 2;
+    snprintf(run->devices[0].backend, sizeof run->devices[0].backend, "cuda");
+    snprintf(run->devices[1].backend, sizeof run->devices[1].backend, "opencl");
+    run->devices[0].memcpy_gbs = 4000;
+    run->devices[1].copy_gbs = 3900;
+    for (int slot = 0; slot < 2; slot++) {
+        for (int word = 4; word <= 8; word += 4)
+            for (long stride = 1; stride <= 32; stride *= 2) {
+                sb_pattern p = sb_pattern_default();
+                p.space = SB_SPACE_GLOBAL;
+                p.word_bytes = word;
+                p.stride = stride;
+                char v[48];
+                snprintf(v, sizeof v, "stride-%ld-w%d", stride, word);
+                add(run, slot, "coalescing", v, "stride_read", "GB/s", 0.1 * stride, &p);
+            }
+        sb_pattern off = sb_pattern_default(); /* not a sweep point: misaligned */
+        off.space = SB_SPACE_GLOBAL;
+        off.offset = 1;
+        add(run, slot, "coalescing", "misaligned", "stride_read", "GB/s", 0.2, &off);
+        for (long stride = 1; stride <= 32; stride *= 2) {
+            sb_pattern p = sb_pattern_default();
+            p.stride = stride;
+            char v[48];
+            snprintf(v, sizeof v, "stride-%ld", stride);
+            add(run, slot, "banks", v, "smem_stride", "ns/access", 0.01 * stride, &p);
+        }
+        add(run, slot, "matmul", "simple", "mm_simple", "GFLOP/s", 1.0, NULL);
+        run->results[run->nresults - 1].intensity = 0.25;
+        add(run, slot, "matmul", "tiled", "mm_tiled", "GFLOP/s", 0.1, NULL);
+        run->results[run->nresults - 1].intensity = 8.0;
+        add(run, slot, "occupancy", "blocks-1 \"odd\" 'name'", "occ", "GB/s", 0.3, NULL);
+    }
+}
+
+static char dir[] = "/tmp/simtbench-plot-XXXXXX";
+
+static int exists(const char *name)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    struct stat st;
+    return stat(p, &st) == 0 && st.st_size > 0;
+}
+
+static char *slurp(const char *name)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "r");
+    assert_non_null(f);
+    char *buf = calloc(1, 1 << 20);
+    size_t n = fread(buf, 1, (1 << 20) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void chooses_plots_from_records(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    sb_plot_list list;
+    char err[256];
+    assert_int_equal(sb_plot_write(&run, dir, &list, err, sizeof err), 0);
+    assert_int_equal(list.n, 4);
+    assert_string_equal(list.name[0], "coalescing-bandwidth");
+    assert_string_equal(list.name[1], "banks-conflicts");
+    assert_string_equal(list.name[2], "matmul-roofline");
+    assert_string_equal(list.name[3], "occupancy-bars");
+    for (int i = 0; i < list.n; i++) {
+        char f[128];
+        snprintf(f, sizeof f, "%s.dat", list.name[i]);
+        assert_true(exists(f));
+        snprintf(f, sizeof f, "%s.gp", list.name[i]);
+        assert_true(exists(f));
+    }
+    /* Bandwidth: four series (2 devices x 2 word sizes), model = efficiency
+       x each device's roof; the misaligned variant is not on the stride axis. */
+    char *dat = slurp("coalescing-bandwidth.dat");
+    assert_non_null(strstr(dat, "# cuda, 4-byte words (model: efficiency x 4000.0 GB/s"));
+    assert_non_null(strstr(dat, "# opencl, 8-byte words (model: efficiency x 3900.0 GB/s"));
+    assert_non_null(strstr(dat, "\n1 10 4000 1\n"));
+    assert_non_null(strstr(dat, "\n8 1.25 500 0.125\n")); /* stride 8, 4-byte: 12.5% */
+    free(dat);
+    char *gp = slurp("coalescing-bandwidth.gp");
+    assert_non_null(strstr(gp, "index 3 using 1:3 with lines"));
+    assert_non_null(strstr(gp, "set output 'coalescing-bandwidth.png'"));
+    assert_non_null(strstr(gp, "set output 'coalescing-bandwidth.svg'"));
+    free(gp);
+    /* Conflicts: stride 2 is 2-way, stride 32 is 32-way. */
+    dat = slurp("banks-conflicts.dat");
+    assert_non_null(strstr(dat, "\n2 2 2 2 2\n"));
+    assert_non_null(strstr(dat, "\n32 32 32 32 32\n"));
+    free(dat);
+    gp = slurp("banks-conflicts.gp");
+    assert_int_equal(strstr(gp, "model: predicted ways, 4-byte words") != NULL, 1);
+    free(gp);
+    /* Roofline: each device's points and its roof line. */
+    dat = slurp("matmul-roofline.dat");
+    assert_non_null(strstr(dat, "0.25 1 \"simple\""));
+    assert_non_null(strstr(dat, "# cuda roof: 4000 GB/s x intensity"));
+    assert_non_null(strstr(dat, "# opencl roof: 3900 GB/s x intensity"));
+    free(dat);
+    /* Bars: quotes in a name cannot break the data file or the script. */
+    dat = slurp("occupancy-bars.dat");
+    assert_non_null(strstr(dat, "\"blocks-1 'odd' 'name'\" 3.33333 3.33333"));
+    free(dat);
+    sb_run_free(&run);
+}
+
+static void without_gnuplot_a_note(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    setenv("GNUPLOT", "", 1);
+    char *note = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&note, &len);
+    assert_int_equal(sb_plot_run(&run, dir, f), 0);
+    fclose(f);
+    assert_non_null(strstr(note, "gnuplot not found"));
+    assert_non_null(strstr(note, dir));
+    assert_non_null(strstr(note, "gnuplot \"$f\""));
+    int lines = 0;
+    for (char *p = note; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 1);
+    free(note);
+    /* A GNUPLOT that is not there is not guessed around. */
+    setenv("GNUPLOT", "/nonexistent/gnuplot", 1);
+    char path[256];
+    assert_int_equal(sb_plot_find_gnuplot(path, sizeof path), -1);
+    unsetenv("GNUPLOT");
+    sb_run_free(&run);
+}
+
+static void with_gnuplot_png_and_svg(void **state)
+{
+    (void)state;
+    char gp[4096];
+    if (sb_plot_find_gnuplot(gp, sizeof gp)) {
+        print_message("# gnuplot not found: rendering not exercised\n");
+        return;
+    }
+    sb_run run;
+    fixture(&run);
+    char *note = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&note, &len);
+    assert_int_equal(sb_plot_run(&run, dir, f), 0);
+    fclose(f);
+    assert_string_equal(note, ""); /* every script rendered */
+    free(note);
+    const char *names[] = {"coalescing-bandwidth", "banks-conflicts", "matmul-roofline",
+                           "occupancy-bars"};
+    for (size_t i = 0; i < 4; i++) {
+        char file[128];
+        snprintf(file, sizeof file, "%s.png", names[i]);
+        assert_true(exists(file));
+        snprintf(file, sizeof file, "%s.svg", names[i]);
+        assert_true(exists(file));
+    }
+    sb_run_free(&run);
+}
+
+static void unwritable_dir_is_an_error(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    char *note = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&note, &len);
+    assert_int_equal(sb_plot_run(&run, "/nonexistent/dir/plots", f), -1);
+    fclose(f);
+    assert_non_null(strstr(note, "simtbench: --plot: cannot create /nonexistent/dir/plots"));
+    free(note);
+    sb_run_free(&run);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[600];
+    /* Only this test's own directory, made by mkdtemp above. */
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : 0;
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir))
+        return sb_test_skip_all("cannot create a temporary directory");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(chooses_plots_from_records),
+        cmocka_unit_test(without_gnuplot_a_note),
+        cmocka_unit_test(with_gnuplot_png_and_svg),
+        cmocka_unit_test(unwritable_dir_is_an_error),
+    };
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    return cmocka_run_group_tests(tests, NULL, teardown);
+}

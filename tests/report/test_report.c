@@ -1,0 +1,583 @@
+/* The report writers on fixed result records: every format, escaping, and
+ * the empty and one-row cases. */
+#include "test_util.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/crossapi.h"
+#include "report/plot.h"
+#include "report/report.h"
+
+static void fixture(sb_run *run, int nresults)
+{
+    memset(run, 0, sizeof *run);
+    snprintf(run->tool_version, sizeof run->tool_version, "9.9.9");
+    snprintf(run->date, sizeof run->date, "2026-11-30T00:00:00Z");
+    snprintf(run->host, sizeof run->host, "testhost");
+    run->ndevices = 1;
+    sb_run_device *d = &run->devices[0];
+    snprintf(d->backend, sizeof d->backend, "opencl");
+    snprintf(d->info.name, sizeof d->info.name, "Test \"GPU\", rev 2");
+    snprintf(d->info.platform, sizeof d->info.platform, "Plat");
+    d->info.bus_width_bits = 6016;
+    d->info.mem_clock_mhz = 3201;
+    d->memcpy_gbs = 4000.0;
+    for (int i = 0; i < nresults; i++) {
+        sb_result r;
+        memset(&r, 0, sizeof r);
+        snprintf(r.backend, sizeof r.backend, "opencl");
+        snprintf(r.experiment, sizeof r.experiment, "transpose");
+        snprintf(r.variant, sizeof r.variant, i == 0 ? "we\"ird,name" : "padded");
+        snprintf(r.kernel, sizeof r.kernel, "transpose_tiled");
+        snprintf(r.params, sizeof r.params, "TILE=32 PAD=1");
+        r.rows = r.cols = 8192;
+        r.reps = 20;
+        r.ms.median = 0.15;
+        r.ms.min = 0.149;
+        r.ms.max = 0.152;
+        r.ms.spread = 0.02;
+        r.bytes = 2.0 * 8192 * 8192 * 4;
+        r.unit = "GB/s";
+        r.value = 3579.14;
+        r.value_best = 3603.16;
+        r.roof_share = r.value / 4000.0;
+        r.occupancy = -1;
+        /* The first row's compiler said what it allocated, the second's did not. */
+        r.regs = i == 0 ? 32 : -1;
+        r.shared_bytes = i == 0 ? 8192 : -1;
+        r.private_bytes = i == 0 ? 0 : -1;
+        r.verified = 1;
+        r.host_ms = 812.25;
+        r.verify_ms = 540.5;
+        r.npatterns = 1;
+        snprintf(r.pattern_label[0], sizeof r.pattern_label[0], "smem col");
+        r.pattern[0] = sb_pattern_default();
+        r.pattern[0].tile_rows = r.pattern[0].tile_cols = 32;
+        r.pattern[0].walk = SB_WALK_COLUMN;
+        assert_int_equal(sb_predict(&r.pattern[0], &r.prediction[0]), 0);
+        assert_int_equal(sb_run_add(run, &r), 0);
+    }
+}
+
+static char *render(sb_format f, const sb_run *run)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    assert_int_equal(sb_report_write(f, run, out), 0);
+    fclose(out);
+    return buf;
+}
+
+/* Columns of one CSV line, honouring quotes. */
+static int csv_columns(const char *line)
+{
+    int cols = 1, quoted = 0;
+    for (const char *p = line; *p && *p != '\n'; p++) {
+        if (*p == '"')
+            quoted = !quoted;
+        else if (*p == ',' && !quoted)
+            cols++;
+    }
+    return cols;
+}
+
+static void table_rows_and_device(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run, 2);
+    char *t = render(SB_FORMAT_TABLE, &run);
+    assert_non_null(strstr(t, "theoretical peak 4814 GB/s"));
+    assert_non_null(strstr(t, "transpose  8192x8192"));
+    assert_non_null(strstr(t, "padded"));
+    assert_non_null(strstr(t, "3579.14"));
+    assert_non_null(strstr(t, "89.5")); /* share of the 4000 GB/s roof */
+    assert_non_null(strstr(t, "32-way"));
+    free(t);
+    sb_run_free(&run);
+}
+
+static void csv_quotes_and_shape(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run, 2);
+    char *t = render(SB_FORMAT_CSV, &run);
+    assert_non_null(strstr(t, "\"we\"\"ird,name\""));
+    assert_non_null(strstr(t, "\"Test \"\"GPU\"\", rev 2\""));
+    int header = csv_columns(t), lines = 0;
+    for (char *line = t; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        assert_int_equal(csv_columns(line), header);
+        lines++;
+    }
+    assert_int_equal(lines, 3);
+    /* The host time and its check share, then the compiler's allocation,
+       empty where unknown. */
+    assert_non_null(
+        strstr(t, ",ptx_vs_reference,host_ms,verify_ms,registers,shared_bytes,private_bytes\n"));
+    assert_non_null(strstr(t, ",812.250,540.500,32,8192,0\n"));
+    assert_non_null(strstr(t, ",812.250,540.500,,,\n"));
+    free(t);
+    sb_run_free(&run);
+}
+
+static void json_round_trip(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run, 2);
+    char *t = render(SB_FORMAT_JSON, &run);
+    json_error_t e;
+    json_t *root = json_loads(t, 0, &e);
+    assert_non_null(root);
+    assert_string_equal(json_string_value(json_object_get(root, "schema")), SB_RESULT_SCHEMA);
+    json_t *results = json_object_get(root, "results");
+    assert_int_equal(json_array_size(results), 2);
+    json_t *r0 = json_array_get(results, 0);
+    assert_string_equal(json_string_value(json_object_get(r0, "variant")), "we\"ird,name");
+    assert_double_equal(json_real_value(json_object_get(r0, "value")), 3579.14, 1e-6);
+    json_t *median = json_object_get(json_object_get(r0, "time_ms"), "median");
+    assert_double_equal(json_real_value(median), 0.15, 1e-12);
+    assert_int_equal(json_integer_value(json_object_get(r0, "registers")), 32);
+    assert_int_equal(json_integer_value(json_object_get(r0, "shared_bytes")), 8192);
+    assert_int_equal(json_integer_value(json_object_get(r0, "private_bytes")), 0);
+    json_t *r1 = json_array_get(results, 1);
+    assert_true(json_is_null(json_object_get(r1, "registers")));
+    assert_true(json_is_null(json_object_get(r1, "shared_bytes")));
+    assert_true(json_is_null(json_object_get(r1, "private_bytes")));
+    json_t *model = json_array_get(json_object_get(r0, "model"), 0);
+    json_t *ways = json_object_get(json_object_get(model, "prediction"), "ways");
+    assert_int_equal(json_integer_value(ways), 32);
+    json_t *dev = json_array_get(json_object_get(root, "devices"), 0);
+    assert_string_equal(json_string_value(json_object_get(dev, "name")), "Test \"GPU\", rev 2");
+    assert_double_equal(json_real_value(json_object_get(dev, "theoretical_peak_gbs")), 4814.3,
+                        0.1);
+    json_decref(root);
+    free(t);
+    sb_run_free(&run);
+}
+
+/* A GFLOP/s row prints its intensity, the API's occupancy with the threads
+ * in flight, and what its roof% means; an unknown L2 is said, not printed
+ * as 0. */
+static void flops_row_notes_and_unknowns(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run, 1);
+    run.devices[0].info.l2_bytes = 0;
+    run.devices[0].info.compute_units = 132;
+    sb_result *r = &run.results[0];
+    snprintf(r->experiment, sizeof r->experiment, "matmul");
+    r->unit = "GFLOP/s";
+    r->intensity = 12.8;
+    r->occupancy = 2;
+    r->threads_in_flight = 8448;
+    r->roof_share = 0.5;
+    char *t = render(SB_FORMAT_TABLE, &run);
+    assert_non_null(strstr(t, "12.8 FLOP/B"));
+    assert_non_null(strstr(t, "occ 2 blk/unit, 8448 in flight"));
+    assert_non_null(strstr(t, "roof% = GFLOP/s over FLOP/B"));
+    assert_non_null(strstr(t, "global memory cache size unknown")); /* an OpenCL device */
+    assert_null(strstr(t, "L2 0.0"));
+    assert_null(strstr(t, "cache 0.0"));
+    free(t);
+    char *js = render(SB_FORMAT_JSON, &run);
+    json_t *root = json_loads(js, 0, NULL);
+    assert_non_null(root);
+    json_t *r0 = json_array_get(json_object_get(root, "results"), 0);
+    assert_int_equal(json_integer_value(json_object_get(r0, "threads_in_flight")), 8448);
+    assert_double_equal(json_real_value(json_object_get(r0, "intensity")), 12.8, 1e-12);
+    json_decref(root);
+    free(js);
+    sb_run_free(&run);
+}
+
+static void empty_run(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run, 0);
+    char *csv = render(SB_FORMAT_CSV, &run);
+    assert_null(strchr(strchr(csv, '\n') + 1, '\n')); /* the header alone */
+    free(csv);
+    char *js = render(SB_FORMAT_JSON, &run);
+    json_t *root = json_loads(js, 0, NULL);
+    assert_non_null(root);
+    assert_int_equal(json_array_size(json_object_get(root, "results")), 0);
+    json_decref(root);
+    free(js);
+    char *t = render(SB_FORMAT_TABLE, &run);
+    assert_non_null(strstr(t, "Devices"));
+    free(t);
+    sb_run_free(&run);
+}
+
+static void one_row(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run, 1);
+    char *csv = render(SB_FORMAT_CSV, &run);
+    int lines = 0;
+    for (char *p = csv; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 2);
+    free(csv);
+    sb_run_free(&run);
+}
+
+/* ------------------------------------------------------------ two devices */
+
+/* The same three variants on cuda and opencl: "copy" alike within the
+ * spread, "tiled" 25% slower on opencl, "padded" 20% faster on opencl, and
+ * "cuda_only" measured on one side.  The names carry characters every
+ * format must escape. */
+static void fixture2(sb_run *run)
+{
+    memset(run, 0, sizeof *run);
+    snprintf(run->tool_version, sizeof run->tool_version, "9.9.9");
+    snprintf(run->date, sizeof run->date, "2026-11-30T00:00:00Z");
+    snprintf(run->host, sizeof run->host, "testhost");
+    run->ndevices = 2;
+    const char *backends[2] = {"cuda", "opencl"};
+    for (int d = 0; d < 2; d++) {
+        snprintf(run->devices[d].backend, sizeof run->devices[d].backend, "%s", backends[d]);
+        snprintf(run->devices[d].info.name, sizeof run->devices[d].info.name,
+                 "NVIDIA <H200> & \"friends\" | x");
+        run->devices[d].memcpy_gbs = 4000.0;
+    }
+    const struct {
+        const char *variant;
+        double cuda_ms, opencl_ms;
+        const char *cuda_ptx, *opencl_ptx;
+        int regs[2];
+        long smem[2];
+    } rows[] = {
+        {"copy", 0.100, 0.101, "1 x ld.global.nc.f32, 1 x st.global.f32",
+         "1 x ld.global.nc.f32, 1 x st.global.f32", {8, 8}, {0, 0}},
+        {"tiled<b>&\"q\"|", 0.200, 0.250, "1 x bar.sync, 4 x ld.global.nc.f32",
+         "1 x bar.sync, 4 x ld.global.f32", {32, 31}, {8192, 8196}},
+        {"padded", 0.300, 0.250, "", "", {-1, 30}, {4224, 4224}},
+    };
+    for (int d = 0; d < 2; d++)
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            sb_result r;
+            memset(&r, 0, sizeof r);
+            snprintf(r.backend, sizeof r.backend, "%s", backends[d]);
+            r.device_slot = d;
+            snprintf(r.experiment, sizeof r.experiment, "transpose");
+            snprintf(r.variant, sizeof r.variant, "%s", rows[i].variant);
+            r.rows = r.cols = 1024;
+            r.reps = 20;
+            r.ms.median = d ? rows[i].opencl_ms : rows[i].cuda_ms;
+            r.ms.min = r.ms.median * 0.99;
+            r.ms.max = r.ms.median * 1.01;
+            r.ms.spread = 0.02;
+            r.unit = "GB/s";
+            r.value = 8.0 / r.ms.median;
+            r.roof_share = r.value / 4000.0;
+            r.occupancy = -1;
+            r.regs = rows[i].regs[d];
+            r.shared_bytes = rows[i].smem[d];
+            r.private_bytes = -1;
+            r.verified = 1;
+            snprintf(r.ptx_memory, sizeof r.ptx_memory, "%s",
+                     d ? rows[i].opencl_ptx : rows[i].cuda_ptx);
+            assert_int_equal(sb_run_add(run, &r), 0);
+        }
+    sb_result only;
+    memset(&only, 0, sizeof only);
+    snprintf(only.backend, sizeof only.backend, "cuda");
+    snprintf(only.experiment, sizeof only.experiment, "transpose");
+    snprintf(only.variant, sizeof only.variant, "cuda_only");
+    only.rows = only.cols = 1024;
+    only.ms.median = 0.5;
+    only.unit = "GB/s";
+    only.value = 16.0;
+    only.occupancy = -1;
+    only.verified = 1;
+    assert_int_equal(sb_run_add(run, &only), 0);
+}
+
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* The line of text holding needle, copied into buf. */
+static const char *line_with(const char *text, const char *needle, char *buf, size_t n)
+{
+    const char *p = strstr(text, needle);
+    if (!p)
+        return NULL;
+    while (p > text && p[-1] != '\n')
+        p--;
+    size_t len = strcspn(p, "\n");
+    snprintf(buf, n, "%.*s", (int)len, p);
+    return buf;
+}
+
+static void verdict_rule(void **state)
+{
+    (void)state;
+    sb_stats a = {0}, b = {0};
+    a.median = 1.0;
+    a.spread = 0.05;
+    b.median = 1.04;
+    b.spread = 0.01;
+    sb_verdict v = sb_verdict_of(&a, &b, 0.0);
+    assert_int_equal(v.kind, SB_VERDICT_SAME); /* 4% < the larger spread, 5% */
+    b.median = 1.25;
+    v = sb_verdict_of(&a, &b, 0.0);
+    assert_int_equal(v.kind, SB_VERDICT_SLOWER);
+    assert_double_equal(v.by, 0.25, 1e-12);
+    assert_double_equal(v.speed_ratio, 0.8, 1e-12);
+    char text[96];
+    sb_verdict_text(&v, "cuda", "opencl", text, sizeof text);
+    assert_string_equal(text, "cuda faster by 25.0%");
+    v = sb_verdict_of(&a, &b, 0.30); /* a threshold widens the margin */
+    assert_int_equal(v.kind, SB_VERDICT_SAME);
+    b.median = 0.8;
+    v = sb_verdict_of(&a, &b, 0.0);
+    assert_int_equal(v.kind, SB_VERDICT_FASTER);
+    sb_verdict_text(&v, "cuda", "opencl", text, sizeof text);
+    assert_string_equal(text, "opencl faster by 25.0%");
+    b.median = 0.0;
+    v = sb_verdict_of(&a, &b, 0.0);
+    assert_int_equal(v.kind, SB_VERDICT_NONE);
+}
+
+static void pairing_and_labels(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture2(&run);
+    sb_crossapi x;
+    assert_int_equal(sb_crossapi_build(&run, &x), 0);
+    assert_int_equal(x.reference, 0);
+    assert_int_equal(x.nrows, 4);
+    assert_int_equal(x.rows[0].verdict[1].kind, SB_VERDICT_SAME);
+    assert_int_equal(x.rows[1].verdict[1].kind, SB_VERDICT_SLOWER);
+    assert_int_equal(x.rows[2].verdict[1].kind, SB_VERDICT_FASTER);
+    assert_int_equal(x.rows[3].result[1], -1);
+    assert_string_equal(x.rows[0].ptx[1], "same memory instructions");
+    /* What the compilers allocated, where both sides know it and it differs. */
+    assert_string_equal(x.rows[1].ptx[1], "cuda: 4 x ld.global.nc.f32; opencl: 4 x ld.global.f32"
+                                          "; registers: cuda 32, opencl 31"
+                                          "; shared bytes: cuda 8192, opencl 8196");
+    assert_string_equal(x.rows[2].ptx[1], "");
+    sb_crossapi_free(&x);
+    /* One backend opened twice is two numbered slots. */
+    snprintf(run.devices[0].backend, sizeof run.devices[0].backend, "opencl");
+    char label[24];
+    sb_slot_label(&run, 0, label, sizeof label);
+    assert_string_equal(label, "opencl#1");
+    sb_slot_label(&run, 1, label, sizeof label);
+    assert_string_equal(label, "opencl#2");
+    /* Without a CUDA device the first slot is the reference. */
+    assert_int_equal(sb_crossapi_build(&run, &x), 0);
+    assert_int_equal(x.reference, 0);
+    sb_crossapi_free(&x);
+    sb_run_free(&run);
+}
+
+static void table_side_by_side(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture2(&run);
+    char *t = render(SB_FORMAT_TABLE, &run);
+    char line[1024];
+    assert_non_null(strstr(t, "opencl/cuda"));
+    assert_non_null(line_with(t, "  copy ", line, sizeof line));
+    assert_non_null(strstr(line, "same (within 2.0%)"));
+    assert_non_null(strstr(line, "0.1000"));
+    assert_non_null(strstr(line, "0.1010"));
+    assert_non_null(line_with(t, "  padded ", line, sizeof line));
+    assert_non_null(strstr(line, "opencl faster by 20.0%"));
+    assert_non_null(strstr(line, "1.200"));
+    assert_non_null(line_with(t, "  tiled", line, sizeof line));
+    assert_non_null(strstr(line, "cuda faster by 25.0%"));
+    assert_non_null(strstr(t, "PTX opencl vs cuda: cuda: 4 x ld.global.nc.f32; opencl: 4 x "
+                              "ld.global.f32"));
+    assert_non_null(strstr(t, "PTX opencl vs cuda: same memory instructions"));
+    assert_non_null(line_with(t, "  cuda_only ", line, sizeof line));
+    assert_non_null(strstr(line, "n/a"));
+    assert_int_equal(count_of(t, "transpose  1024x1024"), 1);
+    free(t);
+    sb_run_free(&run);
+}
+
+static void markdown_tables_and_escaping(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture2(&run);
+    char *t = render(SB_FORMAT_MARKDOWN, &run);
+    assert_non_null(strstr(t, "## Devices"));
+    assert_non_null(strstr(t, "| NVIDIA &lt;H200&gt; &amp; \"friends\" \\| x |"));
+    assert_non_null(strstr(t, "## transpose 1024x1024"));
+    assert_non_null(strstr(t, "| opencl/cuda | verdict |"));
+    assert_non_null(strstr(t, "| tiled&lt;b&gt;&amp;\"q\"\\| |"));
+    assert_non_null(strstr(t, "| 1.200 | opencl faster by 20.0% |"));
+    /* Every row of the experiment's table has as many cells as its header. */
+    const char *table = strstr(t, "| variant |");
+    assert_non_null(table);
+    char header[2048];
+    line_with(table, "| variant |", header, sizeof header);
+    size_t cells = count_of(header, " |");
+    int rows = 0;
+    for (const char *p = table; *p == '|'; p = strchr(p, '\n') + 1) {
+        char line[2048];
+        size_t len = strcspn(p, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)len, p);
+        size_t pipes = 0;
+        for (const char *c = line; *c; c++)
+            pipes += *c == '|' && (c == line || c[-1] != '\\');
+        assert_int_equal(pipes, cells + 1);
+        rows++;
+    }
+    assert_int_equal(rows, 2 + 4);
+    free(t);
+    sb_run_free(&run);
+}
+
+static void markdown_one_device_one_row(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run, 1);
+    char *t = render(SB_FORMAT_MARKDOWN, &run);
+    assert_non_null(strstr(t, "| variant | backend | median ms |"));
+    assert_non_null(strstr(t, "| we\"ird,name | opencl | 0.1500 |"));
+    assert_null(strstr(t, "verdict"));
+    free(t);
+    sb_run_free(&run);
+}
+
+static void html_escaping_and_plots(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture2(&run);
+    setenv("GNUPLOT", "", 1);
+    char *t = render(SB_FORMAT_HTML, &run);
+    assert_true(strncmp(t, "<!DOCTYPE html>", 15) == 0);
+    assert_non_null(strstr(t, "</html>"));
+    assert_non_null(strstr(t, "<style>"));
+    assert_non_null(strstr(t, "NVIDIA &lt;H200&gt; &amp; &quot;friends&quot; | x"));
+    assert_non_null(strstr(t, "tiled&lt;b&gt;&amp;&quot;q&quot;|"));
+    assert_null(strstr(t, "<H200>"));
+    assert_null(strstr(t, "<b>"));
+    assert_non_null(strstr(t, "class=\"faster\">opencl faster by 20.0%"));
+    assert_non_null(strstr(t, "gnuplot was not found"));
+    assert_null(strstr(t, "<svg"));
+    free(t);
+    unsetenv("GNUPLOT");
+    char gp[4096];
+    if (sb_plot_find_gnuplot(gp, sizeof gp) == 0) {
+        t = render(SB_FORMAT_HTML, &run);
+        assert_non_null(strstr(t, "<svg"));
+        assert_null(strstr(t, "<?xml"));
+        assert_null(strstr(t, "gnuplot was not found"));
+        free(t);
+    }
+    sb_run_free(&run);
+}
+
+static void json_comparisons(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture2(&run);
+    char *t = render(SB_FORMAT_JSON, &run);
+    json_t *root = json_loads(t, 0, NULL);
+    assert_non_null(root);
+    assert_string_equal(json_string_value(json_object_get(root, "schema")), SB_RESULT_SCHEMA);
+    json_t *c = json_object_get(root, "comparisons");
+    assert_int_equal(json_array_size(c), 3); /* cuda_only has no partner */
+    json_t *tiled = json_array_get(c, 1);
+    assert_string_equal(json_string_value(json_object_get(tiled, "variant")), "tiled<b>&\"q\"|");
+    assert_string_equal(json_string_value(json_object_get(tiled, "verdict")), "slower");
+    assert_string_equal(json_string_value(json_object_get(tiled, "faster")), "cuda");
+    assert_double_equal(json_real_value(json_object_get(tiled, "speed_ratio")), 0.8, 1e-9);
+    assert_string_equal(
+        json_string_value(json_object_get(json_object_get(tiled, "other"), "device")), "opencl");
+    assert_non_null(strstr(json_string_value(json_object_get(tiled, "ptx")), "ld.global.f32"));
+    json_t *copy = json_array_get(c, 0);
+    assert_string_equal(json_string_value(json_object_get(copy, "verdict")), "same");
+    assert_true(json_is_null(json_object_get(copy, "faster")));
+    json_t *r0 = json_array_get(json_object_get(root, "results"), 0);
+    assert_string_equal(json_string_value(json_object_get(r0, "ptx_memory")),
+                        "1 x ld.global.nc.f32, 1 x st.global.f32");
+    json_decref(root);
+    free(t);
+    sb_run_free(&run);
+}
+
+static void csv_cross_columns(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture2(&run);
+    char *t = render(SB_FORMAT_CSV, &run);
+    int header = csv_columns(t), lines = 0;
+    for (char *line = t; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        assert_int_equal(csv_columns(line), header);
+        lines++;
+    }
+    assert_int_equal(lines, 1 + 7);
+    assert_non_null(strstr(t, ",speed_ratio,verdict,"));
+    assert_non_null(strstr(t, ",opencl,cuda,1.2000,opencl faster by 20.0%,"));
+    free(t);
+    sb_run_free(&run);
+}
+
+static void empty_two_devices(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture2(&run);
+    run.nresults = 0;
+    for (sb_format f = SB_FORMAT_TABLE; f <= SB_FORMAT_HTML; f++) {
+        char *t = render(f, &run);
+        assert_non_null(t);
+        if (f == SB_FORMAT_JSON) {
+            json_t *root = json_loads(t, 0, NULL);
+            assert_int_equal(json_array_size(json_object_get(root, "comparisons")), 0);
+            json_decref(root);
+        }
+        free(t);
+    }
+    sb_run_free(&run);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(table_rows_and_device),
+        cmocka_unit_test(csv_quotes_and_shape),
+        cmocka_unit_test(json_round_trip),
+        cmocka_unit_test(empty_run),
+        cmocka_unit_test(one_row),
+        cmocka_unit_test(flops_row_notes_and_unknowns),
+        cmocka_unit_test(verdict_rule),
+        cmocka_unit_test(pairing_and_labels),
+        cmocka_unit_test(table_side_by_side),
+        cmocka_unit_test(markdown_tables_and_escaping),
+        cmocka_unit_test(markdown_one_device_one_row),
+        cmocka_unit_test(html_escaping_and_plots),
+        cmocka_unit_test(json_comparisons),
+        cmocka_unit_test(csv_cross_columns),
+        cmocka_unit_test(empty_two_devices),
+    };
+    SB_TEST_MAIN(tests);
+}

@@ -1,0 +1,227 @@
+/* Every variant of every experiment in the catalogue, run and verified on
+ * one backend (TEST_BACKEND) at the experiment's test sizes; and the timing
+ * loop over several batches, with and without the backend's batching, for
+ * each kind of timed operation.  Built twice: for OpenCL it runs on PoCL in
+ * CI; for CUDA it needs a GPU and is skipped, with the reason, where there
+ * is none. */
+#include "test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiments/catalogue.h"
+#include "run/kernel_source.h"
+#include "cli/options.h"
+#include "run/registry.h"
+#include "run/runner.h"
+#include "experiments/variant.h"
+
+#ifndef TEST_BACKEND
+#error "TEST_BACKEND must name the backend under test"
+#endif
+
+#define MAX_CASES 256
+
+typedef struct run_case {
+    const sb_experiment *e;
+    long rows, cols;
+    char name[96];
+} run_case;
+
+static sb_session session;
+static run_case cases[MAX_CASES];
+
+/* The variants this backend can run: a vendor row needs the backend to
+ * have been built with its library. */
+static int count_variants(const sb_experiment *e, const sb_options *o)
+{
+    sb_variant *vs = calloc(SB_MAX_VARIANTS, sizeof *vs);
+    int n = e->variants(vs, SB_MAX_VARIANTS), runnable = 0;
+    for (int i = 0; i < n; i++)
+        runnable += sb_variant_selected(o, &vs[i], i, n) &&
+                    (!vs[i].vendor || session.slot.vt->vendor_transpose != NULL);
+    free(vs);
+    return runnable;
+}
+
+/* Every variant at one size: each must run and verify, so the run adds one
+ * verified row per variant and returns success. */
+static void run_all_variants(void **state)
+{
+    run_case *c = *state;
+    sb_options o;
+    sb_options_defaults(&o);
+    o.all_variants = 1;
+    /* On a GPU each variant is a real driver build: the long sweeps are
+       sampled there (every default variant and every 7th), and run whole
+       on PoCL and through NVRTC in CI. */
+    o.sample_every = session.info.is_gpu ? 7 : 1;
+    o.reps = 2;
+    o.warmup = 0; /* no time-based warm-up: every variant of every experiment runs here */
+    o.quiet = 1;
+    o.rows = c->rows;
+    o.cols = c->cols;
+    sb_run run;
+    memset(&run, 0, sizeof run);
+    run.ndevices = 1;
+    run.devices[0].info = session.info;
+    session.run_device = 0;
+    const sb_experiment *exps[1] = {c->e};
+    int status = sb_run_experiments(&o, &session, 1, exps, 1, &run);
+    assert_int_equal(status, SB_EXIT_OK);
+    assert_int_equal((int)run.nresults, count_variants(c->e, &o));
+    for (size_t i = 0; i < run.nresults; i++) {
+        assert_true(run.results[i].verified);
+        assert_true(run.results[i].ms.median > 0.0);
+        assert_true(run.results[i].value > 0.0);
+        assert_int_equal(run.results[i].rows, c->rows);
+    }
+    sb_run_free(&run);
+}
+
+/* The timing loop itself: more repetitions than one batch holds, after
+ * the time-based warm-up, for each kind of timed operation (the API copy,
+ * a kernel, the vendor transpose where there is one).  state is a vtable to
+ * run with instead of the backend's own (one without batching), or NULL. */
+static void many_reps_after_warm_up(void **state)
+{
+    const sb_backend *vt = *state ? *state : session.slot.vt;
+    sb_session s = session;
+    s.slot.vt = vt;
+    const sb_experiment *e = NULL;
+    for (int i = 0; i < sb_catalogue_count() && !e; i++)
+        if (strcmp(sb_catalogue_get(i)->name, "transpose") == 0)
+            e = sb_catalogue_get(i);
+    assert_non_null(e);
+    sb_options o;
+    sb_options_defaults(&o);
+    const char *names[] = {"memcpy", "naive_read", "vendor"};
+    o.nvariants = 3;
+    for (int i = 0; i < o.nvariants; i++)
+        snprintf(o.variants[i], sizeof o.variants[i], "%s", names[i]);
+    o.reps = 600; /* over two batches of the runner's 256 and a partial one */
+    o.warmup = 3;
+    o.quiet = 1;
+    o.rows = o.cols = 64;
+    sb_run run;
+    memset(&run, 0, sizeof run);
+    run.ndevices = 1;
+    run.devices[0].info = session.info;
+    s.run_device = 0;
+    const sb_experiment *exps[1] = {e};
+    assert_int_equal(sb_run_experiments(&o, &s, 1, exps, 1, &run), SB_EXIT_OK);
+    assert_int_equal((int)run.nresults, vt->vendor_transpose ? 3 : 2);
+    for (size_t i = 0; i < run.nresults; i++) {
+        const sb_result *r = &run.results[i];
+        printf("# %s: median %.4f ms, min %.4f, max %.4f over %d reps\n", r->variant,
+               r->ms.median, r->ms.min, r->ms.max, r->reps);
+        assert_true(r->verified);
+        assert_int_equal(r->reps, 600);
+        assert_true(r->ms.median > 0.0 && r->ms.min >= 0.0 && isfinite(r->ms.max));
+    }
+    sb_run_free(&run);
+}
+
+/* What the compiler allocated for a kernel that declares 1 KiB of shared
+ * memory: at least that much shared, no negative private size, and
+ * registers where the API says them (CUDA; OpenCL only on NVIDIA, from
+ * ptxas's lines in the -cl-nv-verbose build log), else -1. */
+static void kernel_resources_of_local_array(void **state)
+{
+    (void)state;
+    const sb_backend *vt = session.slot.vt;
+    assert_non_null(vt->kernel_resources);
+    char err[512];
+    char *prelude = sb_kernel_source(vt->prelude, "copy.cl", err, sizeof err);
+    assert_non_null(prelude);
+    static const char kernel[] =
+        "\nKERNEL void local256(GLOBAL float *o)\n"
+        "{\n"
+        "    LOCAL float t[256];\n"
+        "    int i = GROUP_ID(0) * LOCAL_SIZE(0) + LOCAL_ID(0);\n"
+        "    t[LOCAL_ID(0)] = o[i];\n"
+        "    BARRIER();\n"
+        "    o[i] = t[255 - LOCAL_ID(0)];\n"
+        "}\n";
+    char *source = malloc(strlen(prelude) + sizeof kernel);
+    assert_non_null(source);
+    strcpy(source, prelude);
+    strcat(source, kernel);
+    free(prelude);
+    sb_program *prog = NULL;
+    sb_kernel *k = NULL;
+    if (vt->build(session.dev, source, NULL, 0, &prog))
+        fail_msg("build: %s", vt->last_error());
+    free(source);
+    if (vt->kernel(prog, "local256", &k))
+        fail_msg("kernel: %s", vt->last_error());
+    sb_kernel_resources res = {0, 0, 0};
+    if (vt->kernel_resources(k, &res))
+        fail_msg("kernel_resources: %s", vt->last_error());
+    printf("# local256: %d registers, %ld shared bytes, %ld private bytes\n", res.regs,
+           res.shared_bytes, res.private_bytes);
+    assert_true(res.shared_bytes >= 256 * 4);
+    assert_true(res.private_bytes >= 0);
+    int nvidia = strstr(session.info.platform, "NVIDIA") || strstr(session.info.vendor, "NVIDIA");
+    if (strcmp(vt->name, "cuda") == 0 || nvidia)
+        assert_true(res.regs > 0);
+    else
+        assert_int_equal(res.regs, -1);
+    vt->release_kernel(k);
+    vt->release_program(prog);
+}
+
+int main(void)
+{
+    if (sb_registry_load(TEST_BACKEND, &session.slot)) {
+        char why[1400];
+        snprintf(why, sizeof why, "the " TEST_BACKEND " backend is not available: %s",
+                 session.slot.reason);
+        return sb_test_skip_all(why);
+    }
+    sb_options o;
+    sb_options_defaults(&o);
+    sb_run scratch;
+    memset(&scratch, 0, sizeof scratch);
+    char err[1024];
+    if (sb_session_open(&session, &o, &scratch, err, sizeof err))
+        return sb_test_skip_all(err);
+
+    struct CMUnitTest tests[MAX_CASES + 3];
+    int n = 0, ncases = 0;
+    /* The backend's own vtable, then the same without batch_begin and
+       batch_end: the one-at-a-time path the runner keeps for such backends. */
+    static sb_backend unbatched;
+    unbatched = *session.slot.vt;
+    unbatched.batch_begin = NULL;
+    unbatched.batch_end = NULL;
+    tests[n++] = (struct CMUnitTest){TEST_BACKEND " kernel resources of a 1 KiB local array",
+                                     kernel_resources_of_local_array, NULL, NULL, NULL};
+    tests[n++] = (struct CMUnitTest){TEST_BACKEND " 600 reps after a timed warm-up, batched",
+                                     many_reps_after_warm_up, NULL, NULL, NULL};
+    tests[n++] = (struct CMUnitTest){TEST_BACKEND " 600 reps after a timed warm-up, one at a "
+                                     "time", many_reps_after_warm_up, NULL, NULL, &unbatched};
+    for (int i = 0; i < sb_catalogue_count(); i++) {
+        const sb_experiment *e = sb_catalogue_get(i);
+        char sizes[256];
+        snprintf(sizes, sizeof sizes, "%s", e->test_sizes ? e->test_sizes : "");
+        for (char *save = NULL, *tok = strtok_r(sizes, ",", &save); tok && ncases < MAX_CASES;
+             tok = strtok_r(NULL, ",", &save)) {
+            run_case *c = &cases[ncases++];
+            c->e = e;
+            if (sb_parse_size(tok, &c->rows, &c->cols)) {
+                fprintf(stderr, "bad test size '%s' in %s\n", tok, e->name);
+                return 1;
+            }
+            snprintf(c->name, sizeof c->name, TEST_BACKEND " %s %ldx%ld: every variant verified",
+                     e->name, c->rows, c->cols);
+            tests[n] = (struct CMUnitTest){c->name, run_all_variants, NULL, NULL, c};
+            n++;
+        }
+    }
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    int failed = _cmocka_run_group_tests(TEST_BACKEND, tests, (size_t)n, NULL, NULL);
+    sb_session_close(&session);
+    sb_registry_unload(&session.slot);
+    return failed;
+}
