@@ -22,3 +22,24 @@ void sb_run_free(sb_run *run)
     free(run->results);
     memset(run, 0, sizeof *run);
 }
+
+static const char *const unit_words[] = {
+    [SB_QUANTITY_BANDWIDTH] = "GB/s",
+    [SB_QUANTITY_FLOPS] = "GFLOP/s",
+    [SB_QUANTITY_ACCESS] = "ns/access",
+};
+
+const char *sb_quantity_unit(sb_quantity q)
+{
+    return (unsigned)q < sizeof unit_words / sizeof unit_words[0] ? unit_words[q] : "?";
+}
+
+int sb_quantity_parse(const char *unit, sb_quantity *q)
+{
+    for (size_t i = 0; unit && i < sizeof unit_words / sizeof unit_words[0]; i++)
+        if (strcmp(unit, unit_words[i]) == 0) {
+            *q = (sb_quantity)i;
+            return 0;
+        }
+    return -1;
+}

@@ -12,6 +12,20 @@
 
 #define SB_RESULT_SCHEMA "simtbench-result/1"
 
+/* What a result's headline figure measures; the unit is a word made only
+ * when a result is written. */
+typedef enum sb_quantity {
+    SB_QUANTITY_BANDWIDTH, /* GB/s of useful bytes */
+    SB_QUANTITY_FLOPS,     /* GFLOP/s */
+    SB_QUANTITY_ACCESS     /* ns per warp-wide access per multiprocessor */
+} sb_quantity;
+
+/* The unit a quantity is written in: "GB/s", "GFLOP/s", "ns/access". */
+const char *sb_quantity_unit(sb_quantity q);
+
+/* The quantity whose unit is the given word; 0, or -1 for another word. */
+int sb_quantity_parse(const char *unit, sb_quantity *q);
+
 typedef struct sb_result {
     char backend[16];
     int device_slot;         /* index into sb_run.devices */
@@ -28,7 +42,7 @@ typedef struct sb_result {
     double flops;            /* per launch */
     double accesses;         /* warp-wide shared accesses per launch */
     double intensity;        /* FLOP per byte implied; 0 if none */
-    const char *unit;        /* "GB/s", "GFLOP/s", "ns/access" */
+    sb_quantity quantity;    /* what value measures */
     double value;            /* the headline figure at the median time */
     double value_best;       /* at the minimum time */
     double roof_share;       /* GB/s: value over the backend's measured copy roof; GFLOP/s:

@@ -9,12 +9,23 @@
 
 #include "backend.h"
 #include "model.h"
+#include "result.h"
 
 #define SB_MAX_DEFINES 8
 #define SB_MAX_BUFFERS 4
 #define SB_MAX_ARGS 8
 #define SB_MAX_PATTERNS 2
 #define SB_MAX_VARIANTS 512
+
+/* What a variant's row is: a kernel under study, the kernel that is its
+ * experiment's copy roof, the API's own device copy, or the vendor
+ * library's reference. */
+typedef enum sb_role {
+    SB_ROLE_KERNEL,
+    SB_ROLE_COPY_ROOF,
+    SB_ROLE_API_COPY,
+    SB_ROLE_VENDOR
+} sb_role;
 
 /* One variant: a kernel and a set of -D definitions, identical for every API. */
 typedef struct sb_variant {
@@ -25,8 +36,7 @@ typedef struct sb_variant {
     unsigned block[3];                      /* threads per block */
     long param[6];                          /* the experiment's own knobs */
     int in_default;                         /* run when no variant is named */
-    int api_copy;                           /* time the API's device copy instead */
-    int vendor;                             /* time the vendor library's transpose instead */
+    sb_role role;                           /* kernel, copy roof, API copy or vendor row */
     int baseline;                           /* the reference row for slowdowns */
     int group;                              /* slowdowns compare within a group */
 } sb_variant;
@@ -62,12 +72,6 @@ typedef struct sb_plan {
     sb_pattern pattern[SB_MAX_PATTERNS];
     double intensity; /* FLOP per byte of global traffic the variant implies; 0 if none */
 } sb_plan;
-
-typedef enum sb_quantity {
-    SB_QUANTITY_BANDWIDTH, /* GB/s of useful bytes */
-    SB_QUANTITY_FLOPS,     /* GFLOP/s */
-    SB_QUANTITY_ACCESS     /* ns per warp-wide access per multiprocessor */
-} sb_quantity;
 
 typedef struct sb_experiment {
     const char *name;    /* "transpose" */

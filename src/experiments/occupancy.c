@@ -35,7 +35,7 @@ static int occupancy_variants(sb_variant *out, int max)
     int n = 0;
     if (max > 0) {
         sb_variant_init(&out[0], "memcpy", NULL, 1, 1, 1);
-        out[0].api_copy = 1;
+        out[0].role = SB_ROLE_API_COPY;
         out[0].group = -1; /* the roof belongs to no block size */
         n = 1;
     }
@@ -117,7 +117,7 @@ static int occupancy_plan(void *host, const sb_problem *p, const sb_variant *v,
     plan->buffer[1].bytes = bytes;
     plan->buffer[1].init = NULL;
     plan->bytes = 2.0 * (double)bytes;
-    if (v->api_copy)
+    if ((v->role == SB_ROLE_API_COPY))
         return 0;
     plan->nargs = 3;
     plan->arg[0].kind = SB_PLAN_INT;

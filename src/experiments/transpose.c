@@ -90,12 +90,14 @@ static int transpose_variants(sb_variant *out, int max)
     int n = 0;
     if (max > 0) {
         sb_variant_init(&out[0], "memcpy", NULL, 1, 1, 1);
-        out[0].api_copy = 1;
+        out[0].role = SB_ROLE_API_COPY;
         out[0].param[4] = SHAPE_COPY;
         n = 1;
     }
     /* The roofs: the API's own copy, then kernels that move the same bytes. */
     n = add(out, n, max, "copy", "transpose_copy", 32, 8, 0, 0, 0, 1);
+    if (n > 1)
+        out[n - 1].role = SB_ROLE_COPY_ROOF;
     /* One float4 per thread measured 99.5% of cuMemcpyDtoD on the H200
        (4062 vs 4082 GB/s); 2, 4 or 8 per thread only about 96%. */
     n = add_vector_copy(out, n, max, "copy_vec4", 1, 1);
@@ -106,7 +108,7 @@ static int transpose_variants(sb_variant *out, int max)
        (cublasSgeam, CLBlastSomatcopy): the reference to beat. */
     if (n < max) {
         sb_variant_init(&out[n], "vendor", NULL, 1, 1, 1);
-        out[n].vendor = 1;
+        out[n].role = SB_ROLE_VENDOR;
         n++;
     }
     /* The seed's kernels: one element per thread, 32 x 32 threads. */
@@ -224,7 +226,7 @@ static int transpose_plan(void *host, const sb_problem *p, const sb_variant *v,
     plan->arg[3].buffer = 1;
     plan->bytes = 2.0 * (double)bytes;
     long tile = v->param[5];
-    if (v->api_copy || v->vendor) {
+    if (v->role == SB_ROLE_API_COPY || v->role == SB_ROLE_VENDOR) {
         /* no kernel of ours: the API's copy or the vendor's transpose */
     } else if (v->param[0] == GRID_LINEAR) {
         long n4 = p->rows * p->cols / 4, per_block = (long)v->block[0] * v->param[5];
@@ -243,7 +245,7 @@ static int transpose_plan(void *host, const sb_problem *p, const sb_variant *v,
     /* The access each variant is about, declared to the model. */
     sb_pattern *pat = &plan->pattern[0];
     *pat = sb_pattern_default();
-    if (v->api_copy || v->vendor) {
+    if (v->role == SB_ROLE_API_COPY || v->role == SB_ROLE_VENDOR) {
         plan->npatterns = 0;
     } else if (strcmp(v->kernel, "transpose_naive_read") == 0) {
         pat->space = SB_SPACE_GLOBAL;
@@ -328,7 +330,7 @@ static int transpose_verify(void *host, const sb_problem *p, const sb_variant *v
     const uint32_t *a = (const uint32_t *)h->a;
     const uint32_t *c = outputs[0];
     const long rows = p->rows, cols = p->cols, B = CHECK_BLOCK;
-    if (v->api_copy || v->param[4] == SHAPE_COPY) {
+    if ((v->role == SB_ROLE_API_COPY) || v->param[4] == SHAPE_COPY) {
         long i = sb_first_word_mismatch(c, a, rows * cols);
         return i == SB_NO_MISMATCH ? 0 : mismatch(err, n, i / cols, i % cols, c[i], a[i]);
     }

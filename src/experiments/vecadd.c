@@ -29,7 +29,7 @@ static int vecadd_variants(sb_variant *out, int max)
     int n = 0;
     if (max > 0) {
         sb_variant_init(&out[0], "memcpy", NULL, 1, 1, 1);
-        out[0].api_copy = 1;
+        out[0].role = SB_ROLE_API_COPY;
         out[0].group = 1; /* the roof is not a coarsening step */
         n = 1;
     }
@@ -98,7 +98,7 @@ static int vecadd_plan(void *host, const sb_problem *p, const sb_variant *v,
     (void)err;
     (void)n;
     size_t bytes = (size_t)h->n * sizeof(float);
-    if (v->api_copy) {
+    if ((v->role == SB_ROLE_API_COPY)) {
         /* The runner copies buffer 0 into buffer 1. */
         plan->nbuffers = 2;
         plan->buffer[0].bytes = bytes;
@@ -162,11 +162,11 @@ static int vecadd_verify(void *host, const sb_problem *p, const sb_variant *v,
     vecadd_host *h = host;
     const float *c = outputs[0];
     (void)p;
-    vecadd_scan s = {h, c, v->api_copy};
+    vecadd_scan s = {h, c, (v->role == SB_ROLE_API_COPY)};
     long i = sb_first_mismatch(h->n, SB_SCAN_GRAIN, scan_sums, &s);
     if (i == SB_NO_MISMATCH)
         return 0;
-    float want = vecadd_want(h, v->api_copy, i);
+    float want = vecadd_want(h, (v->role == SB_ROLE_API_COPY), i);
     uint32_t wb, gb;
     memcpy(&wb, &want, 4);
     memcpy(&gb, &c[i], 4);

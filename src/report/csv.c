@@ -97,7 +97,7 @@ int sb_report_csv(const sb_run *run, FILE *out)
                 r->rows, r->cols, r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1],
                 r->block[2], r->reps, r->ms.median, r->ms.min, r->ms.max, r->ms.mean,
                 r->ms.stddev, r->ms.spread, r->bytes, r->flops, r->intensity);
-        field(out, r->unit);
+        field(out, sb_quantity_unit(r->quantity));
         fprintf(out, ",%.4f,%.4f,%.5f,%.4f,%d,%d,", r->value, r->value_best, r->roof_share,
                 r->slowdown, r->occupancy, r->verified);
         sb_result_model_text(r, text, sizeof text);

@@ -118,7 +118,7 @@ static void single_table(const sb_run *run, size_t first, FILE *out)
     fputs("<table><tr><th>variant</th><th>backend</th><th>median ms</th><th>min ms</th>"
           "<th>max ms</th><th>spread</th><th>",
           out);
-    esc(out, f->unit);
+    esc(out, sb_quantity_unit(f->quantity));
     fputs("</th><th>best</th><th>roof %</th><th>model</th></tr>\n", out);
     for (size_t i = first; i < run->nresults; i++) {
         const sb_result *r = &run->results[i];
@@ -168,7 +168,7 @@ static void cross_table(const sb_run *run, const sb_crossapi *x, size_t first, F
     fputs("<th rowspan=\"2\">model</th></tr>\n<tr>", out);
     for (int s = 0; s < x->ndevices; s++) {
         fputs("<th>median ms (spread)</th><th>", out);
-        esc(out, f->unit);
+        esc(out, sb_quantity_unit(f->quantity));
         fputs("</th><th>roof %</th>", out);
     }
     for (int s = 0; s < x->ndevices; s++)

@@ -66,7 +66,7 @@ static json_t *result_json(const sb_result *r)
         r->grid[2], "block", r->block[0], r->block[1], r->block[2], "reps", r->reps, "warmup",
         r->warmup, "time_ms", "median", r->ms.median, "min", r->ms.min, "max", r->ms.max, "mean",
         r->ms.mean, "stddev", r->ms.stddev, "spread", r->ms.spread, "bytes", r->bytes, "flops",
-        r->flops, "accesses", r->accesses, "unit", r->unit, "value", r->value, "value_best",
+        r->flops, "accesses", r->accesses, "unit", sb_quantity_unit(r->quantity), "value", r->value, "value_best",
         r->value_best, "verified", r->verified);
     json_t *t = json_object_get(o, "time_ms");
     json_object_set_new(t, "fastest_rep", json_integer((json_int_t)r->ms.fastest));

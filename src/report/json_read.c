@@ -7,25 +7,6 @@
 
 #include "model.h"
 
-/* sb_result.unit points at a string that outlives the record: the units the
- * writer knows are literals, anything else is kept here for the process. */
-static const char *intern_unit(const char *u)
-{
-    static const char *const known[] = {"GB/s", "GFLOP/s", "ns/access"};
-    static char extra[16][16];
-    static int nextra;
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (strcmp(u, known[i]) == 0)
-            return known[i];
-    for (int i = 0; i < nextra; i++)
-        if (strcmp(u, extra[i]) == 0)
-            return extra[i];
-    if (nextra == 16)
-        return "?";
-    snprintf(extra[nextra], sizeof extra[0], "%s", u);
-    return extra[nextra++];
-}
-
 static void copy_str(json_t *o, const char *key, char *dst, size_t n)
 {
     const char *s = json_string_value(json_object_get(o, key));
@@ -194,7 +175,10 @@ static int read_result(json_t *o, size_t i, int ndevices, sb_result *r, char *wh
     r->accesses = num(o, "accesses");
     r->intensity = num(o, "intensity");
     const char *unit = json_string_value(json_object_get(o, "unit"));
-    r->unit = intern_unit(unit ? unit : "?");
+    if (sb_quantity_parse(unit, &r->quantity)) {
+        snprintf(why, wn, "result %zu: unknown unit \"%s\"", i, unit ? unit : "");
+        return -1;
+    }
     r->value = num(o, "value");
     r->value_best = num(o, "value_best");
     r->roof_share = num(o, "roof_share");

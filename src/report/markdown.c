@@ -97,7 +97,7 @@ static void single_table(const sb_run *run, size_t first, FILE *out)
     const sb_result *f = &run->results[first];
     heading(f, out);
     fputs("| variant | backend | median ms | min ms | max ms | spread | ", out);
-    cell(out, f->unit);
+    cell(out, sb_quantity_unit(f->quantity));
     fputs(" | best | roof % | model |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n", out);
     for (size_t i = first; i < run->nresults; i++) {
         const sb_result *r = &run->results[i];
@@ -131,7 +131,7 @@ static void cross_table(const sb_run *run, const sb_crossapi *x, size_t first, F
     fputs("| variant |", out);
     for (int s = 0; s < x->ndevices; s++) {
         fprintf(out, " %s ms: median (min-max, spread) | %s ", x->label[s], x->label[s]);
-        cell(out, f->unit);
+        cell(out, sb_quantity_unit(f->quantity));
         fprintf(out, " | %s roof %% |", x->label[s]);
     }
     for (int s = 0; s < x->ndevices; s++)

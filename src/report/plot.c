@@ -180,9 +180,9 @@ static int sweep_point(const sb_result *r, int space)
     const sb_pattern *p = &r->pattern[0];
     /* A figure that is not about memory (GFLOP/s) is not plotted against a
        stride even when its loads declare one. */
-    if (strcmp(r->unit, "GFLOP/s") == 0)
+    if (r->quantity == SB_QUANTITY_FLOPS)
         return 0;
-    if (space == SB_SPACE_GLOBAL && strcmp(r->unit, "GB/s") != 0)
+    if (space == SB_SPACE_GLOBAL && r->quantity != SB_QUANTITY_BANDWIDTH)
         return 0;
     return r->npatterns >= 1 && (int)p->space == space && p->walk == SB_WALK_NONE &&
            p->perm == SB_PERM_NONE && !p->spread && p->same <= 1 && p->offset == 0 &&
@@ -332,7 +332,7 @@ static int bandwidth_plot(const sb_run *run, const char *exp, const sweep *sw, c
     const sb_result *r0 = &run->results[sw->idx[0]];
     fprintf(pf.gp, "set logscale x 2\nset xlabel 'stride (words between lanes)'\n"
                    "set ylabel 'effective %s'\nset yrange [0:*]\n",
-            r0->unit);
+            sb_quantity_unit(r0->quantity));
     fputs("# columns: stride, measured, model (roof x used/moved bytes over every declared "
           "global access), that share\n",
           pf.dat);
@@ -350,7 +350,7 @@ static int bandwidth_plot(const sb_run *run, const char *exp, const sweep *sw, c
         char series[128];
         series_name(run, sw, s, series, sizeof series);
         fprintf(pf.dat, "%s# %s (model: efficiency x %.1f %s, %s)\n", s ? "\n\n" : "", series,
-                roof, first->unit, roof_from);
+                roof, sb_quantity_unit(first->quantity), roof_from);
         for (size_t k = 0; k < sw->count[s]; k++) {
             const sb_result *r = &run->results[sw->idx[sw->start[s] + k]];
             fprintf(pf.dat, "%ld %.6g %.6g %.6g\n", r->pattern[0].stride, r->value,
@@ -528,7 +528,7 @@ static int bars_plot(const sb_run *run, const sb_crossapi *x, size_t first, cons
     char name[80], title[160];
     stem(f->experiment, "bars", name, sizeof name);
     snprintf(title, sizeof title, "%s %ldx%ld: %s of each variant", f->experiment, f->rows,
-             f->cols, f->unit);
+             f->cols, sb_quantity_unit(f->quantity));
     plot_files pf;
     if (open_plot(dir, name, &pf, err, n))
         return -1;
@@ -541,7 +541,7 @@ static int bars_plot(const sb_run *run, const sb_crossapi *x, size_t first, cons
     fprintf(pf.gp, "set style data histograms\nset style histogram clustered gap 1\n"
                    "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
                    "set xtics rotate by -35 left\nset ylabel '%s'\nset yrange [0:*]\n",
-            f->unit);
+            sb_quantity_unit(f->quantity));
     fputs("# columns: variant, then one per device:", pf.dat);
     for (int s = 0; s < x->ndevices; s++)
         fprintf(pf.dat, " %s", x->label[s]);
@@ -651,7 +651,7 @@ int sb_plot_write(const sb_run *run, const char *dir, sb_plot_list *list, char *
         for (size_t i = 0; i < run->nresults; i++)
             flops |= strcmp(run->results[i].experiment, f->experiment) == 0 &&
                      run->results[i].intensity > 0 &&
-                     strcmp(run->results[i].unit, "GFLOP/s") == 0;
+                     run->results[i].quantity == SB_QUANTITY_FLOPS;
         if (rc == 0 && flops) {
             rc = roofline_plot(run, f->experiment, dir, list, err, n);
             plotted = 1;

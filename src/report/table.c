@@ -78,7 +78,7 @@ static void experiment_heading(const sb_result *f, FILE *out)
 /* Under a GFLOP/s table: what its roof% means, and why it may be missing. */
 static void flops_legend(const sb_run *run, const sb_result *f, FILE *out)
 {
-    if (strcmp(f->unit, "GFLOP/s") == 0)
+    if (f->quantity == SB_QUANTITY_FLOPS)
         fprintf(out, "  roof%% = GFLOP/s over FLOP/B x the measured copy GB/s, the memory-bound "
                      "ceiling; over 100 means caches cut the traffic FLOP/B counts%s\n",
                 f->device_slot < run->ndevices &&
@@ -102,7 +102,7 @@ static void experiment_section(const sb_run *run, size_t first, FILE *out)
     const sb_result *f = &run->results[first];
     experiment_heading(f, out);
     fprintf(out, "  %-16s %-7s %10s %10s %10s %6s %10s %10s %6s  %s\n", "variant", "backend",
-            "median ms", "min ms", "max ms", "spread", f->unit, "best", "roof%", "model");
+            "median ms", "min ms", "max ms", "spread", sb_quantity_unit(f->quantity), "best", "roof%", "model");
     for (size_t i = first; i < run->nresults; i++) {
         const sb_result *r = &run->results[i];
         if (strcmp(r->experiment, f->experiment) != 0)
@@ -142,7 +142,7 @@ static void cross_section(const sb_run *run, const sb_crossapi *x, size_t first,
         fprintf(out, " | %-35s", x->label[s]);
     fprintf(out, " |\n  %-16s", "variant");
     for (int s = 0; s < x->ndevices; s++)
-        fprintf(out, " | %10s %6s %10s %6s", "median ms", "spread", f->unit, "roof%");
+        fprintf(out, " | %10s %6s %10s %6s", "median ms", "spread", sb_quantity_unit(f->quantity), "roof%");
     fprintf(out, " |");
     for (int s = 0; s < x->ndevices; s++) {
         if (s == ref)

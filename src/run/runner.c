@@ -242,9 +242,9 @@ static int launch_once(const timed_op *op, double *ms)
 {
     const sb_backend *vt = op->vt;
     const sb_plan *plan = op->plan;
-    if (op->v->api_copy)
+    if (op->v->role == SB_ROLE_API_COPY)
         return vt->copy(op->bufs[1], op->bufs[0], plan->buffer[0].bytes, ms);
-    if (op->v->vendor)
+    if (op->v->role == SB_ROLE_VENDOR)
         return vt->vendor_transpose(op->bufs[1], op->bufs[0], plan->arg[0].i, plan->arg[1].i,
                                     ms);
     return vt->launch(op->k, &plan->geometry, op->args, plan->nargs, ms);
@@ -385,11 +385,6 @@ static double headline(sb_quantity q, const sb_plan *plan, const sb_device_info 
     return 0.0;
 }
 
-static const char *unit_of(sb_quantity q)
-{
-    return q == SB_QUANTITY_BANDWIDTH ? "GB/s" : q == SB_QUANTITY_FLOPS ? "GFLOP/s" : "ns/access";
-}
-
 /* One variant on one session: everything from allocation to the record. */
 static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *e,
                        const sb_problem *p, const sb_variant *v, void *host, sb_program *prog,
@@ -477,7 +472,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
             break;
         }
     }
-    if (!v->api_copy && !v->vendor && vt->kernel(prog, v->kernel, &k)) {
+    if (v->role != SB_ROLE_API_COPY && v->role != SB_ROLE_VENDOR && vt->kernel(prog, v->kernel, &k)) {
         snprintf(err, sizeof err, "%s", vt->last_error());
         status = SB_EXIT_RUNTIME;
         goto done;
@@ -491,7 +486,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
         snprintf(err, sizeof err, "%s", vt->last_error());
         status = SB_EXIT_RUNTIME;
     }
-    if (status == SB_EXIT_RUNTIME && v->vendor) {
+    if (status == SB_EXIT_RUNTIME && v->role == SB_ROLE_VENDOR) {
         if (!o->quiet)
             fprintf(stderr, "simtbench: note: %s: %s/%s left out: %s\n", s->slot.name, e->name,
                     v->name, err);
@@ -520,7 +515,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     snprintf(r.family, sizeof r.family, "%s", e->family);
     snprintf(r.variant, sizeof r.variant, "%s", v->name);
     snprintf(r.kernel, sizeof r.kernel, "%s",
-             v->api_copy ? "(API copy)" : v->vendor ? vt->vendor_transpose_name : v->kernel);
+             v->role == SB_ROLE_API_COPY ? "(API copy)" : v->role == SB_ROLE_VENDOR ? vt->vendor_transpose_name : v->kernel);
     sb_variant_params(v, r.params, sizeof r.params);
     r.rows = p->rows;
     r.cols = p->cols;
@@ -537,7 +532,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     r.flops = plan.flops;
     r.accesses = plan.accesses;
     r.intensity = plan.intensity;
-    r.unit = unit_of(e->quantity);
+    r.quantity = e->quantity;
     r.value = headline(e->quantity, &plan, &s->info, r.ms.median);
     r.value_best = headline(e->quantity, &plan, &s->info, r.ms.min);
     r.group = v->group;
@@ -586,9 +581,9 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
         capture_ptx(o, s, e, v, prog, &r);
     if (e->quantity == SB_QUANTITY_BANDWIDTH) {
         sb_run_device *d = &run->devices[s->run_device];
-        if (v->api_copy && d->memcpy_gbs < r.value)
+        if (v->role == SB_ROLE_API_COPY && d->memcpy_gbs < r.value)
             d->memcpy_gbs = r.value;
-        if (!v->api_copy && strcmp(v->name, "copy") == 0 && d->copy_gbs < r.value)
+        if (v->role == SB_ROLE_COPY_ROOF && d->copy_gbs < r.value)
             d->copy_gbs = r.value;
     }
     if (sb_run_add(run, &r)) {
@@ -647,13 +642,13 @@ static int run_experiment(const sb_options *o, sb_session *s, const sb_experimen
         const sb_variant *v = &variants[i];
         progress(o, s, e, v, i, nvariants);
         sb_program *prog = NULL;
-        if (v->vendor && !s->slot.vt->vendor_transpose) {
+        if (v->role == SB_ROLE_VENDOR && !s->slot.vt->vendor_transpose) {
             if (!o->quiet)
                 fprintf(stderr, "simtbench: note: %s: %s/%s: no vendor library in this build, "
                                 "row left out\n", s->slot.name, e->name, v->name);
             continue;
         }
-        if (!v->api_copy && !v->vendor) {
+        if (v->role != SB_ROLE_API_COPY && v->role != SB_ROLE_VENDOR) {
             int st = SB_EXIT_OK;
             prog = cached_program(cache, s, source, v, &st, err, sizeof err);
             if (!prog) {
@@ -683,11 +678,11 @@ static void derive(sb_run *run)
         sb_result *r = &run->results[i];
         const sb_run_device *d = &run->devices[r->device_slot];
         double roof = d->memcpy_gbs > 0 ? d->memcpy_gbs : d->copy_gbs;
-        if (strcmp(r->unit, "GB/s") == 0 && roof > 0)
+        if (r->quantity == SB_QUANTITY_BANDWIDTH && roof > 0)
             r->roof_share = r->value / roof;
         /* A kernel of intensity I cannot beat I x the copy roof while DRAM
            carries all the traffic I counts; above 100% means caches did. */
-        if (strcmp(r->unit, "GFLOP/s") == 0 && roof > 0 && r->intensity > 0)
+        if (r->quantity == SB_QUANTITY_FLOPS && roof > 0 && r->intensity > 0)
             r->roof_share = r->value / (r->intensity * roof);
         for (size_t j = 0; j < run->nresults; j++) {
             const sb_result *b = &run->results[j];

@@ -114,10 +114,10 @@ static int run_once(sb_session *s, const sb_experiment *e, const char *source,
         else
             args[i].v.f = plan->arg[i].f;
     }
-    if (v->api_copy) {
+    if (v->role == SB_ROLE_API_COPY) {
         if (vt->copy(bufs[1], bufs[0], plan->buffer[0].bytes, NULL))
             goto done;
-    } else if (v->vendor) {
+    } else if (v->role == SB_ROLE_VENDOR) {
         if (!vt->vendor_transpose ||
             vt->vendor_transpose(bufs[1], bufs[0], plan->arg[0].i, plan->arg[1].i, NULL))
             goto done;
@@ -221,7 +221,7 @@ int main(int argc, char **argv)
         int chosen = argc - optind == 2 ? v->in_default : 0;
         for (int a = optind + 2; a < argc; a++)
             chosen |= strcmp(argv[a], v->name) == 0 || strcmp(argv[a], "all") == 0;
-        if (!chosen || (v->vendor && !s.slot.vt->vendor_transpose))
+        if (!chosen || (v->role == SB_ROLE_VENDOR && !s.slot.vt->vendor_transpose))
             continue;
         sb_plan plan;
         memset(&plan, 0, sizeof plan);

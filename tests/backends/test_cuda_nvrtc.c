@@ -30,7 +30,7 @@ static void compile_experiment(void **state)
     int n = e->variants(vs, SB_MAX_VARIANTS), nkeys = 0;
     assert_true(n > 0);
     for (int i = 0; i < n; i++) {
-        if (vs[i].api_copy || !vs[i].kernel[0])
+        if (vs[i].role == SB_ROLE_API_COPY || !vs[i].kernel[0])
             continue;
         char key[sizeof keys[0]];
         sb_variant_params(&vs[i], key, sizeof key);

@@ -46,7 +46,7 @@ static void run_fixture(sb_run *run)
             r.ms.min = r.ms.median * 0.99;
             r.ms.max = r.ms.median * 1.01;
             r.ms.spread = 0.02;
-            r.unit = "GB/s";
+            r.quantity = SB_QUANTITY_BANDWIDTH;
             r.value = 1.0 / r.ms.median;
             r.occupancy = -1;
             /* tiled: NVIDIA's OpenCL reserves 4 shared bytes of its own */
@@ -152,7 +152,7 @@ static void round_trip(void **state)
     assert_string_equal(run.results[3].variant, "tiled");
     assert_double_equal(run.results[3].ms.median, 0.4, 1e-9);
     assert_double_equal(run.results[3].ms.spread, 0.02, 1e-9);
-    assert_string_equal(run.results[3].unit, "GB/s");
+    assert_string_equal(sb_quantity_unit(run.results[3].quantity), "GB/s");
     assert_string_equal(run.devices[1].info.driver, "580.65");
     assert_double_equal(run.results[3].host_ms, 103.0, 1e-9);
     assert_double_equal(run.results[3].verify_ms, 43.5, 1e-9);

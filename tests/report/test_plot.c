@@ -27,7 +27,8 @@ static void add(sb_run *run, int slot, const char *exp, const char *variant, con
     r.ms.median = ms;
     r.ms.min = ms;
     r.ms.max = ms;
-    r.unit = unit;
+    if (sb_quantity_parse(unit, &r.quantity))
+        fail_msg("unknown unit %s", unit);
     r.value = 1.0 / ms;
     r.accesses = 1000;
     r.occupancy = -1;

@@ -39,7 +39,7 @@ static void fixture(sb_run *run, int nresults)
         r.ms.max = 0.152;
         r.ms.spread = 0.02;
         r.bytes = 2.0 * 8192 * 8192 * 4;
-        r.unit = "GB/s";
+        r.quantity = SB_QUANTITY_BANDWIDTH;
         r.value = 3579.14;
         r.value_best = 3603.16;
         r.roof_share = r.value / 4000.0;
@@ -173,7 +173,7 @@ static void flops_row_notes_and_unknowns(void **state)
     run.devices[0].info.compute_units = 132;
     sb_result *r = &run.results[0];
     snprintf(r->experiment, sizeof r->experiment, "matmul");
-    r->unit = "GFLOP/s";
+    r->quantity = SB_QUANTITY_FLOPS;
     r->intensity = 12.8;
     r->occupancy = 2;
     r->threads_in_flight = 8448;
@@ -278,7 +278,7 @@ static void fixture2(sb_run *run)
             r.ms.min = r.ms.median * 0.99;
             r.ms.max = r.ms.median * 1.01;
             r.ms.spread = 0.02;
-            r.unit = "GB/s";
+            r.quantity = SB_QUANTITY_BANDWIDTH;
             r.value = 8.0 / r.ms.median;
             r.roof_share = r.value / 4000.0;
             r.occupancy = -1;
@@ -297,7 +297,7 @@ static void fixture2(sb_run *run)
     snprintf(only.variant, sizeof only.variant, "cuda_only");
     only.rows = only.cols = 1024;
     only.ms.median = 0.5;
-    only.unit = "GB/s";
+    only.quantity = SB_QUANTITY_BANDWIDTH;
     only.value = 16.0;
     only.occupancy = -1;
     only.verified = 1;

@@ -39,7 +39,7 @@ static int count_variants(const sb_experiment *e, const sb_options *o)
     int n = e->variants(vs, SB_MAX_VARIANTS), runnable = 0;
     for (int i = 0; i < n; i++)
         runnable += sb_variant_selected(o, &vs[i], i, n) &&
-                    (!vs[i].vendor || session.slot.vt->vendor_transpose != NULL);
+                    (vs[i].role != SB_ROLE_VENDOR || session.slot.vt->vendor_transpose != NULL);
     free(vs);
     return runnable;
 }
