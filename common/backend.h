@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 /* Bumped whenever the struct below changes layout or meaning. */
-#define SB_BACKEND_ABI 4
+#define SB_BACKEND_ABI 5
 #define SB_BACKEND_SYMBOL "simtbench_backend"
 
 /* The most operations one batch (batch_begin) may hold. */
@@ -43,6 +43,8 @@ typedef struct sb_device_info {
     int bus_width_bits;      /* memory bus width, 0 when the API does not say */
     uint64_t global_mem_bytes;
     uint64_t l2_bytes;       /* last-level cache; 0 when unknown */
+    char cache_name[32];     /* what the API calls that cache: "L2" where it is
+                                the L2, else the API's own word for it */
     uint64_t local_mem_bytes;/* shared/local memory per block */
     int max_group_size;      /* threads per block / work-items per group */
     int warp_size;           /* 32 on NVIDIA; 0 when the API does not say */

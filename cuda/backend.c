@@ -354,6 +354,7 @@ static int fill_info(int ordinal, sb_device_info *info)
     if (cu.cuDeviceTotalMem(&mem, d) == CUDA_SUCCESS)
         info->global_mem_bytes = mem;
     info->l2_bytes = (uint64_t)ATTR(L2_CACHE_SIZE);
+    snprintf(info->cache_name, sizeof info->cache_name, "L2");
     info->local_mem_bytes = (uint64_t)ATTR(MAX_SHARED_MEMORY_PER_BLOCK);
     info->max_group_size = ATTR(MAX_THREADS_PER_BLOCK);
     info->warp_size = ATTR(WARP_SIZE);

@@ -202,6 +202,9 @@ static void describe(cl_platform_id p, cl_device_id d, int pi, int di, sb_device
        a CPU's own cache on PoCL; the API has no bus width or memory clock. */
     if (clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof ul, &ul, NULL) == CL_SUCCESS)
         info->l2_bytes = ul;
+    /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE is whatever cache the platform
+       names, not necessarily the L2 (NVIDIA's is far smaller). */
+    snprintf(info->cache_name, sizeof info->cache_name, "global memory cache");
     if (clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof ul, &ul, NULL) == CL_SUCCESS)
         info->local_mem_bytes = ul;
     if (clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof sz, &sz, NULL) == CL_SUCCESS)

@@ -25,6 +25,7 @@ static json_t *device_json(const sb_run_device *d)
                           "l2_bytes", (json_int_t)i->l2_bytes, "local_mem_bytes",
                           (json_int_t)i->local_mem_bytes, "max_group_size", i->max_group_size,
                           "warp_size", i->warp_size);
+    json_object_set_new(o, "cache_name", json_string(i->cache_name));
     json_object_set_new(o, "theoretical_peak_gbs", peak > 0 ? json_real(peak) : json_null());
     json_object_set_new(o, "memcpy_gbs", d->memcpy_gbs > 0 ? json_real(d->memcpy_gbs) : json_null());
     json_object_set_new(o, "copy_kernel_gbs", d->copy_gbs > 0 ? json_real(d->copy_gbs) : json_null());

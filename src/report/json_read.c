@@ -64,6 +64,7 @@ static int read_device(json_t *d, int i, sb_run_device *out, char *why, size_t w
     in->bus_width_bits = (int)num(d, "bus_width_bits");
     in->global_mem_bytes = (uint64_t)num(d, "global_mem_bytes");
     in->l2_bytes = (uint64_t)num(d, "l2_bytes");
+    copy_str(d, "cache_name", in->cache_name, sizeof in->cache_name);
     in->local_mem_bytes = (uint64_t)num(d, "local_mem_bytes");
     in->max_group_size = (int)num(d, "max_group_size");
     in->warp_size = (int)num(d, "warp_size");

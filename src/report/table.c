@@ -28,14 +28,9 @@ static void device_section(const sb_run *run, FILE *out)
         figure(out, "          ", in->compute_units, "%.0f compute units", "compute units");
         figure(out, " at ", in->clock_mhz, "%.0f MHz", "clock");
         figure(out, ", ", in->global_mem_bytes / 1048576.0, "%.0f MiB memory", "memory size");
-        /* CUDA's figure is the L2; OpenCL's CL_DEVICE_GLOBAL_MEM_CACHE_SIZE
-           is whatever cache the platform names (4.1 MiB on an H200 whose L2
-           is 60 MiB), so it is not called an L2. */
-        if (strcmp(d->backend, "cuda") == 0)
-            figure(out, ", ", in->l2_bytes / 1048576.0, "L2 %.1f MiB", "L2 size");
-        else
-            figure(out, ", ", in->l2_bytes / 1048576.0, "global memory cache %.1f MiB",
-                   "global memory cache size");
+        /* Each API's figure under the API's own name for the cache. */
+        fprintf(out, ", %s", in->cache_name[0] ? in->cache_name : "cache");
+        figure(out, " ", in->l2_bytes / 1048576.0, "%.1f MiB", "size");
         figure(out, ", ", in->local_mem_bytes / 1024.0, "%.0f KiB shared per block",
                "shared memory per block");
         fputc('\n', out);
