@@ -16,6 +16,7 @@
 #include "report/plot.h"
 #include "run/registry.h"
 #include "report/report.h"
+#include "run/analysis.h"
 #include "run/runner.h"
 
 #define MAX_EXPERIMENTS 64
@@ -233,6 +234,12 @@ int main(int argc, char **argv)
         sb_session_close(&sessions[i]);
         sb_registry_unload(&sessions[i].slot);
     }
+    sb_analysis analysis;
+    if (sb_analyse(&run, &analysis)) {
+        fprintf(stderr, "simtbench: out of host memory\n");
+        if (!status)
+            status = SB_EXIT_RUNTIME;
+    }
     if (run.ndevices > 0) {
         if (sb_report_write(o.format, &run, out)) {
             fprintf(stderr, "simtbench: cannot write the report%s%s\n", o.output ? " to " : "",
@@ -250,6 +257,7 @@ int main(int argc, char **argv)
     /* After the report, so a plotting problem never costs the figures. */
     if (o.plot_dir && run.nresults > 0 && sb_plot_run(&run, o.plot_dir, stderr) && !status)
         status = SB_EXIT_IO;
+    sb_analysis_free(&analysis);
     sb_run_free(&run);
     return status;
 }

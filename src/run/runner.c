@@ -671,30 +671,6 @@ static int run_experiment(const sb_options *o, sb_session *s, const sb_experimen
     return status;
 }
 
-/* Shares of the roof and slowdowns need the whole run's rows. */
-static void derive(sb_run *run)
-{
-    for (size_t i = 0; i < run->nresults; i++) {
-        sb_result *r = &run->results[i];
-        const sb_run_device *d = &run->devices[r->device_slot];
-        double roof = d->memcpy_gbs > 0 ? d->memcpy_gbs : d->copy_gbs;
-        if (r->quantity == SB_QUANTITY_BANDWIDTH && roof > 0)
-            r->roof_share = r->value / roof;
-        /* A kernel of intensity I cannot beat I x the copy roof while DRAM
-           carries all the traffic I counts; above 100% means caches did. */
-        if (r->quantity == SB_QUANTITY_FLOPS && roof > 0 && r->intensity > 0)
-            r->roof_share = r->value / (r->intensity * roof);
-        for (size_t j = 0; j < run->nresults; j++) {
-            const sb_result *b = &run->results[j];
-            if (b->baseline && b->group == r->group && b->device_slot == r->device_slot &&
-                strcmp(b->experiment, r->experiment) == 0 && b->ms.median > 0) {
-                r->slowdown = r->ms.median / b->ms.median;
-                break;
-            }
-        }
-    }
-}
-
 int sb_run_experiments(const sb_options *o, sb_session *sessions, int nsessions,
                        const sb_experiment *const *exps, int nexps, sb_run *run)
 {
@@ -740,7 +716,6 @@ int sb_run_experiments(const sb_options *o, sb_session *sessions, int nsessions,
         }
         e->release(host);
     }
-    derive(run);
     free(all);
     free(chosen);
     return status;
