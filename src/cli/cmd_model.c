@@ -175,32 +175,154 @@ static int parse_tile(spec *s, const char *arg)
     return 0;
 }
 
+enum { O_SPACE = 256, O_WORD, O_STRIDE, O_OFFSET, O_PERM, O_SPREAD, O_BROADCAST, O_SAME,
+       O_TILE, O_PAD, O_SWIZZLE, O_WALK, O_WALK_INDEX, O_FORMAT, O_LANES };
+
+static const struct option longopts[] = {
+    {"space", required_argument, NULL, O_SPACE},
+    {"word", required_argument, NULL, O_WORD},
+    {"stride", required_argument, NULL, O_STRIDE},
+    {"offset", required_argument, NULL, O_OFFSET},
+    {"perm", required_argument, NULL, O_PERM},
+    {"spread", no_argument, NULL, O_SPREAD},
+    {"broadcast", no_argument, NULL, O_BROADCAST},
+    {"same", required_argument, NULL, O_SAME},
+    {"tile", required_argument, NULL, O_TILE},
+    {"pad", required_argument, NULL, O_PAD},
+    {"swizzle", no_argument, NULL, O_SWIZZLE},
+    {"walk", required_argument, NULL, O_WALK},
+    {"walk-index", required_argument, NULL, O_WALK_INDEX},
+    {"format", required_argument, NULL, O_FORMAT},
+    {"lanes", no_argument, NULL, O_LANES},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* The options that shape one warp's access; 0 ok, 2 usage error, 1 not
+   one of these. */
+static int parse_access_option(int c, const char *arg, spec *s)
+{
+    long v;
+    switch (c) {
+    case O_SPACE:
+        if (strcmp(arg, "global") == 0)
+            s->base.space = SB_SPACE_GLOBAL;
+        else if (strcmp(arg, "shared") == 0)
+            s->base.space = SB_SPACE_SHARED;
+        else
+            return fail("--space must be global or shared, not '%s'", arg);
+        return 0;
+    case O_WORD:
+        if (parse_long(arg, 4, 16, &v) != 0 || (v != 4 && v != 8 && v != 16))
+            return fail("--word must be 4, 8 or 16 bytes, not '%s'", arg);
+        s->base.word_bytes = (int)v;
+        return 0;
+    case O_STRIDE:
+        if (parse_stride(s, arg))
+            return 2;
+        s->have_stride = 1;
+        return 0;
+    case O_OFFSET:
+        if (opt_long("offset", arg, 0, SB_MODEL_MAX_OFFSET, "0..16777216 words", &v))
+            return 2;
+        s->base.offset = v;
+        return 0;
+    case O_PERM:
+        return parse_perm(s, arg) ? 2 : 0;
+    case O_SPREAD:
+        s->base.spread = 1;
+        return 0;
+    case O_BROADCAST:
+        s->have_broadcast = 1;
+        return 0;
+    case O_SAME:
+        if (opt_long("same", arg, 0, SB_WARP_LANES, "0..32 lanes", &v))
+            return 2;
+        s->base.same = (int)v;
+        return 0;
+    }
+    return 1;
+}
+
+/* The shared-memory tile's options and the output's; 0 ok, 2 usage
+   error, 1 not one of these. */
+static int parse_tile_option(int c, const char *arg, spec *s)
+{
+    long v;
+    switch (c) {
+    case O_TILE:
+        return parse_tile(s, arg) ? 2 : 0;
+    case O_PAD:
+        if (opt_long("pad", arg, 0, SB_MODEL_MAX_TILE, "0..65536 columns", &v))
+            return 2;
+        s->base.pad = (int)v;
+        s->have_pad = 1;
+        return 0;
+    case O_SWIZZLE:
+        s->base.swizzle = 1;
+        s->have_swizzle = 1;
+        return 0;
+    case O_WALK:
+        if (strcmp(arg, "row") == 0)
+            s->base.walk = SB_WALK_ROW;
+        else if (strcmp(arg, "column") == 0 || strcmp(arg, "col") == 0)
+            s->base.walk = SB_WALK_COLUMN;
+        else
+            return fail("--walk must be row or column, not '%s'", arg);
+        s->have_walk = 1;
+        return 0;
+    case O_WALK_INDEX:
+        if (opt_long("walk-index", arg, 0, SB_MODEL_MAX_TILE - 1, "0..65535", &v))
+            return 2;
+        s->base.walk_index = (int)v;
+        s->have_walk_index = 1;
+        return 0;
+    case O_FORMAT:
+        if (strcmp(arg, "table") == 0)
+            s->format = FMT_TABLE;
+        else if (strcmp(arg, "json") == 0)
+            s->format = FMT_JSON;
+        else
+            return fail("--format must be table or json, not '%s'", arg);
+        return 0;
+    case O_LANES:
+        s->lanes = 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* getopt's complaints as our own one-line messages; always 2. */
+static int getopt_failure(int c, char **argv)
+{
+    if (c == ':')
+        return fail("option '%s' needs a value", argv[optind - 1]);
+    if (optopt > 0 && optopt < 256)
+        return fail("unknown option '-%c' (see --help)", optopt);
+    if (optopt >= 256) /* a known long option given a value it does not take */
+        return fail("option '%s' takes no value", argv[optind - 1]);
+    return fail("unknown option '%s' (see --help)", argv[optind - 1]);
+}
+
+/* Contradictions the model would report less clearly; 0 or 2. */
+static int check_combination(spec *s)
+{
+    if (s->have_broadcast && s->have_stride)
+        return fail("--broadcast and --stride contradict each other");
+    if (s->have_tile && (s->have_stride || s->have_broadcast))
+        return fail("--stride and --broadcast do not apply to --tile");
+    if (!s->have_tile && (s->have_pad || s->have_swizzle || s->have_walk || s->have_walk_index))
+        return fail("--pad, --swizzle, --walk and --walk-index need --tile");
+    if (s->base.spread && (s->have_stride || s->have_broadcast))
+        return fail("--spread sets the lane step itself: drop --stride/--broadcast");
+    if (s->have_broadcast)
+        s->stride_lo = s->stride_hi = 0;
+    return 0;
+}
+
 /* Parses argv into *s; 0 ok, 2 usage error (printed), -1 help printed. */
 static int parse_args(int argc, char **argv, spec *s)
 {
-    enum { O_SPACE = 256, O_WORD, O_STRIDE, O_OFFSET, O_PERM, O_SPREAD, O_BROADCAST, O_SAME,
-           O_TILE, O_PAD, O_SWIZZLE, O_WALK, O_WALK_INDEX, O_FORMAT, O_LANES };
-    static const struct option longopts[] = {
-        {"space", required_argument, NULL, O_SPACE},
-        {"word", required_argument, NULL, O_WORD},
-        {"stride", required_argument, NULL, O_STRIDE},
-        {"offset", required_argument, NULL, O_OFFSET},
-        {"perm", required_argument, NULL, O_PERM},
-        {"spread", no_argument, NULL, O_SPREAD},
-        {"broadcast", no_argument, NULL, O_BROADCAST},
-        {"same", required_argument, NULL, O_SAME},
-        {"tile", required_argument, NULL, O_TILE},
-        {"pad", required_argument, NULL, O_PAD},
-        {"swizzle", no_argument, NULL, O_SWIZZLE},
-        {"walk", required_argument, NULL, O_WALK},
-        {"walk-index", required_argument, NULL, O_WALK_INDEX},
-        {"format", required_argument, NULL, O_FORMAT},
-        {"lanes", no_argument, NULL, O_LANES},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    long v;
-
     memset(s, 0, sizeof *s);
     s->base = sb_pattern_default();
     s->stride_lo = s->stride_hi = 1;
@@ -219,114 +341,21 @@ static int parse_args(int argc, char **argv, spec *s)
         int c = getopt_long(argc, argv, ":h", longopts, NULL);
         if (c == -1)
             break;
-        const char *arg = optarg;
-        switch (c) {
-        case 'h':
+        if (c == 'h') {
             usage(stdout);
             return -1;
-        case O_SPACE:
-            if (strcmp(arg, "global") == 0)
-                s->base.space = SB_SPACE_GLOBAL;
-            else if (strcmp(arg, "shared") == 0)
-                s->base.space = SB_SPACE_SHARED;
-            else
-                return fail("--space must be global or shared, not '%s'", arg);
-            break;
-        case O_WORD:
-            if (parse_long(arg, 4, 16, &v) != 0 || (v != 4 && v != 8 && v != 16))
-                return fail("--word must be 4, 8 or 16 bytes, not '%s'", arg);
-            s->base.word_bytes = (int)v;
-            break;
-        case O_STRIDE:
-            if (parse_stride(s, arg))
-                return 2;
-            s->have_stride = 1;
-            break;
-        case O_OFFSET:
-            if (opt_long("offset", arg, 0, SB_MODEL_MAX_OFFSET, "0..16777216 words", &v))
-                return 2;
-            s->base.offset = v;
-            break;
-        case O_PERM:
-            if (parse_perm(s, arg))
-                return 2;
-            break;
-        case O_SPREAD:
-            s->base.spread = 1;
-            break;
-        case O_BROADCAST:
-            s->have_broadcast = 1;
-            break;
-        case O_SAME:
-            if (opt_long("same", arg, 0, SB_WARP_LANES, "0..32 lanes", &v))
-                return 2;
-            s->base.same = (int)v;
-            break;
-        case O_TILE:
-            if (parse_tile(s, arg))
-                return 2;
-            break;
-        case O_PAD:
-            if (opt_long("pad", arg, 0, SB_MODEL_MAX_TILE, "0..65536 columns", &v))
-                return 2;
-            s->base.pad = (int)v;
-            s->have_pad = 1;
-            break;
-        case O_SWIZZLE:
-            s->base.swizzle = 1;
-            s->have_swizzle = 1;
-            break;
-        case O_WALK:
-            if (strcmp(arg, "row") == 0)
-                s->base.walk = SB_WALK_ROW;
-            else if (strcmp(arg, "column") == 0 || strcmp(arg, "col") == 0)
-                s->base.walk = SB_WALK_COLUMN;
-            else
-                return fail("--walk must be row or column, not '%s'", arg);
-            s->have_walk = 1;
-            break;
-        case O_WALK_INDEX:
-            if (opt_long("walk-index", arg, 0, SB_MODEL_MAX_TILE - 1, "0..65535", &v))
-                return 2;
-            s->base.walk_index = (int)v;
-            s->have_walk_index = 1;
-            break;
-        case O_FORMAT:
-            if (strcmp(arg, "table") == 0)
-                s->format = FMT_TABLE;
-            else if (strcmp(arg, "json") == 0)
-                s->format = FMT_JSON;
-            else
-                return fail("--format must be table or json, not '%s'", arg);
-            break;
-        case O_LANES:
-            s->lanes = 1;
-            break;
-        case ':':
-            return fail("option '%s' needs a value", argv[optind - 1]);
-        default: /* '?' */
-            if (optopt > 0 && optopt < 256)
-                return fail("unknown option '-%c' (see --help)", optopt);
-            if (optopt >= 256) /* a known long option given a value it does not take */
-                return fail("option '%s' takes no value", argv[optind - 1]);
-            return fail("unknown option '%s' (see --help)", argv[optind - 1]);
         }
+        int st = parse_access_option(c, optarg, s);
+        if (st == 1)
+            st = parse_tile_option(c, optarg, s);
+        if (st == 1)
+            return getopt_failure(c, argv);
+        if (st)
+            return st;
     }
     if (optind < argc)
         return fail("unexpected argument '%s'", argv[optind]);
-
-    /* Contradictions the model would report less clearly. */
-    if (s->have_broadcast && s->have_stride)
-        return fail("--broadcast and --stride contradict each other");
-    if (s->have_tile && (s->have_stride || s->have_broadcast))
-        return fail("--stride and --broadcast do not apply to --tile");
-    if (!s->have_tile && (s->have_pad || s->have_swizzle || s->have_walk || s->have_walk_index))
-        return fail("--pad, --swizzle, --walk and --walk-index need --tile");
-    if (s->base.spread && (s->have_stride || s->have_broadcast))
-        return fail("--spread sets the lane step itself: drop --stride/--broadcast");
-    if (s->have_broadcast)
-        s->stride_lo = s->stride_hi = 0;
-    return 0;
+    return check_combination(s);
 }
 
 /* Number of rows: a stride sweep, or both walks of a tile when none is named. */
