@@ -13,8 +13,16 @@
 #    roofs, references and best shapes at 16384^2;
 # 5. the SASS of padded_32x32 from both APIs' PTX (ptxas + cuobjdump);
 # 6. with SB_NCU=1, Nsight Compute's sector and wavefront counters for the
-#    access experiments, the judge of the model (clocks left alone).
-# Everything lands in OUTDIR; bundle.tar.gz holds all of it.
+#    access experiments, the judge of the model (clocks left alone), one
+#    row per kernel launch (ncu's raw page);
+# 7. compute-sanitizer's memcheck, racecheck, synccheck and initcheck over
+#    every default variant of every family through CUDA, at a size where
+#    each finishes in about a minute; any error fails the script.
+# SB_STEPS picks the steps after the build (default: "check suite tune sass
+# ncu sanitize"; ncu only with SB_NCU=1), so that a device lease can split
+# them over calls.  Everything lands in OUTDIR; OUTDIR/results/ holds what
+# belongs in the repository's results/<gpu>/ (the suite's JSON, the
+# 16384^2 transpose JSON, the ncu CSV); bundle.tar.gz holds all of it.
 #
 # Environment: SB_SYSROOT=DIR, a folder with Debian's opencl-c-headers, libclblast,
 # libjansson and libcmocka unpacked (dpkg -x) for machines that lack them;
@@ -53,14 +61,22 @@ say "configure and build"
 sed -n '/^simtbench /,$p' "$out/configure.log" | keep
 make -j"$jobs" >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 
+steps=${SB_STEPS:-check suite tune sass ncu sanitize}
+want() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
+mkdir -p "$out/results"
+check_status=0 suite_status=0 tune_status=0 sanitize_status=0
+
+if want check; then
 say "make check"
 t0=$(date +%s)
 timeout "${SB_CHECK_TIMEOUT:-300}" make -j"$jobs" check >"$out/check.log" 2>&1
 check_status=$?
 grep -E "^(FAIL|ERROR|SKIP|XPASS):|^# (TOTAL|PASS|SKIP|FAIL|ERROR)" "$out/check.log" | keep
 echo "make check: status $check_status, $(( $(date +%s) - t0 )) s" | keep
+fi
 ./simtbench --list >"$out/list.txt" 2>&1
 
+if want suite; then
 say "default suite, both APIs"
 t0=$(date +%s%N)
 # shellcheck disable=SC2086
@@ -72,9 +88,11 @@ keep <"$out/suite.err"
 ./simtbench report "$out/suite.json" --format markdown >"$out/suite.md" 2>>"$out/summary.txt"
 ./simtbench report "$out/suite.json" --format html >"$out/suite.html" 2>>"$out/summary.txt"
 ./simtbench report "$out/suite.json" --plot "$out/plots" >/dev/null 2>>"$out/summary.txt"
+cp "$out/suite.json" "$out/results/suite.json"
+fi
 
+if want tune; then
 say "transpose tuning, both APIs"
-tune_status=0
 # Every candidate at 8192^2; at 16384^2 (1 GiB a matrix, seconds of host
 # checking per variant) the roofs, the references and the best shapes.
 big=${SB_TUNE_BIG_VARIANTS:-memcpy,copy,copy_vec4,vendor,padded,coarsened,tuned,vec64x64,vec64x64_cm,vec64x128_t512_cm,vec128x64_t512_cm}
@@ -88,11 +106,13 @@ for n in 8192 16384; do
     ./simtbench report "$out/transpose-$n.json" --format markdown >"$out/transpose-$n.md" \
         2>>"$out/summary.txt"
 done
+cp "$out/transpose-16384.json" "$out/results/transpose-16384.json" 2>/dev/null
+fi
 
 # Where two APIs' times differ although their PTX memory instructions
 # agree, the machine code says why: both PTX files of the seed's padded
 # 32 x 32 transpose through ptxas, and the SASS side by side.
-if command -v ptxas >/dev/null && command -v cuobjdump >/dev/null; then
+if want sass && command -v ptxas >/dev/null && command -v cuobjdump >/dev/null; then
     say "SASS of padded_32x32, both APIs"
     for api in cuda opencl; do
         ptx="$out/ptx-8192/transpose.padded_32x32.$api.ptx"
@@ -106,9 +126,9 @@ if command -v ptxas >/dev/null && command -v cuobjdump >/dev/null; then
     done
 fi
 
-if [ "${SB_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
+if want ncu && [ "${SB_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
     say "Nsight Compute counters (--clock-control none)"
-    timeout "${SB_NCU_TIMEOUT:-120}" ncu --clock-control none --csv --metrics \
+    timeout "${SB_NCU_TIMEOUT:-120}" ncu --clock-control none --csv --page raw --metrics \
 l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,\
 l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,\
 smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,\
@@ -116,8 +136,30 @@ l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefr
         ./simtbench --backend cuda --quiet --reps 1 --warmup 0 --size 256 \
         --experiment "${SB_NCU_EXPERIMENTS:-transpose,global,shared}" --save "$out/ncu-run.json" \
         >"$out/ncu.csv" 2>"$out/ncu.err" || echo "ncu: status $?" | keep
+    # The CSV alone (ncu's own lines and the program's report go elsewhere).
+    grep '^"' "$out/ncu.csv" >"$out/results/ncu.csv"
+    echo "ncu: $(($(wc -l <"$out/results/ncu.csv") - 2)) kernel launches profiled" | keep
+fi
+
+# compute-sanitizer over every default variant of every family (CUDA: the
+# tool does not follow NVIDIA's OpenCL), one tool at a time; the smallest
+# size every family accepts keeps racecheck, the slowest, near a minute.
+if want sanitize && command -v compute-sanitizer >/dev/null; then
+    say "compute-sanitizer, every default variant through CUDA"
+    experiments=$(./simtbench --list | awk '/^Backends/{exit} /^  [a-z_]+ +[a-z]+ /{print $1}' | paste -sd, -)
+    for tool in memcheck racecheck synccheck initcheck; do
+        size=${SB_SANITIZE_SIZE:-256}
+        t0=$(date +%s)
+        timeout "${SB_SANITIZE_TIMEOUT:-150}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
+            --print-limit 20 ./simtbench --backend cuda --quiet --reps 1 --warmup 0 --size "$size" \
+            --experiment "$experiments" >"$out/sanitize-$tool.txt" 2>&1
+        rc=$?
+        errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$out/sanitize-$tool.txt" | tail -1)
+        echo "compute-sanitizer $tool: ${errors:-?} errors, status $rc, $(( $(date +%s) - t0 )) s" | keep
+        [ "$rc" = 0 ] && [ "${errors:-1}" = 0 ] || sanitize_status=1
+    done
 fi
 
 (cd "$out" && tar -czf bundle.tar.gz --exclude=bundle.tar.gz ./*)
 say "done"
-exit $(( check_status != 0 || suite_status != 0 || tune_status != 0 ))
+exit $(( check_status != 0 || suite_status != 0 || tune_status != 0 || sanitize_status != 0 ))
