@@ -8,7 +8,9 @@ int sb_self_dir(char *buf, size_t n)
     if (n == 0)
         return -1;
     ssize_t len = readlink("/proc/self/exe", buf, n - 1);
-    if (len <= 0) {
+    /* A path that filled the buffer may have been cut: an ancestor of the
+       real directory must never be taken for it. */
+    if (len <= 0 || (size_t)len >= n - 1) {
         buf[0] = '\0';
         return -1;
     }

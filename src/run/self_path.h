@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 /* The directory of the running executable into buf; 0, or -1 when it
- * cannot be known (buf is then ""). */
+ * cannot be known or does not fit in n bytes (buf is then ""). */
 int sb_self_dir(char *buf, size_t n);
 
 #endif

@@ -1,0 +1,33 @@
+/* Output files that are never lost: written to a temporary name beside the
+ * target and renamed over it only when complete, so that a run that fails
+ * (or is killed) never truncates or replaces a file that was there.  A
+ * target that exists and is not a regular file (/dev/null, a FIFO, a
+ * terminal) is written in place: there is nothing to replace. */
+#ifndef SB_OUTPUT_FILE_H
+#define SB_OUTPUT_FILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct sb_output_file {
+    FILE *f;           /* write here */
+    char *target;      /* the path asked for */
+    char *temp;        /* the temporary beside it; NULL when written in place */
+} sb_output_file;
+
+/* Open an output for path; 0, or -1 with one line in err (nothing made). */
+int sb_output_open(sb_output_file *o, const char *path, char *err, size_t n);
+
+/* Flush, sync and rename the finished file over its target; 0, or -1 with
+ * one line in err, the temporary removed and the target untouched. */
+int sb_output_commit(sb_output_file *o, char *err, size_t n);
+
+/* Give up: close and remove the temporary, leaving the target as it was. */
+void sb_output_abort(sb_output_file *o);
+
+/* Whether path could be made as an output now, without making it: its
+ * directory exists and is writable, and an existing path is writable.
+ * 0, or -1 with the reason in err. */
+int sb_output_check(const char *path, char *err, size_t n);
+
+#endif

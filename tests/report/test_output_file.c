@@ -1,0 +1,146 @@
+/* Outputs written beside their target and renamed when complete: a failed
+ * or abandoned output leaves the existing file as it was and no temporary
+ * behind. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/output_file.h"
+#include "test_util.h"
+
+static char dir[] = "/tmp/simtbench-output-XXXXXX";
+
+static void put(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void expect(const char *path, const char *text)
+{
+    char buf[256] = "";
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t got = fread(buf, 1, sizeof buf - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+    assert_string_equal(buf, text);
+}
+
+/* Files in dir other than the named one. */
+static int others(const char *keep)
+{
+    DIR *d = opendir(dir);
+    int count = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        count += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, keep);
+    closedir(d);
+    return count;
+}
+
+static void commit_replaces(void **state)
+{
+    (void)state;
+    char path[128], err[256];
+    snprintf(path, sizeof path, "%s/report.txt", dir);
+    put(path, "old");
+    sb_output_file o;
+    assert_int_equal(sb_output_open(&o, path, err, sizeof err), 0);
+    expect(path, "old"); /* nothing touched before the commit */
+    fputs("new", o.f);
+    assert_int_equal(sb_output_commit(&o, err, sizeof err), 0);
+    expect(path, "new");
+    assert_int_equal(others("report.txt"), 0);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    mode_t mask = umask(0);
+    umask(mask);
+    assert_int_equal(st.st_mode & 0777, 0666 & ~mask);
+    unlink(path);
+}
+
+static void abort_keeps_old(void **state)
+{
+    (void)state;
+    char path[128], err[256];
+    snprintf(path, sizeof path, "%s/kept.json", dir);
+    put(path, "old");
+    sb_output_file o;
+    assert_int_equal(sb_output_open(&o, path, err, sizeof err), 0);
+    fputs("half a report", o.f);
+    sb_output_abort(&o);
+    expect(path, "old");
+    assert_int_equal(others("kept.json"), 0);
+    unlink(path);
+}
+
+static void failed_commit_keeps_old(void **state)
+{
+    (void)state;
+    char path[128], err[256] = "";
+    snprintf(path, sizeof path, "%s/run.json", dir);
+    put(path, "old");
+    sb_output_file o;
+    assert_int_equal(sb_output_open(&o, path, err, sizeof err), 0);
+    fputs("new", o.f);
+    unlink(o.temp); /* the rename cannot happen now */
+    assert_int_equal(sb_output_commit(&o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "run.json"));
+    expect(path, "old");
+    unlink(path);
+}
+
+static void full_device_is_an_error(void **state)
+{
+    (void)state;
+    char err[256] = "";
+    sb_output_file o;
+    if (access("/dev/full", W_OK) != 0)
+        skip();
+    assert_int_equal(sb_output_open(&o, "/dev/full", err, sizeof err), 0);
+    for (int i = 0; i < 10000; i++)
+        fputs("0123456789", o.f);
+    assert_int_equal(sb_output_commit(&o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/dev/full"));
+}
+
+static void check_without_making(void **state)
+{
+    (void)state;
+    char path[128], err[256];
+    snprintf(path, sizeof path, "%s/not-yet.csv", dir);
+    assert_int_equal(sb_output_check(path, err, sizeof err), 0);
+    assert_int_not_equal(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/no-such-dir/x.csv", dir);
+    assert_int_equal(sb_output_check(path, err, sizeof err), -1);
+    assert_non_null(strstr(err, "does not exist"));
+    assert_int_equal(sb_output_check(dir, err, sizeof err), -1);
+    assert_non_null(strstr(err, "directory"));
+    assert_int_equal(sb_output_open(&(sb_output_file){0}, dir, err, sizeof err), -1);
+    assert_int_equal(sb_output_check("", err, sizeof err), -1);
+    assert_int_equal(sb_output_check("/dev/null", err, sizeof err), 0);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir))
+        return sb_test_skip_all("cannot make a temporary directory");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(commit_replaces),
+        cmocka_unit_test(abort_keeps_old),
+        cmocka_unit_test(failed_commit_keeps_old),
+        cmocka_unit_test(full_device_is_an_error),
+        cmocka_unit_test(check_without_making),
+    };
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        failed++;
+    return failed;
+}
