@@ -1,0 +1,65 @@
+#!/bin/bash
+# The README's first ten minutes on a fresh machine: make a minimal Debian
+# 12 root with debootstrap, put the source tree of HEAD in it, and run the
+# README's two commands there, unchanged, as root (a root with no sudo, as
+# in a container or a cloud image).  Needs root (debootstrap, chroot,
+# mounts) and Debian's package archive.
+#
+#   scripts/fresh-debian.sh [ROOTDIR]
+#
+# SB_DEBIAN_MIRROR picks the archive (default deb.debian.org); SB_KEEP_ROOT=1
+# keeps the root afterwards.  Exit status: 0 when both commands succeed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+root=${1:-$(mktemp -d /tmp/simtbench-fresh.XXXXXX)}
+mirror=${SB_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+
+if ! command -v debootstrap >/dev/null; then
+    apt-get update -qq && apt-get install -y -qq debootstrap >/dev/null
+fi
+
+# The two commands, exactly as the README shows them: the first block of
+# shell in it, one command a line.
+mapfile -t commands < <(awk '/^```sh$/ { on = 1; next } on && /^```$/ { exit } on' README.md)
+[ ${#commands[@]} = 2 ] || { echo "fresh-debian: the README's first block has ${#commands[@]} commands, not 2"; exit 1; }
+
+cleanup() {
+    for m in dev sys proc; do umount -R "$root/$m" 2>/dev/null || umount -l "$root/$m" 2>/dev/null || true; done
+    # Never remove a root that still has the host's /dev or /sys inside.
+    if grep -q " $root/" /proc/mounts; then
+        echo "fresh-debian: $root still has mounts; left in place"
+    elif [ "${SB_KEEP_ROOT:-0}" != 1 ]; then
+        rm -rf "$root"
+    fi
+}
+trap cleanup EXIT
+
+echo "== debootstrap bookworm (minbase) into $root"
+debootstrap --variant=minbase bookworm "$root" "$mirror" >"$root.debootstrap.log" 2>&1 ||
+    { tail -20 "$root.debootstrap.log"; exit 1; }
+mount -t proc proc "$root/proc"
+mount --rbind /sys "$root/sys"
+mount --rbind /dev "$root/dev"
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+
+echo "== the source tree of $(git -C "$top" describe --always --dirty)"
+mkdir -p "$root/root/simtbench"
+git -C "$top" archive HEAD | tar -x -C "$root/root/simtbench"
+
+status=0
+for i in 0 1; do
+    echo "== README command $((i + 1)): ${commands[$i]:0:100}..."
+    t0=$(date +%s)
+    if chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin TERM=dumb \
+        /bin/sh -c "cd /root/simtbench && ${commands[$i]}" >"$root.cmd$((i + 1)).log" 2>&1; then
+        echo "   passed in $(( $(date +%s) - t0 )) s"
+    else
+        echo "   FAILED (status $?) after $(( $(date +%s) - t0 )) s; the end of its output:"
+        tail -30 "$root.cmd$((i + 1)).log"
+        status=1
+        break
+    fi
+done
+tail -5 "$root.cmd1.log" 2>/dev/null | sed 's/^/   | /'
+exit $status
