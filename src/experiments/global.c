@@ -1,4 +1,4 @@
-/* The global-memory (coalescing) family of issue 3 and seed 000: stride
+/* The global-memory (coalescing) family (seed 000): stride
  * sweeps for 4-, 8- and 16-byte words, misaligned starts, permutations
  * inside a segment and spread over segments, broadcast reads, and the row
  * versus column walk of a row-major matrix.
@@ -403,13 +403,14 @@ static int differs(const uint32_t *out, long got_at, const uint32_t *in, long wa
 #define CHECK_TILE_BYTES (256L << 10)
 
 /* The kernel's mapping: dense position g = k * lanes + x takes element
- * ELEMENT(x, k) of access_global.cl, and the tail maps onto itself.  The
- * serial check walked g in order, phase by phase, which sweeps the whole
- * strided side once per phase (`step` times over 256 MiB for the widest
- * strides); this one walks a tile of warps through every phase before
- * moving on, so that each side is read from memory once.  g stays the key,
- * so that the mismatch reported is the one with the smallest g, as before
- * (and no division per element: GPU-sized buffers hold 64M elements). */
+ * ELEMENT(x, k) of access_global.cl, and the tail maps onto itself.  A
+ * check that walked g in order, phase by phase, would sweep the whole
+ * strided side once per phase (`step` times over a GPU-sized buffer for
+ * the widest strides); this one walks a tile of warps through every phase
+ * before moving on, so that each side is read from memory once.  g stays
+ * the key, so that the mismatch reported is the one with the smallest g,
+ * as a serial walk would find it (and no division per element: GPU-sized
+ * buffers hold tens of millions of elements). */
 typedef struct global_scan {
     const global_knobs *a;
     const uint32_t *in, *out;

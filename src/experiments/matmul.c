@@ -14,7 +14,7 @@
  * for NaN, which the poison is; values are checked everywhere while
  * m * n * k <= MATMUL_FULL_CHECK, else on every element of a deterministic
  * sample of rows (edges included) and of columns, which keeps the host
- * reference to about a second of one core at 4096. */
+ * reference short next to the run at GPU sizes. */
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
@@ -149,10 +149,10 @@ static int matmul_variants(sb_variant *out, int max)
 
 static void matmul_default_size(const sb_device_info *dev, sb_problem *p)
 {
-    /* On a GPU, 4096 gives even the slowest variant tens of milliseconds and
-       the most coarsened one (256 x 32 outputs per block) 2048 blocks, so the
-       last partial wave does not blur the coarsening sweep.  On a CPU, small
-       enough that the whole suite takes seconds. */
+    /* On a GPU, 4096 gives even the slowest variant a launch long enough to
+       time well and the most coarsened one (256 x 32 outputs per block) 2048
+       blocks, so the last partial wave does not blur the coarsening sweep.
+       On a CPU, small enough that the whole suite takes seconds. */
     long n = dev->is_gpu ? 4096 : 128;
     p->rows = p->cols = n;
 }

@@ -1,4 +1,4 @@
-/* The shared/local-memory (bank) family of issue 3 and seeds 000 and 002:
+/* The shared/local-memory (bank) family (seeds 000 and 002):
  * stride sweeps for 4-, 8- and 16-byte elements, broadcast and several
  * lanes on one address, and row and column walks of [32][32], [32][33]
  * and an XOR-swizzled [32][32].
@@ -216,9 +216,9 @@ static void shared_default_size(const sb_device_info *dev, sb_problem *p)
         p->cols = 512;
         return;
     }
-    /* Eight waves of full multiprocessors (2048 threads each): the
-       conflict-free 4-byte loads then take a few hundred microseconds and
-       the last, partial wave matters little. */
+    /* Eight waves of full multiprocessors (2048 threads each): long enough
+       to time even the conflict-free 4-byte loads, and the last, partial
+       wave matters little. */
     p->rows = 8L * (dev->compute_units > 0 ? dev->compute_units : 132);
     p->cols = 2048;
 }

@@ -360,10 +360,10 @@ static int mismatch(char *err, size_t n, long row, long col, uint32_t got, uint3
 
 /* The transposed check walks the matrices in 64 x 64 blocks: a comparison
  * that strides through c a whole row at a time misses the cache on every
- * element, which at 8192 x 8192 costs seconds per check.  Blocks are the
- * items of the parallel search, in the order the serial walk takes them
- * (block rows of a, then block columns); inside a block, columns of a then
- * rows. */
+ * element, which at GPU sizes makes the check far slower than the run.
+ * Blocks are the items of the parallel search, in the order the serial
+ * walk takes them (block rows of a, then block columns); inside a block,
+ * columns of a then rows. */
 #define CHECK_BLOCK 64
 
 typedef struct transpose_scan {
