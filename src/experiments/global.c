@@ -6,7 +6,7 @@
  * Every variant copies a buffer of a few L2 sizes through one declared
  * access (see common/kernels/access_global.cl for the layout), and counts as useful
  * bytes what the program asked for: every element read plus every element
- * written.  The access is described once, as a global_knobs; the kernel's
+ * written.  The access is described once, as its global_knobs; the kernel's
  * -D definitions and the model's pattern are both made from it. */
 #include <stdbool.h>
 #include <stdio.h>
@@ -433,7 +433,7 @@ static long scan_tiles(const void *ctx, long begin, long end)
             for (long x = x0, g = k * s->lanes + x0; x < x1; x++, g++) {
                 long e = (x >> 5) * 32 * s->step + s->lane_at[x & 31] + base;
                 if (a->dir == DIR_STORE ? differs(s->out, e, s->in, g, per)
-                             : differs(s->out, g, s->in, e, per)) {
+                                        : differs(s->out, g, s->in, e, per)) {
                     first = g < first ? g : first;
                     break;
                 }
@@ -471,7 +471,7 @@ static int global_verify(void *host, const sb_problem *p, const sb_variant *v,
     /* The tail, under 32 * step elements, after every phase. */
     for (long t = s.lanes * s.step; g == SB_NO_MISMATCH && t < count; t++)
         if (store ? differs(out, t + a.offset, h->in, t, per)
-                    : differs(out, t, h->in, t + a.offset, per))
+                  : differs(out, t, h->in, t + a.offset, per))
             g = t;
     if (g == SB_NO_MISMATCH)
         return 0;
@@ -482,7 +482,7 @@ static int global_verify(void *host, const sb_problem *p, const sb_variant *v,
             a.offset;
     }
     return store ? check_element(&a, out, e, h->in, g, err, n)
-                   : check_element(&a, out, g, h->in, e, err, n);
+                 : check_element(&a, out, g, h->in, e, err, n);
 }
 
 /* ------------------------------------------------------------ the walks */

@@ -324,9 +324,9 @@ static int matmul_plan(void *host, const sb_problem *p, const sb_variant *v,
     (void)dev;
     (void)err;
     (void)n;
-    matmul_knobs kn = knobs_of(v);
-    matmul_kind kind = kn.kind;
-    int tile = kn.tile, coarse = kn.coarse;
+    matmul_knobs knobs = knobs_of(v);
+    matmul_kind kind = knobs.kind;
+    int tile = knobs.tile, coarse = knobs.coarse;
     size_t a_bytes = (size_t)h->m * (size_t)h->k * sizeof(float);
     size_t b_bytes = (size_t)h->k * (size_t)h->n * sizeof(float);
     size_t c_bytes = (size_t)h->m * (size_t)h->n * sizeof(float);
@@ -360,15 +360,15 @@ static int matmul_plan(void *host, const sb_problem *p, const sb_variant *v,
         declare_global(plan, "a load", 1);
         declare_global(plan, "b load", 1);
     } else {
-        declare_global(plan, "b load", kn.corner_turn ? 1 : h->k);
+        declare_global(plan, "b load", knobs.corner_turn ? 1 : h->k);
         /* The shared tile's store: by columns when corner-turned. */
         int i = plan->npatterns++;
         sb_pattern *pat = &plan->pattern[i];
         *pat = sb_pattern_default();
         pat->tile_rows = tile;
         pat->tile_cols = tile;
-        pat->pad = kn.pad;
-        pat->walk = kn.corner_turn ? SB_WALK_COLUMN : SB_WALK_ROW;
+        pat->pad = knobs.pad;
+        pat->walk = knobs.corner_turn ? SB_WALK_COLUMN : SB_WALK_ROW;
         snprintf(plan->pattern_label[i], sizeof plan->pattern_label[i], "smem st");
     }
     return 0;

@@ -7,7 +7,7 @@
  * common/kernels/access_shared.cl), so the launch time is shared-memory time; the
  * figure is the time one multiprocessor spends per warp-wide access, and
  * the slowdown column compares each variant with the conflict-free one of
- * its element size and direction.  The access is described once, as a
+ * its element size and direction.  The access is described once, as its
  * shared_knobs; definitions and the model's pattern are both made from it. */
 #include <stdbool.h>
 #include <stdio.h>

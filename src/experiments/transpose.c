@@ -1,6 +1,7 @@
-/* The transpose family (seed 000): the copy roof, naive transposes that
- * coalesce only one side, and tiled ones that stage through shared memory
- * with no padding, [32][33] padding, an XOR swizzle, and coarsening. */
+/* The transpose family (seed 000): the copy roofs, naive transposes that
+ * coalesce only one side, tiled ones that stage through shared memory with
+ * no padding, [32][33] padding, an XOR swizzle, and coarsening, and vector
+ * transposes with 16-byte accesses on both sides. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,7 +268,9 @@ static void plan_geometry(const sb_problem *p, const sb_variant *v, sb_launch *g
     case KERNEL_NAIVE_WRITE:
         sb_grid_2d(g, v, p->rows, p->cols, k.tile, k.tile);
         break;
-    default:
+    case KERNEL_COPY:
+    case KERNEL_NAIVE_READ:
+    case KERNEL_TILED:
         sb_grid_2d(g, v, p->cols, p->rows, k.tile, k.tile);
         break;
     }
@@ -303,10 +306,12 @@ static void plan_pattern(const sb_problem *p, const sb_variant *v, sb_plan *plan
         pat->walk = SB_WALK_COLUMN;
         label = "smem col";
         break;
-    default:
+    case KERNEL_COPY:
+    case KERNEL_COPY_VEC:
+    case KERNEL_VEC4:
         pat->space = SB_SPACE_GLOBAL;
         pat->stride = 1;
-        if (k.kernel == KERNEL_COPY_VEC || k.kernel == KERNEL_VEC4)
+        if (k.kernel != KERNEL_COPY)
             pat->word_bytes = 16;
         break;
     }
