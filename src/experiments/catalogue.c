@@ -2,22 +2,29 @@
 
 #include <string.h>
 
-/* Adding an experiment: a kernel file in common/, an exp_*.c file defining
- * its sb_experiment, and one line here. */
-static const sb_experiment *const catalogue[] = {
-    &sb_exp_transpose,
-    &sb_exp_matmul,
-    &sb_exp_vecadd,
-    &sb_exp_occupancy,
-    &sb_exp_global_stride,
-    &sb_exp_global_offset,
-    &sb_exp_global_perm,
-    &sb_exp_global_broadcast,
-    &sb_exp_global_walk,
-    &sb_exp_shared_stride,
-    &sb_exp_shared_broadcast,
-    &sb_exp_shared_tile,
-};
+/* Every experiment, in catalogue order (the order of --list and of a run).
+ * Adding one: write src/experiments/NAME.c defining
+ * `const sb_experiment sb_exp_NAME` (its kernels in common/kernels/), add
+ * X(NAME) here, and add the file to EXPERIMENT_SOURCES in Makefile.am. */
+#define SB_EXPERIMENTS(X)                                                                      \
+    X(transpose)                                                                               \
+    X(matmul)                                                                                  \
+    X(vecadd)                                                                                  \
+    X(occupancy)                                                                               \
+    X(global_stride)                                                                           \
+    X(global_offset)                                                                           \
+    X(global_perm)                                                                             \
+    X(global_broadcast)                                                                        \
+    X(global_walk)                                                                             \
+    X(shared_stride)                                                                           \
+    X(shared_broadcast)                                                                        \
+    X(shared_tile)
+
+#define SB_DECLARE_EXPERIMENT(name) extern const sb_experiment sb_exp_##name;
+SB_EXPERIMENTS(SB_DECLARE_EXPERIMENT)
+
+#define SB_LIST_EXPERIMENT(name) &sb_exp_##name,
+static const sb_experiment *const catalogue[] = {SB_EXPERIMENTS(SB_LIST_EXPERIMENT)};
 
 int sb_catalogue_count(void)
 {

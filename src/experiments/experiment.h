@@ -27,6 +27,13 @@ typedef enum sb_role {
     SB_ROLE_VENDOR
 } sb_role;
 
+/* A family's own knobs (tile, stride, word size, ...): a struct private to
+ * the family's file, which the variant carries without knowing its type
+ * (SB_KNOBS in variant.h gives the family typed access). */
+typedef struct sb_knobs {
+    _Alignas(max_align_t) unsigned char bytes[64];
+} sb_knobs;
+
 /* One variant: a kernel and a set of -D definitions, identical for every API. */
 typedef struct sb_variant {
     char name[48];                          /* "padded", "stride-4" */
@@ -34,7 +41,7 @@ typedef struct sb_variant {
     char defines[SB_MAX_DEFINES][40];       /* "TILE=32" */
     int ndefines;
     unsigned block[3];                      /* threads per block */
-    long param[6];                          /* the experiment's own knobs */
+    sb_knobs knobs;                         /* the family's own knobs */
     int in_default;                         /* run when no variant is named */
     sb_role role;                           /* kernel, copy roof, API copy or vendor row */
     int baseline;                           /* the reference row for slowdowns */

@@ -1,4 +1,4 @@
-/* The global-memory (coalescing) family of issue 3 and seed 000: stride
+/* The global-memory (coalescing) family (seed 000): stride
  * sweeps for 4-, 8- and 16-byte words, misaligned starts, permutations
  * inside a segment and spread over segments, broadcast reads, and the row
  * versus column walk of a row-major matrix.
@@ -6,13 +6,13 @@
  * Every variant copies a buffer of a few L2 sizes through one declared
  * access (see common/kernels/access_global.cl for the layout), and counts as useful
  * bytes what the program asked for: every element read plus every element
- * written.  The access is described once, as a global_access; the kernel's
+ * written.  The access is described once, as its global_knobs; the kernel's
  * -D definitions and the model's pattern are both made from it. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "experiments/catalogue.h"
 #include "run/host_data.h"
 #include "experiments/variant.h"
 
@@ -21,18 +21,24 @@
 #define MAX_OFFSET_WORDS 128 /* room after the buffer: OFFSET up to 32 16-byte words */
 #define MAX_WORDS (1L << 29) /* 2 GiB: indices stay in int */
 
-/* One declared access: the single source of the kernel's definitions and
- * of the model's pattern. */
-typedef struct global_access {
-    int word;     /* WORD: bytes per lane */
-    int stride;   /* STRIDE: elements between lanes */
-    int spread;   /* SPREAD: one 128-byte segment per lane */
-    int offset;   /* OFFSET: elements after a 128-byte boundary */
-    int perm;     /* PERM: an sb_perm */
-    int perm_arg; /* PERM_ARG: XOR mask or random seed */
-    int same;     /* SAME: lanes per element */
-    int store;    /* the access is the write (global_store), not the read */
-} global_access;
+typedef enum global_dir { DIR_LOAD, DIR_STORE } global_dir;
+/* WALK of access_global.cl; WALK_NONE for the access experiments. */
+typedef enum global_walk { WALK_NONE, WALK_ROW, WALK_COLUMN } global_walk;
+
+/* One declared access (or, for global_walk, the walk): the single source
+ * of the kernel's definitions and of the model's pattern. */
+typedef struct global_knobs {
+    int word;          /* WORD: bytes per lane */
+    int stride;        /* STRIDE: elements between lanes */
+    int offset;        /* OFFSET: elements after a 128-byte boundary */
+    int same;          /* SAME: lanes per element */
+    sb_perm perm;      /* PERM: the lanes' order inside their slot */
+    unsigned perm_arg; /* PERM_ARG: XOR mask or random seed */
+    bool spread;       /* SPREAD: one 128-byte segment per lane */
+    global_dir dir;    /* the access is the read (global_load) or the write (global_store) */
+    global_walk walk;  /* global_walk: how each thread walks the matrix */
+} global_knobs;
+SB_KNOBS(global_knobs)
 
 typedef struct global_host {
     long words;                  /* 4-byte words of the buffer: the problem size */
@@ -42,36 +48,24 @@ typedef struct global_host {
 
 /* ------------------------------------------------------------ the access */
 
-static global_access access_default(int word)
+/* A dense read of `word`-byte elements. */
+static global_knobs access_default(int word)
 {
-    global_access a = {word, 1, 0, 0, SB_PERM_NONE, 0, 1, 0};
-    return a;
-}
-
-static global_access access_of(const sb_variant *v)
-{
-    global_access a;
-    a.word = (int)v->param[0];
-    a.stride = (int)v->param[1];
-    a.spread = (int)v->param[2];
-    a.offset = (int)v->param[3];
-    a.perm = (int)(v->param[4] & 0xff);
-    a.perm_arg = (int)(v->param[4] >> 8);
-    a.same = (int)v->param[5];
-    a.store = strcmp(v->kernel, "global_store") == 0;
+    global_knobs a = {.word = word, .stride = 1, .same = 1, .perm = SB_PERM_NONE,
+                      .dir = DIR_LOAD};
     return a;
 }
 
 /* The variant: kernel, definitions (only those that differ from the
    kernel's defaults, so that the report's params say what matters) and
-   the parameters access_of reads back. */
-static int add_access(sb_variant *out, int n, int max, const char *name, const global_access *a,
+   the knobs. */
+static int add_access(sb_variant *out, int n, int max, const char *name, const global_knobs *a,
                       int in_default, int group, int baseline)
 {
     if (n >= max)
         return n;
     sb_variant *v = &out[n];
-    sb_variant_init(v, name, a->store ? "global_store" : "global_load", BLOCK, 1, 1);
+    sb_variant_init(v, name, a->dir == DIR_STORE ? "global_store" : "global_load", BLOCK, 1, 1);
     sb_variant_define(v, "WORD=%d", a->word);
     if (a->stride != 1)
         sb_variant_define(v, "STRIDE=%d", a->stride);
@@ -80,24 +74,19 @@ static int add_access(sb_variant *out, int n, int max, const char *name, const g
     if (a->offset)
         sb_variant_define(v, "OFFSET=%d", a->offset);
     if (a->perm != SB_PERM_NONE)
-        sb_variant_define(v, "PERM=%d", a->perm);
+        sb_variant_define(v, "PERM=%d", (int)a->perm);
     if (a->perm == SB_PERM_XOR || a->perm == SB_PERM_RANDOM)
-        sb_variant_define(v, "PERM_ARG=%d", a->perm_arg);
+        sb_variant_define(v, "PERM_ARG=%u", a->perm_arg);
     if (a->same != 1)
         sb_variant_define(v, "SAME=%d", a->same);
-    v->param[0] = a->word;
-    v->param[1] = a->stride;
-    v->param[2] = a->spread;
-    v->param[3] = a->offset;
-    v->param[4] = a->perm | ((long)a->perm_arg << 8);
-    v->param[5] = a->same;
+    set_knobs(v, a);
     v->in_default = in_default;
     v->group = group;
     v->baseline = baseline;
     return n + 1;
 }
 
-static sb_pattern pattern_of(const global_access *a)
+static sb_pattern pattern_of(const global_knobs *a)
 {
     sb_pattern p = sb_pattern_default();
     p.space = SB_SPACE_GLOBAL;
@@ -105,13 +94,13 @@ static sb_pattern pattern_of(const global_access *a)
     p.stride = a->stride;
     p.spread = a->spread;
     p.offset = a->offset;
-    p.perm = (sb_perm)a->perm;
-    p.perm_arg = (unsigned)a->perm_arg;
+    p.perm = a->perm;
+    p.perm_arg = a->perm_arg;
     p.same = a->same;
     return p;
 }
 
-static long step_of(const global_access *a)
+static long step_of(const global_knobs *a)
 {
     return a->spread ? 128 / a->word : a->stride;
 }
@@ -128,11 +117,11 @@ static long phase_word(long step, int word, long k)
     return row * sector_words + col;
 }
 
-static int lane_pos(const global_access *a, const int32_t perm[SB_WARP_LANES], int lane)
+static int lane_pos(const global_knobs *a, const int32_t perm[SB_WARP_LANES], int lane)
 {
     switch (a->perm) {
     case SB_PERM_REVERSE: return 31 - lane;
-    case SB_PERM_XOR: return lane ^ a->perm_arg;
+    case SB_PERM_XOR: return lane ^ (int)a->perm_arg;
     case SB_PERM_RANDOM: return perm[lane];
     default: return lane;
     }
@@ -140,14 +129,13 @@ static int lane_pos(const global_access *a, const int32_t perm[SB_WARP_LANES], i
 
 /* ----------------------------------------------------------- variants */
 
-enum { DIR_LOAD = 0, DIR_STORE = 1 };
-static const char *const dir_name[] = {"load", "store"};
+static const char *const dir_name[] = {[DIR_LOAD] = "load", [DIR_STORE] = "store"};
 static const int words[] = {4, 8, 16};
 
-/* The default suite's share of the sweep (each 256 MiB variant costs most
- * of a second of host checking): loads where the sector count changes,
+/* The default suite's share of the sweep (the host checks every
+ * GPU-sized variant, which adds up): loads where the sector count changes,
  * stores at the ends, wider words at 1 and 4; --variant all for the rest. */
-static int is_default_stride(int word, int stride, int dir)
+static int is_default_stride(int word, int stride, global_dir dir)
 {
     static const int loads[] = {1, 2, 3, 4, 8, 32}, stores[] = {1, 2, 8, 32};
     const int *set = dir == DIR_LOAD ? loads : stores;
@@ -164,11 +152,11 @@ static int stride_variants(sb_variant *out, int max)
 {
     int n = 0;
     for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
-        for (int dir = DIR_LOAD; dir <= DIR_STORE; dir++)
+        for (global_dir dir = DIR_LOAD; dir <= DIR_STORE; dir++)
             for (int s = 1; s <= 64; s++) {
-                global_access a = access_default(words[w]);
+                global_knobs a = access_default(words[w]);
                 a.stride = s;
-                a.store = dir;
+                a.dir = dir;
                 char name[48];
                 snprintf(name, sizeof name, "w%d-s%d-%s", words[w], s, dir_name[dir]);
                 n = add_access(out, n, max, name, &a, is_default_stride(words[w], s, dir),
@@ -181,11 +169,11 @@ static int offset_variants(sb_variant *out, int max)
 {
     static const int shown[] = {0, 1, 4, 8, 16, 31, 32};
     int n = 0;
-    for (int dir = DIR_LOAD; dir <= DIR_STORE; dir++)
+    for (global_dir dir = DIR_LOAD; dir <= DIR_STORE; dir++)
         for (int k = 0; k <= 32; k++) {
-            global_access a = access_default(4);
+            global_knobs a = access_default(4);
             a.offset = k;
-            a.store = dir;
+            a.dir = dir;
             int in_default = 0;
             for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)
                 in_default |= shown[i] == k;
@@ -202,21 +190,22 @@ static int perm_variants(sb_variant *out, int max)
        31 would only repeat the reversal. */
     static const struct {
         const char *name;
-        int perm, arg;
+        sb_perm perm;
+        unsigned arg;
     } perms[] = {{"identity", SB_PERM_NONE, 0},
                  {"reverse", SB_PERM_REVERSE, 0},
                  {"xor9", SB_PERM_XOR, 9},
                  {"random1", SB_PERM_RANDOM, 1}};
     int n = 0;
     for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
-        for (int dir = DIR_LOAD; dir <= DIR_STORE; dir++)
+        for (global_dir dir = DIR_LOAD; dir <= DIR_STORE; dir++)
             for (int spread = 0; spread <= 1; spread++)
                 for (size_t p = 0; p < sizeof perms / sizeof perms[0]; p++) {
-                    global_access a = access_default(words[w]);
+                    global_knobs a = access_default(words[w]);
                     a.perm = perms[p].perm;
                     a.perm_arg = perms[p].arg;
                     a.spread = spread;
-                    a.store = dir;
+                    a.dir = dir;
                     char name[48];
                     snprintf(name, sizeof name, "w%d-%s%s-%s", words[w], perms[p].name,
                              spread ? "-spread" : "", dir_name[dir]);
@@ -231,7 +220,7 @@ static int broadcast_variants(sb_variant *out, int max)
     int n = 0;
     for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
         for (int same = 1; same <= 32; same *= 2) {
-            global_access a = access_default(words[w]);
+            global_knobs a = access_default(words[w]);
             a.same = same;
             char name[48];
             if (same == 32)
@@ -305,7 +294,7 @@ static void global_release(void *host)
 }
 
 /* Elements of the variant's word in the buffer. */
-static long elements(const global_host *h, const global_access *a)
+static long elements(const global_host *h, const global_knobs *a)
 {
     return h->words * 4 / a->word;
 }
@@ -316,7 +305,8 @@ static int global_plan(void *host, const sb_problem *p, const sb_variant *v,
     global_host *h = host;
     (void)p;
     (void)dev;
-    global_access a = access_of(v);
+    global_knobs a = knobs_of(v);
+    bool store = a.dir == DIR_STORE;
     long count = elements(h, &a);
     if (count < 1) {
         snprintf(err, n, "%ld words hold no %d-byte element; give a larger size", h->words,
@@ -325,8 +315,8 @@ static int global_plan(void *host, const sb_problem *p, const sb_variant *v,
     }
     if (a.perm == SB_PERM_RANDOM || a.perm == SB_PERM_XOR || a.perm == SB_PERM_REVERSE) {
         int t[SB_WARP_LANES];
-        if (sb_perm_table((sb_perm)a.perm, (unsigned)a.perm_arg, t)) {
-            snprintf(err, n, "bad permutation %d/%d", a.perm, a.perm_arg);
+        if (sb_perm_table(a.perm, a.perm_arg, t)) {
+            snprintf(err, n, "bad permutation %d/%u", (int)a.perm, a.perm_arg);
             return -1;
         }
         for (int l = 0; l < SB_WARP_LANES; l++)
@@ -342,9 +332,9 @@ static int global_plan(void *host, const sb_problem *p, const sb_variant *v,
     size_t word = (size_t)a.word;
 
     plan->nbuffers = 3;
-    plan->buffer[0].bytes = (size_t)(count + (a.store ? 0 : a.offset)) * word;
+    plan->buffer[0].bytes = (size_t)(count + (store ? 0 : a.offset)) * word;
     plan->buffer[0].init = h->in;
-    plan->buffer[1].bytes = (size_t)(count + (a.store ? a.offset : 0)) * word;
+    plan->buffer[1].bytes = (size_t)(count + (store ? a.offset : 0)) * word;
     plan->buffer[1].init = NULL;
     plan->buffer[2].bytes = sizeof h->perm;
     plan->buffer[2].init = h->perm;
@@ -367,21 +357,21 @@ static int global_plan(void *host, const sb_problem *p, const sb_variant *v,
     memcpy(plan->geometry.block, v->block, sizeof plan->geometry.block);
     plan->bytes = 2.0 * (double)count * (double)word;
 
-    global_access dense = access_default(a.word);
+    global_knobs dense = access_default(a.word);
     plan->npatterns = 2;
     plan->pattern[0] = pattern_of(&a);
     plan->pattern[1] = pattern_of(&dense);
     snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "%s",
-             a.store ? "store" : "load");
+             store ? "store" : "load");
     snprintf(plan->pattern_label[1], sizeof plan->pattern_label[1], "%s",
-             a.store ? "load" : "store");
+             store ? "load" : "store");
     return 0;
 }
 
 static const char *const component = "xyzw";
 
 /* Compares element `got_at` of out with element `want_at` of in. */
-static int check_element(const global_access *a, const uint32_t *out, long got_at,
+static int check_element(const global_knobs *a, const uint32_t *out, long got_at,
                          const uint32_t *in, long want_at, char *err, size_t n)
 {
     int per = a->word / 4;
@@ -413,15 +403,16 @@ static int differs(const uint32_t *out, long got_at, const uint32_t *in, long wa
 #define CHECK_TILE_BYTES (256L << 10)
 
 /* The kernel's mapping: dense position g = k * lanes + x takes element
- * ELEMENT(x, k) of access_global.cl, and the tail maps onto itself.  The
- * serial check walked g in order, phase by phase, which sweeps the whole
- * strided side once per phase (`step` times over 256 MiB for the widest
- * strides); this one walks a tile of warps through every phase before
- * moving on, so that each side is read from memory once.  g stays the key,
- * so that the mismatch reported is the one with the smallest g, as before
- * (and no division per element: GPU-sized buffers hold 64M elements). */
+ * ELEMENT(x, k) of access_global.cl, and the tail maps onto itself.  A
+ * check that walked g in order, phase by phase, would sweep the whole
+ * strided side once per phase (`step` times over a GPU-sized buffer for
+ * the widest strides); this one walks a tile of warps through every phase
+ * before moving on, so that each side is read from memory once.  g stays
+ * the key, so that the mismatch reported is the one with the smallest g,
+ * as a serial walk would find it (and no division per element: GPU-sized
+ * buffers hold tens of millions of elements). */
 typedef struct global_scan {
-    const global_access *a;
+    const global_knobs *a;
     const uint32_t *in, *out;
     long step, lanes, tile_lanes;
     long lane_at[SB_WARP_LANES]; /* element of lane l in its warp's slot */
@@ -430,7 +421,7 @@ typedef struct global_scan {
 static long scan_tiles(const void *ctx, long begin, long end)
 {
     const global_scan *s = ctx;
-    const global_access *a = s->a;
+    const global_knobs *a = s->a;
     const int per = a->word / 4;
     long first = SB_NO_MISMATCH;
     for (long t = begin; t < end; t++) {
@@ -441,8 +432,8 @@ static long scan_tiles(const void *ctx, long begin, long end)
             long base = phase_word(s->step, a->word, k) + a->offset;
             for (long x = x0, g = k * s->lanes + x0; x < x1; x++, g++) {
                 long e = (x >> 5) * 32 * s->step + s->lane_at[x & 31] + base;
-                if (a->store ? differs(s->out, e, s->in, g, per)
-                             : differs(s->out, g, s->in, e, per)) {
+                if (a->dir == DIR_STORE ? differs(s->out, e, s->in, g, per)
+                                        : differs(s->out, g, s->in, e, per)) {
                     first = g < first ? g : first;
                     break;
                 }
@@ -457,11 +448,12 @@ static int global_verify(void *host, const sb_problem *p, const sb_variant *v,
 {
     global_host *h = host;
     (void)p;
-    global_access a = access_of(v);
+    global_knobs a = knobs_of(v);
+    bool store = a.dir == DIR_STORE;
     const uint32_t *out = outputs[0];
     long count = elements(h, &a);
     int per = a.word / 4;
-    if (a.store)
+    if (store)
         for (long i = 0; i < (long)a.offset * per; i++)
             if (out[i] != SB_POISON_WORD) {
                 snprintf(err, n, "out word %ld = 0x%08x, before the first element the store "
@@ -478,8 +470,8 @@ static int global_verify(void *host, const sb_problem *p, const sb_variant *v,
     long g = sb_first_mismatch(tiles, 1, scan_tiles, &s);
     /* The tail, under 32 * step elements, after every phase. */
     for (long t = s.lanes * s.step; g == SB_NO_MISMATCH && t < count; t++)
-        if (a.store ? differs(out, t + a.offset, h->in, t, per)
-                    : differs(out, t, h->in, t + a.offset, per))
+        if (store ? differs(out, t + a.offset, h->in, t, per)
+                  : differs(out, t, h->in, t + a.offset, per))
             g = t;
     if (g == SB_NO_MISMATCH)
         return 0;
@@ -489,13 +481,11 @@ static int global_verify(void *host, const sb_problem *p, const sb_variant *v,
         e = (x >> 5) * 32 * s.step + s.lane_at[x & 31] + phase_word(s.step, a.word, k) +
             a.offset;
     }
-    return a.store ? check_element(&a, out, e, h->in, g, err, n)
-                   : check_element(&a, out, g, h->in, e, err, n);
+    return store ? check_element(&a, out, e, h->in, g, err, n)
+                 : check_element(&a, out, g, h->in, e, err, n);
 }
 
 /* ------------------------------------------------------------ the walks */
-
-enum { WALK_ROW = 1, WALK_COLUMN = 2 };
 
 static int walk_variants(sb_variant *out, int max)
 {
@@ -505,7 +495,8 @@ static int walk_variants(sb_variant *out, int max)
         sb_variant *v = &out[n++];
         sb_variant_init(v, names[w], "global_walk", BLOCK, 1, 1);
         sb_variant_define(v, "WALK=%d", w);
-        v->param[0] = w;
+        global_knobs k = {.walk = (global_walk)w};
+        set_knobs(v, &k);
         v->baseline = w == WALK_ROW;
     }
     return n;
@@ -556,8 +547,8 @@ static int walk_plan(void *host, const sb_problem *p, const sb_variant *v,
     plan->bytes = (double)bytes + (double)p->cols * 4.0;
     /* Each warp's request: 32 neighbouring words, or 32 words a row of the
        transposed view (`rows` words) apart. */
-    global_access a = access_default(4);
-    a.stride = v->param[0] == WALK_ROW ? 1 : (int)p->rows;
+    global_knobs a = access_default(4);
+    a.stride = knobs_of(v).walk == WALK_ROW ? 1 : (int)p->rows;
     plan->npatterns = 1;
     plan->pattern[0] = pattern_of(&a);
     snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "load");
@@ -608,7 +599,7 @@ static int walk_verify(void *host, const sb_problem *p, const sb_variant *v,
                        void *const *outputs, char *err, size_t n)
 {
     global_host *h = host;
-    walk_scan w = {h->in, outputs[0], p->rows, p->cols, v->param[0] == WALK_ROW};
+    walk_scan w = {h->in, outputs[0], p->rows, p->cols, knobs_of(v).walk == WALK_ROW};
     long t = sb_first_mismatch(p->cols, WALK_CHECK_THREADS, scan_walks, &w);
     if (t == SB_NO_MISMATCH)
         return 0;

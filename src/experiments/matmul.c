@@ -14,14 +14,14 @@
  * for NaN, which the poison is; values are checked everywhere while
  * m * n * k <= MATMUL_FULL_CHECK, else on every element of a deterministic
  * sample of rows (edges included) and of columns, which keeps the host
- * reference to about a second of one core at 4096. */
+ * reference short next to the run at GPU sizes. */
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "experiments/catalogue.h"
 #include "dram.h"
 #include "run/host_data.h"
 #include "experiments/variant.h"
@@ -30,8 +30,82 @@
 #define MATMUL_FULL_CHECK (1L << 30)
 #define MATMUL_SAMPLES 32 /* rows and columns checked beyond the full limit */
 
-enum { KIND_SIMPLE, KIND_TILED, KIND_COLMAJOR }; /* param[0] */
-enum { GROUP_TILING, GROUP_COARSENING, GROUP_CORNER }; /* slowdowns compare within */
+/* The kernel a variant runs. */
+typedef enum matmul_kind {
+    KIND_SIMPLE,  /* matmul_simple: one output per thread, straight from global memory */
+    KIND_TILED,   /* matmul_tiled: a and b staged in shared tiles, COARSE outputs per thread */
+    KIND_COLMAJOR /* matmul_colmajor: the same with b stored column-major */
+} matmul_kind;
+
+static const char *const kernel_name[] = {
+    [KIND_SIMPLE] = "matmul_simple",
+    [KIND_TILED] = "matmul_tiled",
+    [KIND_COLMAJOR] = "matmul_colmajor",
+};
+
+/* Slowdowns compare within a group. */
+typedef enum matmul_group { GROUP_TILING, GROUP_COARSENING, GROUP_CORNER } matmul_group;
+
+/* What the plan needs of a variant. */
+typedef struct matmul_knobs {
+    matmul_kind kind;
+    int tile;         /* TILE: the side of the shared tiles and of the block */
+    int coarse;       /* COARSE: outputs per thread, along a row */
+    int pad;          /* PAD: columns added to each row of b's shared tile */
+    bool corner_turn; /* TURN: b's column-major tile loaded by columns */
+} matmul_knobs;
+SB_KNOBS(matmul_knobs)
+
+/* One row of the catalogue.  smem_align 4 declares the shared tiles only
+   4-byte aligned (a float's alignment) instead of 16. */
+typedef struct matmul_entry {
+    const char *name;
+    matmul_kind kind;
+    int tile, coarse, pad;
+    bool corner_turn;
+    int smem_align;
+    matmul_group group;
+    int baseline, in_default;
+} matmul_entry;
+
+static const matmul_entry matmul_table[] = {
+    {.name = "simple", .kind = KIND_SIMPLE, .tile = 16, .coarse = 1,
+     .group = GROUP_TILING, .baseline = 1, .in_default = 1},
+    {.name = "tiled16", .kind = KIND_TILED, .tile = 16, .coarse = 1,
+     .group = GROUP_TILING, .in_default = 1},
+    {.name = "tiled32", .kind = KIND_TILED, .tile = 32, .coarse = 1,
+     .group = GROUP_TILING, .in_default = 1},
+    /* coarse1 is tiled32 again, on purpose: the sweep's own control. */
+    {.name = "coarse1", .kind = KIND_TILED, .tile = 32, .coarse = 1,
+     .group = GROUP_COARSENING, .baseline = 1, .in_default = 1},
+    {.name = "coarse2", .kind = KIND_TILED, .tile = 32, .coarse = 2,
+     .group = GROUP_COARSENING, .in_default = 1},
+    {.name = "coarse4", .kind = KIND_TILED, .tile = 32, .coarse = 4,
+     .group = GROUP_COARSENING, .in_default = 1},
+    {.name = "coarse8", .kind = KIND_TILED, .tile = 32, .coarse = 8,
+     .group = GROUP_COARSENING, .in_default = 1},
+    {.name = "colmajor_naive", .kind = KIND_COLMAJOR, .tile = 32, .coarse = 1,
+     .group = GROUP_CORNER, .baseline = 1, .in_default = 1},
+    {.name = "corner_turning", .kind = KIND_COLMAJOR, .tile = 32, .coarse = 1,
+     .corner_turn = 1, .group = GROUP_CORNER, .in_default = 1},
+    {.name = "corner_turn_pad", .kind = KIND_COLMAJOR, .tile = 32, .coarse = 1,
+     .corner_turn = 1, .pad = 1, .group = GROUP_CORNER, .in_default = 1},
+    /* The shared tiles above are declared 16-byte aligned.  NVIDIA's
+       OpenCL compiler reserves a few bytes of shared memory of its own
+       ahead of them, so tiles declared only 4-byte aligned lose their
+       16-byte shared loads there, and with them a good share of their
+       speed, in OpenCL only: the cross-API lesson. */
+    {.name = "tiled32_a4", .kind = KIND_TILED, .tile = 32, .coarse = 1, .smem_align = 4,
+     .group = GROUP_TILING, .in_default = 1},
+    {.name = "tiled16_a4", .kind = KIND_TILED, .tile = 16, .coarse = 1, .smem_align = 4,
+     .group = GROUP_TILING},
+    {.name = "coarse2_a4", .kind = KIND_TILED, .tile = 32, .coarse = 2, .smem_align = 4,
+     .group = GROUP_COARSENING},
+    {.name = "coarse4_a4", .kind = KIND_TILED, .tile = 32, .coarse = 4, .smem_align = 4,
+     .group = GROUP_COARSENING},
+    {.name = "corner_turn_pad_a4", .kind = KIND_COLMAJOR, .tile = 32, .coarse = 1,
+     .corner_turn = 1, .pad = 1, .smem_align = 4, .group = GROUP_CORNER},
+};
 
 typedef struct matmul_host {
     long m, n, k;
@@ -44,90 +118,41 @@ typedef struct matmul_host {
     double *col_ref, *col_tol; /* ncols x m */
 } matmul_host;
 
-static int add(sb_variant *out, int n, int max, const char *name, const char *kernel,
-               int kind, int tile, int coarse, int turn, int pad, int group, int baseline)
+/* The variant of one catalogue row: its block shape and definitions. */
+static void variant_of(sb_variant *v, const matmul_entry *e)
 {
-    if (n >= max)
-        return n;
-    sb_variant *v = &out[n];
-    sb_variant_init(v, name, kernel, (unsigned)tile, (unsigned)tile, 1);
-    sb_variant_define(v, "TILE=%d", tile);
-    if (kind != KIND_SIMPLE)
-        sb_variant_define(v, "COARSE=%d", coarse);
-    if (kind == KIND_COLMAJOR) {
-        sb_variant_define(v, "TURN=%d", turn);
-        sb_variant_define(v, "PAD=%d", pad);
+    sb_variant_init(v, e->name, kernel_name[e->kind], (unsigned)e->tile, (unsigned)e->tile, 1);
+    sb_variant_define(v, "TILE=%d", e->tile);
+    if (e->kind != KIND_SIMPLE)
+        sb_variant_define(v, "COARSE=%d", e->coarse);
+    if (e->kind == KIND_COLMAJOR) {
+        sb_variant_define(v, "TURN=%d", e->corner_turn);
+        sb_variant_define(v, "PAD=%d", e->pad);
     }
-    v->param[0] = kind;
-    v->param[1] = tile;
-    v->param[2] = coarse;
-    v->param[3] = turn;
-    v->param[4] = pad;
-    v->group = group;
-    v->baseline = baseline;
-    return n + 1;
-}
-
-/* The variant just added, with its shared tiles declared only 4-byte
- * aligned (a float's alignment) instead of 16: the cross-API lesson. */
-static int aligned4(sb_variant *out, int n, int before, int in_default)
-{
-    if (n == before)
-        return n;
-    sb_variant *v = &out[n - 1];
-    char name[sizeof v->name];
-    snprintf(name, sizeof name, "%.40s_a4", v->name);
-    snprintf(v->name, sizeof v->name, "%s", name);
-    sb_variant_define(v, "SMEM_ALIGN=4");
-    v->baseline = 0;
-    v->in_default = in_default;
-    return n;
+    if (e->smem_align)
+        sb_variant_define(v, "SMEM_ALIGN=%d", e->smem_align);
+    matmul_knobs k = {.kind = e->kind, .tile = e->tile, .coarse = e->coarse, .pad = e->pad,
+                      .corner_turn = e->corner_turn};
+    set_knobs(v, &k);
+    v->group = e->group;
+    v->baseline = e->baseline;
+    v->in_default = e->in_default;
 }
 
 static int matmul_variants(sb_variant *out, int max)
 {
     int n = 0;
-    n = add(out, n, max, "simple", "matmul_simple", KIND_SIMPLE, 16, 1, 0, 0, GROUP_TILING, 1);
-    n = add(out, n, max, "tiled16", "matmul_tiled", KIND_TILED, 16, 1, 0, 0, GROUP_TILING, 0);
-    n = add(out, n, max, "tiled32", "matmul_tiled", KIND_TILED, 32, 1, 0, 0, GROUP_TILING, 0);
-    /* coarse1 is tiled32 again, on purpose: the sweep's own control. */
-    for (int c = 1; c <= 8; c *= 2) {
-        char name[16];
-        snprintf(name, sizeof name, "coarse%d", c);
-        n = add(out, n, max, name, "matmul_tiled", KIND_TILED, 32, c, 0, 0, GROUP_COARSENING,
-                c == 1);
-    }
-    n = add(out, n, max, "colmajor_naive", "matmul_colmajor", KIND_COLMAJOR, 32, 1, 0, 0,
-            GROUP_CORNER, 1);
-    n = add(out, n, max, "corner_turning", "matmul_colmajor", KIND_COLMAJOR, 32, 1, 1, 0,
-            GROUP_CORNER, 0);
-    n = add(out, n, max, "corner_turn_pad", "matmul_colmajor", KIND_COLMAJOR, 32, 1, 1, 1,
-            GROUP_CORNER, 0);
-    /* The shared tiles above are declared 16-byte aligned.  NVIDIA's
-       OpenCL compiler reserves 4 bytes of shared memory of its own (8196
-       bytes for tiled32's 8192), so tiles declared only 4-byte aligned lose
-       their 16-byte shared loads there, and 20-25% of their speed, in
-       OpenCL only (run 11 in RESULTS.md: tiled32 7008 against 8792
-       GFLOP/s in CUDA; aligned, 8804 against 8805). */
-    n = aligned4(out, add(out, n, max, "tiled32", "matmul_tiled", KIND_TILED, 32, 1, 0, 0,
-                          GROUP_TILING, 0), n, 1);
-    n = aligned4(out, add(out, n, max, "tiled16", "matmul_tiled", KIND_TILED, 16, 1, 0, 0,
-                          GROUP_TILING, 0), n, 0);
-    n = aligned4(out, add(out, n, max, "coarse2", "matmul_tiled", KIND_TILED, 32, 2, 0, 0,
-                          GROUP_COARSENING, 0), n, 0);
-    n = aligned4(out, add(out, n, max, "coarse4", "matmul_tiled", KIND_TILED, 32, 4, 0, 0,
-                          GROUP_COARSENING, 0), n, 0);
-    n = aligned4(out, add(out, n, max, "corner_turn_pad", "matmul_colmajor", KIND_COLMAJOR, 32,
-                          1, 1, 1, GROUP_CORNER, 0), n, 0);
+    for (size_t i = 0; i < sizeof matmul_table / sizeof matmul_table[0] && n < max; i++)
+        variant_of(&out[n++], &matmul_table[i]);
     return n;
 }
 
 static void matmul_default_size(const sb_device_info *dev, sb_problem *p)
 {
-    /* On a GPU, 4096 gives even the slowest variant tens of milliseconds and
-       the most coarsened one (256 x 32 outputs per block) 2048 blocks, so the
-       last partial wave does not blur the coarsening sweep.  On a CPU, small
-       enough that the whole suite takes seconds. */
+    /* On a GPU, 4096 gives even the slowest variant a launch long enough to
+       time well and the most coarsened one (256 x 32 outputs per block) 2048
+       blocks, so the last partial wave does not blur the coarsening sweep.
+       On a CPU, small enough that the whole suite takes seconds. */
     long n = dev->is_gpu ? 4096 : 128;
     p->rows = p->cols = n;
 }
@@ -299,7 +324,9 @@ static int matmul_plan(void *host, const sb_problem *p, const sb_variant *v,
     (void)dev;
     (void)err;
     (void)n;
-    int kind = (int)v->param[0], tile = (int)v->param[1], coarse = (int)v->param[2];
+    matmul_knobs knobs = knobs_of(v);
+    matmul_kind kind = knobs.kind;
+    int tile = knobs.tile, coarse = knobs.coarse;
     size_t a_bytes = (size_t)h->m * (size_t)h->k * sizeof(float);
     size_t b_bytes = (size_t)h->k * (size_t)h->n * sizeof(float);
     size_t c_bytes = (size_t)h->m * (size_t)h->n * sizeof(float);
@@ -333,16 +360,15 @@ static int matmul_plan(void *host, const sb_problem *p, const sb_variant *v,
         declare_global(plan, "a load", 1);
         declare_global(plan, "b load", 1);
     } else {
-        int turn = (int)v->param[3];
-        declare_global(plan, "b load", turn ? 1 : h->k);
+        declare_global(plan, "b load", knobs.corner_turn ? 1 : h->k);
         /* The shared tile's store: by columns when corner-turned. */
         int i = plan->npatterns++;
         sb_pattern *pat = &plan->pattern[i];
         *pat = sb_pattern_default();
         pat->tile_rows = tile;
         pat->tile_cols = tile;
-        pat->pad = (int)v->param[4];
-        pat->walk = turn ? SB_WALK_COLUMN : SB_WALK_ROW;
+        pat->pad = knobs.pad;
+        pat->walk = knobs.corner_turn ? SB_WALK_COLUMN : SB_WALK_ROW;
         snprintf(plan->pattern_label[i], sizeof plan->pattern_label[i], "smem st");
     }
     return 0;

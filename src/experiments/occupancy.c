@@ -11,19 +11,32 @@
  * one thread per element, so a small size can launch fewer than G per unit.
  *
  * Size rows x cols: n = rows * cols elements.  Verified bit for bit. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "experiments/catalogue.h"
 #include "run/host_data.h"
 #include "experiments/variant.h"
 
 #define OCC_MAX_ELEMENTS (1L << 30) /* keeps the grid-stride index inside an int */
-#define OCC_FULL 0                  /* param[1]: one thread per element */
 
+/* How the grid is sized: blocks per multiprocessor, or one thread per element. */
+typedef enum occupancy_grid { GRID_PER_UNIT, GRID_PER_ELEMENT } occupancy_grid;
+
+/* What the plan needs of a variant (its block size is the variant's block). */
+typedef struct occupancy_knobs {
+    occupancy_grid grid;
+    int blocks_per_unit; /* GRID_PER_UNIT: blocks per multiprocessor */
+} occupancy_knobs;
+SB_KNOBS(occupancy_knobs)
+
+/* The sweep's two axes. */
 static const unsigned block_sizes[] = {32, 64, 128, 256, 512, 1024};
-static const int grids_per_unit[] = {1, 2, 4, 8, 16, 32, OCC_FULL};
+static const occupancy_knobs grids[] = {
+    {GRID_PER_UNIT, 1},  {GRID_PER_UNIT, 2},  {GRID_PER_UNIT, 4}, {GRID_PER_UNIT, 8},
+    {GRID_PER_UNIT, 16}, {GRID_PER_UNIT, 32}, {GRID_PER_ELEMENT, 0},
+};
 
 typedef struct occupancy_host {
     long n;
@@ -40,26 +53,27 @@ static int occupancy_variants(sb_variant *out, int max)
         n = 1;
     }
     for (size_t b = 0; b < sizeof block_sizes / sizeof block_sizes[0]; b++)
-        for (size_t g = 0; g < sizeof grids_per_unit / sizeof grids_per_unit[0] && n < max; g++) {
+        for (size_t g = 0; g < sizeof grids / sizeof grids[0] && n < max; g++) {
+            const occupancy_knobs *k = &grids[g];
+            bool full = k->grid == GRID_PER_ELEMENT;
             char name[32];
-            if (grids_per_unit[g] == OCC_FULL)
+            if (full)
                 snprintf(name, sizeof name, "b%u-full", block_sizes[b]);
             else
-                snprintf(name, sizeof name, "b%u-g%dx", block_sizes[b], grids_per_unit[g]);
+                snprintf(name, sizeof name, "b%u-g%dx", block_sizes[b], k->blocks_per_unit);
             sb_variant *v = &out[n++];
             sb_variant_init(v, name, "copy_grid_stride", block_sizes[b], 1, 1);
-            v->param[0] = block_sizes[b];
-            v->param[1] = grids_per_unit[g];
+            set_knobs(v, k);
             /* Slowdowns against the full grid of the same block size: what
                too few threads in flight costs. */
             v->group = (int)b;
-            v->baseline = grids_per_unit[g] == OCC_FULL;
+            v->baseline = full;
             /* By default the grid sweep at 256 threads, and the full grid
                plus the starved extreme at the smallest and largest block:
                the rest with --variant all. */
             v->in_default = block_sizes[b] == 256 ||
                             ((block_sizes[b] == 32 || block_sizes[b] == 1024) &&
-                             (grids_per_unit[g] == OCC_FULL || grids_per_unit[g] == 1));
+                             (full || k->blocks_per_unit == 1));
         }
     return n;
 }
@@ -117,7 +131,7 @@ static int occupancy_plan(void *host, const sb_problem *p, const sb_variant *v,
     plan->buffer[1].bytes = bytes;
     plan->buffer[1].init = NULL;
     plan->bytes = 2.0 * (double)bytes;
-    if ((v->role == SB_ROLE_API_COPY))
+    if (v->role == SB_ROLE_API_COPY)
         return 0;
     plan->nargs = 3;
     plan->arg[0].kind = SB_PLAN_INT;
@@ -126,10 +140,11 @@ static int occupancy_plan(void *host, const sb_problem *p, const sb_variant *v,
     plan->arg[1].buffer = 0;
     plan->arg[2].kind = SB_PLAN_BUFFER;
     plan->arg[2].buffer = 1;
-    long block = v->param[0];
+    occupancy_knobs k = knobs_of(v);
+    long block = v->block[0];
     long cover = (h->n + block - 1) / block;
     long units = dev->compute_units > 0 ? dev->compute_units : 1;
-    long grid = v->param[1] == OCC_FULL ? cover : v->param[1] * units;
+    long grid = k.grid == GRID_PER_ELEMENT ? cover : k.blocks_per_unit * units;
     sb_grid_2d(&plan->geometry, v, grid < cover ? grid : cover, 1, 1, 1);
     plan->npatterns = 1;
     plan->pattern[0] = sb_pattern_default();

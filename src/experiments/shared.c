@@ -1,4 +1,4 @@
-/* The shared/local-memory (bank) family of issue 3 and seeds 000 and 002:
+/* The shared/local-memory (bank) family (seeds 000 and 002):
  * stride sweeps for 4-, 8- and 16-byte elements, broadcast and several
  * lanes on one address, and row and column walks of [32][32], [32][33]
  * and an XOR-swizzled [32][32].
@@ -7,13 +7,13 @@
  * common/kernels/access_shared.cl), so the launch time is shared-memory time; the
  * figure is the time one multiprocessor spends per warp-wide access, and
  * the slowdown column compares each variant with the conflict-free one of
- * its element size and direction.  The access is described once, as a
- * shared_access; definitions and the model's pattern are both made from it. */
+ * its element size and direction.  The access is described once, as its
+ * shared_knobs; definitions and the model's pattern are both made from it. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "experiments/catalogue.h"
 #include "run/host_data.h"
 #include "experiments/variant.h"
 
@@ -24,50 +24,41 @@
 #define TILE 32
 #define IN_WORDS 16384   /* 4-byte words of input: more than any variant's buffer */
 
-enum { WALK_LINEAR = 0, WALK_ROW = 1, WALK_COLUMN = 2 }; /* WALK, as in the kernel */
+/* WALK, as in the kernel: a linear access, or a row or column of a tile. */
+typedef enum shared_walk { WALK_LINEAR, WALK_ROW, WALK_COLUMN } shared_walk;
+typedef enum shared_dir { DIR_LOAD, DIR_STORE } shared_dir;
 
 /* One declared access: the single source of definitions and pattern. */
-typedef struct shared_access {
-    int word;    /* WORD: bytes per element */
-    int stride;  /* STRIDE (linear) */
-    int same;    /* SAME (linear) */
-    int walk;    /* WALK */
-    int pad;     /* PAD (tile walks) */
-    int swizzle; /* SWIZZLE (tile walks) */
-    int store;   /* shared_store rather than shared_load */
-} shared_access;
+typedef struct shared_knobs {
+    int word;         /* WORD: bytes per element */
+    int stride;       /* STRIDE (linear) */
+    int same;         /* SAME (linear) */
+    shared_walk walk; /* WALK */
+    int pad;          /* PAD (tile walks) */
+    bool swizzle;     /* SWIZZLE (tile walks) */
+    shared_dir dir;   /* shared_load or shared_store */
+} shared_knobs;
+SB_KNOBS(shared_knobs)
 
 typedef struct shared_host {
     long threads;
     uint32_t *in; /* IN_WORDS random words */
 } shared_host;
 
-static shared_access access_linear(int word, int stride, int same, int store)
+static shared_knobs access_linear(int word, int stride, int same, shared_dir dir)
 {
-    shared_access a = {word, stride, same, WALK_LINEAR, 0, 0, store};
+    shared_knobs a = {.word = word, .stride = stride, .same = same, .walk = WALK_LINEAR,
+                      .dir = dir};
     return a;
 }
 
-static shared_access access_of(const sb_variant *v)
-{
-    shared_access a;
-    a.word = (int)v->param[0];
-    a.stride = (int)v->param[1];
-    a.same = (int)v->param[2];
-    a.walk = (int)v->param[3];
-    a.pad = (int)v->param[4];
-    a.swizzle = (int)v->param[5];
-    a.store = strcmp(v->kernel, "shared_store") == 0;
-    return a;
-}
-
-static long shift_of(const shared_access *a)
+static long shift_of(const shared_knobs *a)
 {
     return 128 / a->word;
 }
 
 /* SLOT of access_shared.cl: the element lane `lane` of warp `warp` of a block takes. */
-static long slot_of(const shared_access *a, int lane, int warp)
+static long slot_of(const shared_knobs *a, int lane, int warp)
 {
     if (a->walk == WALK_LINEAR)
         return (long)(lane / a->same) * a->stride;
@@ -80,7 +71,7 @@ static long slot_of(const shared_access *a, int lane, int warp)
 
 /* Elements of the shared buffer: the furthest slot any lane of any warp
    takes, plus the unrolled accesses' shifts. */
-static long span_of(const shared_access *a)
+static long span_of(const shared_knobs *a)
 {
     long last = 0;
     for (int w = 0; w < WARPS; w++)
@@ -92,13 +83,13 @@ static long span_of(const shared_access *a)
     return last + 1 + (UNROLL - 1) * shift_of(a);
 }
 
-static int add_access(sb_variant *out, int n, int max, const char *name, const shared_access *a,
+static int add_access(sb_variant *out, int n, int max, const char *name, const shared_knobs *a,
                       int in_default, int group, int baseline)
 {
     if (n >= max)
         return n;
     sb_variant *v = &out[n];
-    sb_variant_init(v, name, a->store ? "shared_store" : "shared_load", BLOCK, 1, 1);
+    sb_variant_init(v, name, a->dir == DIR_STORE ? "shared_store" : "shared_load", BLOCK, 1, 1);
     sb_variant_define(v, "WORD=%d", a->word);
     sb_variant_define(v, "ITERS=%d", ITERS);
     sb_variant_define(v, "SPAN=%ld", span_of(a));
@@ -113,19 +104,14 @@ static int add_access(sb_variant *out, int n, int max, const char *name, const s
         if (a->swizzle)
             sb_variant_define(v, "SWIZZLE=1");
     }
-    v->param[0] = a->word;
-    v->param[1] = a->stride;
-    v->param[2] = a->same;
-    v->param[3] = a->walk;
-    v->param[4] = a->pad;
-    v->param[5] = a->swizzle;
+    set_knobs(v, a);
     v->in_default = in_default;
     v->group = group;
     v->baseline = baseline;
     return n + 1;
 }
 
-static sb_pattern pattern_of(const shared_access *a)
+static sb_pattern pattern_of(const shared_knobs *a)
 {
     sb_pattern p = sb_pattern_default();
     p.space = SB_SPACE_SHARED;
@@ -146,10 +132,9 @@ static sb_pattern pattern_of(const shared_access *a)
 
 /* ----------------------------------------------------------- variants */
 
-enum { DIR_LOAD = 0, DIR_STORE = 1 };
-static const char *const dir_name[] = {"load", "store"};
+static const char *const dir_name[] = {[DIR_LOAD] = "load", [DIR_STORE] = "store"};
 
-static int is_default_stride(int word, int stride, int dir)
+static int is_default_stride(int word, int stride, shared_dir dir)
 {
     static const int w4[] = {1, 2, 3, 4, 8, 16, 32, 64};
     if (word == 4) {
@@ -166,9 +151,9 @@ static int stride_variants(sb_variant *out, int max)
     static const int words[] = {4, 8, 16};
     int n = 0;
     for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
-        for (int dir = DIR_LOAD; dir <= DIR_STORE; dir++)
+        for (shared_dir dir = DIR_LOAD; dir <= DIR_STORE; dir++)
             for (int s = 1; s <= 64; s++) {
-                shared_access a = access_linear(words[w], s, 1, dir);
+                shared_knobs a = access_linear(words[w], s, 1, dir);
                 char name[48];
                 snprintf(name, sizeof name, "w%d-s%d-%s", words[w], s, dir_name[dir]);
                 n = add_access(out, n, max, name, &a, is_default_stride(words[w], s, dir),
@@ -183,12 +168,12 @@ static int stride_variants(sb_variant *out, int max)
 static int broadcast_variants(sb_variant *out, int max)
 {
     int n = 0;
-    for (int dir = DIR_LOAD; dir <= DIR_STORE; dir++)
+    for (shared_dir dir = DIR_LOAD; dir <= DIR_STORE; dir++)
         for (int stride = 1; stride <= 32; stride += 31)
             for (int same = 1; same <= 32; same *= 2) {
                 if (same == 32 && stride != 1)
                     continue; /* one word: the stride does not matter */
-                shared_access a = access_linear(4, stride, same, dir);
+                shared_knobs a = access_linear(4, stride, same, dir);
                 char name[48];
                 if (same == 32)
                     snprintf(name, sizeof name, "w4-broadcast-%s", dir_name[dir]);
@@ -203,13 +188,15 @@ static int tile_variants(sb_variant *out, int max)
 {
     static const struct {
         const char *name;
-        int pad, swizzle;
+        int pad;
+        bool swizzle;
     } tiles[] = {{"32x32", 0, 0}, {"32x33", 1, 0}, {"32x32-xor", 0, 1}};
     int n = 0;
-    for (int dir = DIR_LOAD; dir <= DIR_STORE; dir++)
+    for (shared_dir dir = DIR_LOAD; dir <= DIR_STORE; dir++)
         for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++)
-            for (int walk = WALK_ROW; walk <= WALK_COLUMN; walk++) {
-                shared_access a = {4, 1, 1, walk, tiles[t].pad, tiles[t].swizzle, dir};
+            for (shared_walk walk = WALK_ROW; walk <= WALK_COLUMN; walk++) {
+                shared_knobs a = {.word = 4, .stride = 1, .same = 1, .walk = walk,
+                                  .pad = tiles[t].pad, .swizzle = tiles[t].swizzle, .dir = dir};
                 char name[48];
                 snprintf(name, sizeof name, "%s-%s-%s", tiles[t].name,
                          walk == WALK_ROW ? "row" : "column", dir_name[dir]);
@@ -229,9 +216,9 @@ static void shared_default_size(const sb_device_info *dev, sb_problem *p)
         p->cols = 512;
         return;
     }
-    /* Eight waves of full multiprocessors (2048 threads each): the
-       conflict-free 4-byte loads then take a few hundred microseconds and
-       the last, partial wave matters little. */
+    /* Eight waves of full multiprocessors (2048 threads each): long enough
+       to time even the conflict-free 4-byte loads, and the last, partial
+       wave matters little. */
     p->rows = 8L * (dev->compute_units > 0 ? dev->compute_units : 132);
     p->cols = 2048;
 }
@@ -267,7 +254,7 @@ static int shared_plan(void *host, const sb_problem *p, const sb_variant *v,
 {
     shared_host *h = host;
     (void)p;
-    shared_access a = access_of(v);
+    shared_knobs a = knobs_of(v);
     long span = span_of(&a);
     size_t word = (size_t)a.word;
     if (span * (long)word > (long)IN_WORDS * 4) {
@@ -283,7 +270,7 @@ static int shared_plan(void *host, const sb_problem *p, const sb_variant *v,
     plan->nbuffers = 2;
     plan->buffer[0].bytes = (size_t)span * word;
     plan->buffer[0].init = h->in;
-    plan->buffer[1].bytes = a.store ? (size_t)blocks * (size_t)span * word
+    plan->buffer[1].bytes = a.dir == DIR_STORE ? (size_t)blocks * (size_t)span * word
                                     : (size_t)h->threads * word;
     plan->buffer[1].init = NULL;
     plan->nargs = 4;
@@ -302,7 +289,7 @@ static int shared_plan(void *host, const sb_problem *p, const sb_variant *v,
     plan->npatterns = 1;
     plan->pattern[0] = pattern_of(&a);
     snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "%s",
-             a.store ? "store" : "load");
+             a.dir == DIR_STORE ? "store" : "load");
     return 0;
 }
 
@@ -314,7 +301,7 @@ static const char *const component = "xyzw";
 
 /* Loads: the sum thread i of a block (lane i % 32 of warp i / 32) reads
    from its slot and the UNROLL - 1 after it, ITERS / UNROLL times. */
-static uint32_t load_want(const shared_host *h, const shared_access *a, int i, int c)
+static uint32_t load_want(const shared_host *h, const shared_knobs *a, int i, int c)
 {
     int per = a->word / 4;
     long slot = slot_of(a, i % SB_WARP_LANES, i / SB_WARP_LANES), shift = shift_of(a);
@@ -324,7 +311,7 @@ static uint32_t load_want(const shared_host *h, const shared_access *a, int i, i
     return (uint32_t)(ITERS / UNROLL) * sum;
 }
 
-static int verify_load(const shared_host *h, const shared_access *a, const uint32_t *out,
+static int verify_load(const shared_host *h, const shared_knobs *a, const uint32_t *out,
                        char *err, size_t n)
 {
     int per = a->word / 4;
@@ -350,7 +337,7 @@ static int verify_load(const shared_host *h, const shared_access *a, const uint3
 
 /* Stores: each block dumps its whole shared buffer, in[i] where a lane
    stored and ~in[i] (the fill) where none did. */
-static int verify_store(const shared_host *h, const shared_access *a, const uint32_t *out,
+static int verify_store(const shared_host *h, const shared_knobs *a, const uint32_t *out,
                         char *err, size_t n)
 {
     long span = span_of(a), shift = shift_of(a);
@@ -394,8 +381,8 @@ static int shared_verify(void *host, const sb_problem *p, const sb_variant *v,
                          void *const *outputs, char *err, size_t n)
 {
     (void)p;
-    shared_access a = access_of(v);
-    return a.store ? verify_store(host, &a, outputs[0], err, n)
+    shared_knobs a = knobs_of(v);
+    return a.dir == DIR_STORE ? verify_store(host, &a, outputs[0], err, n)
                    : verify_load(host, &a, outputs[0], err, n);
 }
 

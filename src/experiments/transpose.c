@@ -1,164 +1,209 @@
-/* The transpose family (seed 000): the copy roof, naive transposes that
- * coalesce only one side, and tiled ones that stage through shared memory
- * with no padding, [32][33] padding, an XOR swizzle, and coarsening. */
+/* The transpose family (seed 000): the copy roofs, naive transposes that
+ * coalesce only one side, tiled ones that stage through shared memory with
+ * no padding, [32][33] padding, an XOR swizzle, and coarsening, and vector
+ * transposes with 16-byte accesses on both sides. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "experiments/catalogue.h"
 #include "run/host_data.h"
 #include "experiments/variant.h"
 
-/* param[0]: the grid; GRID_VEC tiles are param[3] rows x param[5] columns,
-   walked by block x along a's tile columns (param[2] = 0) or rows (1) */
-enum { GRID_BY_COLS = 0, GRID_BY_ROWS = 1, GRID_LINEAR = 2, GRID_VEC = 3 };
-enum { SMEM_NONE = 0, SMEM_TILE = 1 };  /* param[1]: the tile is read by columns */
-enum { SHAPE_TRANSPOSE = 0, SHAPE_COPY = 1 }; /* param[4]: what the output must be */
+/* The kernel a variant runs: it decides the grid, the access declared to
+   the model and what the output must be. */
+typedef enum transpose_kernel {
+    KERNEL_NONE,        /* no kernel of ours: the API's copy or the vendor's transpose */
+    KERNEL_COPY,        /* transpose_copy: a tiled copy, the kernels' roof */
+    KERNEL_COPY_VEC,    /* transpose_copy_vec: a flat copy of float4s */
+    KERNEL_NAIVE_READ,  /* transpose_naive_read: coalesced reads only */
+    KERNEL_NAIVE_WRITE, /* transpose_naive_write: coalesced writes only */
+    KERNEL_TILED,       /* transpose_tiled: through a shared tile read by columns */
+    KERNEL_VEC4         /* transpose_vec4: 4 x 4 register transposes of float4s */
+} transpose_kernel;
+
+static const char *const kernel_name[] = {
+    [KERNEL_NONE] = "",
+    [KERNEL_COPY] = "transpose_copy",
+    [KERNEL_COPY_VEC] = "transpose_copy_vec",
+    [KERNEL_NAIVE_READ] = "transpose_naive_read",
+    [KERNEL_NAIVE_WRITE] = "transpose_naive_write",
+    [KERNEL_TILED] = "transpose_tiled",
+    [KERNEL_VEC4] = "transpose_vec4",
+};
+
+#define COPY_VEC_THREADS 256 /* threads per block of the vector copy */
+
+/* What the plan and the check need of a variant. */
+typedef struct transpose_knobs {
+    transpose_kernel kernel;
+    int tile;       /* TILE: the side of a square tile */
+    int pad;        /* PAD: columns added to each row of the shared tile */
+    int items;      /* ITEMS: float4s per thread of the vector copy */
+    int vec_rows;   /* VR: rows of a's tile (transpose_vec4) */
+    int vec_cols;   /* VC: columns of a's tile (transpose_vec4) */
+    bool swizzle;   /* SWIZZLE: the shared tile's columns XOR-swizzled */
+    bool walk_rows; /* VORDER: block x walks down a's tile rows, not along its columns */
+} transpose_knobs;
+SB_KNOBS(transpose_knobs)
 
 typedef struct transpose_host {
     long rows, cols;
     float *a;
 } transpose_host;
 
-/* A tiled-kernel variant: TILE x TILE tiles moved by TILE x block_rows threads. */
-static int add(sb_variant *out, int n, int max, const char *name, const char *kernel, int tile,
-               unsigned block_rows, int pad, int swizzle, int group, int in_default)
+/* One row of the catalogue but the vector transposes.  The tile kernels
+   move TILE x TILE tiles with TILE x block_rows threads (GROUP: blocks take
+   tiles in groups of that many); the vector copy moves `items` float4s per
+   thread. */
+typedef struct transpose_entry {
+    const char *name;
+    transpose_kernel kernel;
+    int tile, block_rows, pad, group;
+    bool swizzle;
+    int items;
+    sb_role role;
+    int in_default;
+} transpose_entry;
+
+static const transpose_entry transpose_table[] = {
+    /* The roofs: the API's own copy, then kernels that move the same bytes. */
+    {.name = "memcpy", .role = SB_ROLE_API_COPY, .in_default = 1},
+    {.name = "copy", .kernel = KERNEL_COPY, .tile = 32, .block_rows = 8,
+     .role = SB_ROLE_COPY_ROOF, .in_default = 1},
+    /* One float4 per thread comes closest to the API's copy; more per
+       thread falls behind it. */
+    {.name = "copy_vec4", .kernel = KERNEL_COPY_VEC, .items = 1, .in_default = 1},
+    {.name = "copy_vec4_i2", .kernel = KERNEL_COPY_VEC, .items = 2},
+    {.name = "copy_vec4_i4", .kernel = KERNEL_COPY_VEC, .items = 4},
+    {.name = "copy_vec4_i8", .kernel = KERNEL_COPY_VEC, .items = 8},
+    /* The vendor library's transpose, where the backend has one
+       (cublasSgeam, CLBlastSomatcopy): the reference to beat. */
+    {.name = "vendor", .role = SB_ROLE_VENDOR, .in_default = 1},
+    /* The seed's kernels: one element per thread, 32 x 32 threads. */
+    {.name = "naive_read", .kernel = KERNEL_NAIVE_READ, .tile = 32, .block_rows = 32,
+     .in_default = 1},
+    {.name = "naive_write", .kernel = KERNEL_NAIVE_WRITE, .tile = 32, .block_rows = 32,
+     .in_default = 1},
+    {.name = "tiled_32x32", .kernel = KERNEL_TILED, .tile = 32, .block_rows = 32,
+     .in_default = 1},
+    {.name = "padded_32x32", .kernel = KERNEL_TILED, .tile = 32, .block_rows = 32, .pad = 1,
+     .in_default = 1},
+    /* The usual shape: 32 x 8 threads, four elements each. */
+    {.name = "tiled", .kernel = KERNEL_TILED, .tile = 32, .block_rows = 8, .in_default = 1},
+    {.name = "padded", .kernel = KERNEL_TILED, .tile = 32, .block_rows = 8, .pad = 1,
+     .in_default = 1},
+    {.name = "swizzled", .kernel = KERNEL_TILED, .tile = 32, .block_rows = 8, .swizzle = 1,
+     .in_default = 1},
+    {.name = "coarsened", .kernel = KERNEL_TILED, .tile = 32, .block_rows = 4, .pad = 1,
+     .in_default = 1},
+    /* The tuned one: 64 x 64 tiles moved by 64 x 4 threads (16 elements
+       each, 8 blocks per multiprocessor), ahead of the vendor's transpose
+       in both APIs. */
+    {.name = "tuned", .kernel = KERNEL_TILED, .tile = 64, .block_rows = 4, .pad = 1,
+     .in_default = 1},
+    /* Tuning candidates: tile and thread shapes, and grouped tile order
+       (slower than the plain order, kept to show it). */
+    {.name = "t64x2", .kernel = KERNEL_TILED, .tile = 64, .block_rows = 2, .pad = 1},
+    {.name = "t32x2", .kernel = KERNEL_TILED, .tile = 32, .block_rows = 2, .pad = 1},
+    {.name = "t64x8", .kernel = KERNEL_TILED, .tile = 64, .block_rows = 8, .pad = 1},
+    {.name = "t64x16", .kernel = KERNEL_TILED, .tile = 64, .block_rows = 16, .pad = 1},
+    {.name = "t32x8_g8", .kernel = KERNEL_TILED, .tile = 32, .block_rows = 8, .pad = 1,
+     .group = 8},
+    {.name = "t32x8_g16", .kernel = KERNEL_TILED, .tile = 32, .block_rows = 8, .pad = 1,
+     .group = 16},
+    {.name = "t32x8_g32", .kernel = KERNEL_TILED, .tile = 32, .block_rows = 8, .pad = 1,
+     .group = 32},
+    {.name = "t32x4_g16", .kernel = KERNEL_TILED, .tile = 32, .block_rows = 4, .pad = 1,
+     .group = 16},
+    {.name = "t64x8_g16", .kernel = KERNEL_TILED, .tile = 64, .block_rows = 8, .pad = 1,
+     .group = 16},
+};
+
+/* The vector transposes: 16-byte accesses on both global sides (4 x 4
+   register transposes, a float4-swizzled shared tile), moving tiles of
+   vec_rows x vec_cols elements of a with `threads` threads.  They come
+   closest to the API's copy of all the transposes. */
+typedef struct vec4_entry {
+    const char *name;
+    int vec_rows, vec_cols, threads;
+    bool walk_rows;
+    int in_default;
+} vec4_entry;
+
+static const vec4_entry vec4_table[] = {
+    {.name = "vec64x64", .vec_rows = 64, .vec_cols = 64, .threads = 256, .in_default = 1},
+    {.name = "vec64x64_t128", .vec_rows = 64, .vec_cols = 64, .threads = 128},
+    {.name = "vec64x64_t64", .vec_rows = 64, .vec_cols = 64, .threads = 64},
+    {.name = "vec128x64", .vec_rows = 128, .vec_cols = 64, .threads = 256},
+    {.name = "vec64x128", .vec_rows = 64, .vec_cols = 128, .threads = 256},
+    {.name = "vec128x32", .vec_rows = 128, .vec_cols = 32, .threads = 256},
+    {.name = "vec32x128", .vec_rows = 32, .vec_cols = 128, .threads = 256},
+    {.name = "vec32x32", .vec_rows = 32, .vec_cols = 32, .threads = 64},
+    {.name = "vec128x64_t128", .vec_rows = 128, .vec_cols = 64, .threads = 128},
+    {.name = "vec128x64_t512", .vec_rows = 128, .vec_cols = 64, .threads = 512},
+    {.name = "vec64x128_t512", .vec_rows = 64, .vec_cols = 128, .threads = 512},
+    {.name = "vec64x32", .vec_rows = 64, .vec_cols = 32, .threads = 128},
+    {.name = "vec32x64", .vec_rows = 32, .vec_cols = 64, .threads = 128},
+    /* The same tiles, block x walking down a's tile rows instead, so that
+       the blocks in flight write whole rows of c: the best of the family. */
+    {.name = "vec64x64_cm", .vec_rows = 64, .vec_cols = 64, .threads = 256, .walk_rows = 1,
+     .in_default = 1},
+    {.name = "vec64x128_t512_cm", .vec_rows = 64, .vec_cols = 128, .threads = 512,
+     .walk_rows = 1},
+    {.name = "vec128x64_t512_cm", .vec_rows = 128, .vec_cols = 64, .threads = 512,
+     .walk_rows = 1},
+};
+
+/* The variant of one catalogue row: its block shape and definitions. */
+static void variant_of(sb_variant *v, const transpose_entry *e)
 {
-    if (n >= max)
-        return n;
-    sb_variant *v = &out[n];
-    sb_variant_init(v, name, kernel, (unsigned)tile, block_rows, 1);
-    sb_variant_define(v, "TILE=%d", tile);
-    sb_variant_define(v, "BLOCK_ROWS=%u", block_rows);
-    if (pad)
-        sb_variant_define(v, "PAD=%d", pad);
-    if (swizzle)
-        sb_variant_define(v, "SWIZZLE=1");
-    if (group)
-        sb_variant_define(v, "GROUP=%d", group);
-    v->param[0] = strcmp(kernel, "transpose_naive_write") == 0 ? GRID_BY_ROWS : GRID_BY_COLS;
-    v->param[1] = strcmp(kernel, "transpose_tiled") == 0 ? SMEM_TILE : SMEM_NONE;
-    v->param[2] = pad;
-    v->param[3] = swizzle;
-    v->param[4] = strcmp(kernel, "transpose_copy") == 0 ? SHAPE_COPY : SHAPE_TRANSPOSE;
-    v->param[5] = tile;
-    v->in_default = in_default;
-    return n + 1;
+    const char *kernel = kernel_name[e->kernel];
+    if (e->kernel == KERNEL_NONE) {
+        sb_variant_init(v, e->name, NULL, 1, 1, 1);
+    } else if (e->kernel == KERNEL_COPY_VEC) {
+        sb_variant_init(v, e->name, kernel, COPY_VEC_THREADS, 1, 1);
+        sb_variant_define(v, "ITEMS=%d", e->items);
+    } else {
+        sb_variant_init(v, e->name, kernel, (unsigned)e->tile, (unsigned)e->block_rows, 1);
+        sb_variant_define(v, "TILE=%d", e->tile);
+        sb_variant_define(v, "BLOCK_ROWS=%d", e->block_rows);
+        if (e->pad)
+            sb_variant_define(v, "PAD=%d", e->pad);
+        if (e->swizzle)
+            sb_variant_define(v, "SWIZZLE=1");
+        if (e->group)
+            sb_variant_define(v, "GROUP=%d", e->group);
+    }
+    transpose_knobs k = {.kernel = e->kernel, .tile = e->tile, .pad = e->pad,
+                         .items = e->items, .swizzle = e->swizzle};
+    set_knobs(v, &k);
+    v->role = e->role;
+    v->in_default = e->in_default;
 }
 
-static int add_vector_copy(sb_variant *out, int n, int max, const char *name, int items,
-                           int in_default)
+/* The variant of one vector transpose. */
+static void vec4_variant_of(sb_variant *v, const vec4_entry *e)
 {
-    if (n >= max)
-        return n;
-    sb_variant *v = &out[n];
-    sb_variant_init(v, name, "transpose_copy_vec", 256, 1, 1);
-    sb_variant_define(v, "ITEMS=%d", items);
-    v->param[0] = GRID_LINEAR;
-    v->param[4] = SHAPE_COPY;
-    v->param[5] = items;
-    v->in_default = in_default;
-    return n + 1;
-}
-
-/* A vector-transpose variant: vr x vc tiles of a moved as 4 x 4 blocks of
- * float4s by vt threads (transpose_vec4). */
-static int add_vec(sb_variant *out, int n, int max, const char *name, int vr, int vc, int vt,
-                   int order, int in_default)
-{
-    if (n >= max)
-        return n;
-    sb_variant *v = &out[n];
-    sb_variant_init(v, name, "transpose_vec4", (unsigned)vt, 1, 1);
-    sb_variant_define(v, "VR=%d", vr);
-    sb_variant_define(v, "VC=%d", vc);
-    sb_variant_define(v, "VT=%d", vt);
-    if (order)
+    sb_variant_init(v, e->name, kernel_name[KERNEL_VEC4], (unsigned)e->threads, 1, 1);
+    sb_variant_define(v, "VR=%d", e->vec_rows);
+    sb_variant_define(v, "VC=%d", e->vec_cols);
+    sb_variant_define(v, "VT=%d", e->threads);
+    if (e->walk_rows)
         sb_variant_define(v, "VORDER=1");
-    v->param[0] = GRID_VEC;
-    v->param[1] = SMEM_NONE;
-    v->param[2] = order;
-    v->param[3] = vr;
-    v->param[4] = SHAPE_TRANSPOSE;
-    v->param[5] = vc;
-    v->in_default = in_default;
-    return n + 1;
+    transpose_knobs k = {.kernel = KERNEL_VEC4, .vec_rows = e->vec_rows,
+                         .vec_cols = e->vec_cols, .walk_rows = e->walk_rows};
+    set_knobs(v, &k);
+    v->in_default = e->in_default;
 }
 
 static int transpose_variants(sb_variant *out, int max)
 {
     int n = 0;
-    if (max > 0) {
-        sb_variant_init(&out[0], "memcpy", NULL, 1, 1, 1);
-        out[0].role = SB_ROLE_API_COPY;
-        out[0].param[4] = SHAPE_COPY;
-        n = 1;
-    }
-    /* The roofs: the API's own copy, then kernels that move the same bytes. */
-    n = add(out, n, max, "copy", "transpose_copy", 32, 8, 0, 0, 0, 1);
-    if (n > 1)
-        out[n - 1].role = SB_ROLE_COPY_ROOF;
-    /* One float4 per thread measured 99.5% of cuMemcpyDtoD on the H200
-       (4062 vs 4082 GB/s); 2, 4 or 8 per thread only about 96%. */
-    n = add_vector_copy(out, n, max, "copy_vec4", 1, 1);
-    n = add_vector_copy(out, n, max, "copy_vec4_i2", 2, 0);
-    n = add_vector_copy(out, n, max, "copy_vec4_i4", 4, 0);
-    n = add_vector_copy(out, n, max, "copy_vec4_i8", 8, 0);
-    /* The vendor library's transpose, where the backend has one
-       (cublasSgeam, CLBlastSomatcopy): the reference to beat. */
-    if (n < max) {
-        sb_variant_init(&out[n], "vendor", NULL, 1, 1, 1);
-        out[n].role = SB_ROLE_VENDOR;
-        n++;
-    }
-    /* The seed's kernels: one element per thread, 32 x 32 threads. */
-    n = add(out, n, max, "naive_read", "transpose_naive_read", 32, 32, 0, 0, 0, 1);
-    n = add(out, n, max, "naive_write", "transpose_naive_write", 32, 32, 0, 0, 0, 1);
-    n = add(out, n, max, "tiled_32x32", "transpose_tiled", 32, 32, 0, 0, 0, 1);
-    n = add(out, n, max, "padded_32x32", "transpose_tiled", 32, 32, 1, 0, 0, 1);
-    /* The usual shape: 32 x 8 threads, four elements each. */
-    n = add(out, n, max, "tiled", "transpose_tiled", 32, 8, 0, 0, 0, 1);
-    n = add(out, n, max, "padded", "transpose_tiled", 32, 8, 1, 0, 0, 1);
-    n = add(out, n, max, "swizzled", "transpose_tiled", 32, 8, 0, 1, 0, 1);
-    n = add(out, n, max, "coarsened", "transpose_tiled", 32, 4, 1, 0, 0, 1);
-    /* The tuned one: 64 x 64 tiles moved by 64 x 4 threads (16 elements
-       each, 8 blocks per multiprocessor): 3803 GB/s in CUDA and 3836 in
-       OpenCL at 8192^2 on the H200, against cuBLAS's 3703. */
-    n = add(out, n, max, "tuned", "transpose_tiled", 64, 4, 1, 0, 0, 1);
-    /* Tuning candidates (issue 5): tile and thread shapes, and grouped
-       tile order (which measured slower: 3287-3321 GB/s in CUDA). */
-    n = add(out, n, max, "t64x2", "transpose_tiled", 64, 2, 1, 0, 0, 0);
-    n = add(out, n, max, "t32x2", "transpose_tiled", 32, 2, 1, 0, 0, 0);
-    n = add(out, n, max, "t64x8", "transpose_tiled", 64, 8, 1, 0, 0, 0);
-    n = add(out, n, max, "t64x16", "transpose_tiled", 64, 16, 1, 0, 0, 0);
-    n = add(out, n, max, "t32x8_g8", "transpose_tiled", 32, 8, 1, 0, 8, 0);
-    n = add(out, n, max, "t32x8_g16", "transpose_tiled", 32, 8, 1, 0, 16, 0);
-    n = add(out, n, max, "t32x8_g32", "transpose_tiled", 32, 8, 1, 0, 32, 0);
-    n = add(out, n, max, "t32x4_g16", "transpose_tiled", 32, 4, 1, 0, 16, 0);
-    n = add(out, n, max, "t64x8_g16", "transpose_tiled", 64, 8, 1, 0, 16, 0);
-    /* 16-byte accesses on both global sides (4 x 4 register transposes,
-       a float4-swizzled shared tile): tile rows x columns, threads.  On the
-       H200 at 8192^2 (run 7 in RESULTS.md) 64 x 64 tiles by 256 threads
-       reached 3967 / 3960 GB/s (CUDA / OpenCL), 95.3% of the API copy;
-       walking the blocks down a's tile rows, so that the blocks in flight
-       write whole rows of c, 4032 / 4037 GB/s (96.8%, 97.2%). */
-    n = add_vec(out, n, max, "vec64x64", 64, 64, 256, 0, 1);
-    n = add_vec(out, n, max, "vec64x64_t128", 64, 64, 128, 0, 0);
-    n = add_vec(out, n, max, "vec64x64_t64", 64, 64, 64, 0, 0);
-    n = add_vec(out, n, max, "vec128x64", 128, 64, 256, 0, 0);
-    n = add_vec(out, n, max, "vec64x128", 64, 128, 256, 0, 0);
-    n = add_vec(out, n, max, "vec128x32", 128, 32, 256, 0, 0);
-    n = add_vec(out, n, max, "vec32x128", 32, 128, 256, 0, 0);
-    n = add_vec(out, n, max, "vec32x32", 32, 32, 64, 0, 0);
-    n = add_vec(out, n, max, "vec128x64_t128", 128, 64, 128, 0, 0);
-    n = add_vec(out, n, max, "vec128x64_t512", 128, 64, 512, 0, 0);
-    n = add_vec(out, n, max, "vec64x128_t512", 64, 128, 512, 0, 0);
-    n = add_vec(out, n, max, "vec64x32", 64, 32, 128, 0, 0);
-    n = add_vec(out, n, max, "vec32x64", 32, 64, 128, 0, 0);
-    /* The same tiles, block x walking down a's tile rows instead. */
-    n = add_vec(out, n, max, "vec64x64_cm", 64, 64, 256, 1, 1);
-    n = add_vec(out, n, max, "vec64x128_t512_cm", 64, 128, 512, 1, 0);
-    n = add_vec(out, n, max, "vec128x64_t512_cm", 128, 64, 512, 1, 0);
+    for (size_t i = 0; i < sizeof transpose_table / sizeof transpose_table[0] && n < max; i++)
+        variant_of(&out[n++], &transpose_table[i]);
+    for (size_t i = 0; i < sizeof vec4_table / sizeof vec4_table[0] && n < max; i++)
+        vec4_variant_of(&out[n++], &vec4_table[i]);
     return n;
 }
 
@@ -202,6 +247,77 @@ static void transpose_release(void *host)
     free(h);
 }
 
+/* Blocks over the matrix: each kernel covers its own share per block. */
+static void plan_geometry(const sb_problem *p, const sb_variant *v, sb_launch *g)
+{
+    transpose_knobs k = knobs_of(v);
+    switch (k.kernel) {
+    case KERNEL_NONE:
+        break;
+    case KERNEL_COPY_VEC: {
+        long n4 = p->rows * p->cols / 4, per_block = (long)v->block[0] * k.items;
+        sb_grid_2d(g, v, n4 > 0 ? n4 : 1, 1, per_block, 1);
+        break;
+    }
+    case KERNEL_VEC4:
+        if (k.walk_rows)
+            sb_grid_2d(g, v, p->rows, p->cols, k.vec_rows, k.vec_cols);
+        else
+            sb_grid_2d(g, v, p->cols, p->rows, k.vec_cols, k.vec_rows);
+        break;
+    case KERNEL_NAIVE_WRITE:
+        sb_grid_2d(g, v, p->rows, p->cols, k.tile, k.tile);
+        break;
+    case KERNEL_COPY:
+    case KERNEL_NAIVE_READ:
+    case KERNEL_TILED:
+        sb_grid_2d(g, v, p->cols, p->rows, k.tile, k.tile);
+        break;
+    }
+}
+
+/* The access each variant is about, declared to the model. */
+static void plan_pattern(const sb_problem *p, const sb_variant *v, sb_plan *plan)
+{
+    transpose_knobs k = knobs_of(v);
+    sb_pattern *pat = &plan->pattern[0];
+    const char *label = "load";
+    *pat = sb_pattern_default();
+    plan->npatterns = 1;
+    switch (k.kernel) {
+    case KERNEL_NONE:
+        plan->npatterns = 0;
+        return;
+    case KERNEL_NAIVE_READ:
+        pat->space = SB_SPACE_GLOBAL;
+        pat->stride = p->rows;
+        label = "store";
+        break;
+    case KERNEL_NAIVE_WRITE:
+        pat->space = SB_SPACE_GLOBAL;
+        pat->stride = p->cols;
+        break;
+    case KERNEL_TILED:
+        pat->space = SB_SPACE_SHARED;
+        pat->tile_rows = k.tile;
+        pat->tile_cols = k.tile;
+        pat->pad = k.pad;
+        pat->swizzle = k.swizzle;
+        pat->walk = SB_WALK_COLUMN;
+        label = "smem col";
+        break;
+    case KERNEL_COPY:
+    case KERNEL_COPY_VEC:
+    case KERNEL_VEC4:
+        pat->space = SB_SPACE_GLOBAL;
+        pat->stride = 1;
+        if (k.kernel != KERNEL_COPY)
+            pat->word_bytes = 16;
+        break;
+    }
+    snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "%s", label);
+}
+
 static int transpose_plan(void *host, const sb_problem *p, const sb_variant *v,
                           const sb_device_info *dev, sb_plan *plan, char *err, size_t n)
 {
@@ -225,56 +341,16 @@ static int transpose_plan(void *host, const sb_problem *p, const sb_variant *v,
     plan->arg[3].kind = SB_PLAN_BUFFER;
     plan->arg[3].buffer = 1;
     plan->bytes = 2.0 * (double)bytes;
-    long tile = v->param[5];
-    if (v->role == SB_ROLE_API_COPY || v->role == SB_ROLE_VENDOR) {
-        /* no kernel of ours: the API's copy or the vendor's transpose */
-    } else if (v->param[0] == GRID_LINEAR) {
-        long n4 = p->rows * p->cols / 4, per_block = (long)v->block[0] * v->param[5];
-        sb_grid_2d(&plan->geometry, v, n4 > 0 ? n4 : 1, 1, per_block, 1);
-    } else if (v->param[0] == GRID_VEC) {
-        if (v->param[2])
-            sb_grid_2d(&plan->geometry, v, p->rows, p->cols, v->param[3], v->param[5]);
-        else
-            sb_grid_2d(&plan->geometry, v, p->cols, p->rows, v->param[5], v->param[3]);
-    } else if (v->param[0] == GRID_BY_ROWS) {
-        sb_grid_2d(&plan->geometry, v, p->rows, p->cols, tile, tile);
-    } else {
-        sb_grid_2d(&plan->geometry, v, p->cols, p->rows, tile, tile);
-    }
-
-    /* The access each variant is about, declared to the model. */
-    sb_pattern *pat = &plan->pattern[0];
-    *pat = sb_pattern_default();
-    if (v->role == SB_ROLE_API_COPY || v->role == SB_ROLE_VENDOR) {
-        plan->npatterns = 0;
-    } else if (strcmp(v->kernel, "transpose_naive_read") == 0) {
-        pat->space = SB_SPACE_GLOBAL;
-        pat->stride = p->rows;
-        snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "store");
-        plan->npatterns = 1;
-    } else if (strcmp(v->kernel, "transpose_naive_write") == 0) {
-        pat->space = SB_SPACE_GLOBAL;
-        pat->stride = p->cols;
-        snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "load");
-        plan->npatterns = 1;
-    } else if (v->param[1] == SMEM_TILE) {
-        pat->space = SB_SPACE_SHARED;
-        pat->tile_rows = (int)tile;
-        pat->tile_cols = (int)tile;
-        pat->pad = (int)v->param[2];
-        pat->swizzle = (int)v->param[3];
-        pat->walk = SB_WALK_COLUMN;
-        snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "smem col");
-        plan->npatterns = 1;
-    } else {
-        pat->space = SB_SPACE_GLOBAL;
-        pat->stride = 1;
-        if (v->param[0] == GRID_LINEAR || v->param[0] == GRID_VEC)
-            pat->word_bytes = 16;
-        snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "load");
-        plan->npatterns = 1;
-    }
+    plan_geometry(p, v, &plan->geometry);
+    plan_pattern(p, v, plan);
     return 0;
+}
+
+/* Whether c must be a copy of a rather than its transpose. */
+static bool output_is_copy(const sb_variant *v)
+{
+    transpose_kernel kernel = knobs_of(v).kernel;
+    return v->role == SB_ROLE_API_COPY || kernel == KERNEL_COPY || kernel == KERNEL_COPY_VEC;
 }
 
 static int mismatch(char *err, size_t n, long row, long col, uint32_t got, uint32_t want)
@@ -289,10 +365,10 @@ static int mismatch(char *err, size_t n, long row, long col, uint32_t got, uint3
 
 /* The transposed check walks the matrices in 64 x 64 blocks: a comparison
  * that strides through c a whole row at a time misses the cache on every
- * element, which at 8192 x 8192 costs seconds per check.  Blocks are the
- * items of the parallel search, in the order the serial walk takes them
- * (block rows of a, then block columns); inside a block, columns of a then
- * rows. */
+ * element, which at GPU sizes makes the check far slower than the run.
+ * Blocks are the items of the parallel search, in the order the serial
+ * walk takes them (block rows of a, then block columns); inside a block,
+ * columns of a then rows. */
 #define CHECK_BLOCK 64
 
 typedef struct transpose_scan {
@@ -330,7 +406,7 @@ static int transpose_verify(void *host, const sb_problem *p, const sb_variant *v
     const uint32_t *a = (const uint32_t *)h->a;
     const uint32_t *c = outputs[0];
     const long rows = p->rows, cols = p->cols, B = CHECK_BLOCK;
-    if ((v->role == SB_ROLE_API_COPY) || v->param[4] == SHAPE_COPY) {
+    if (output_is_copy(v)) {
         long i = sb_first_word_mismatch(c, a, rows * cols);
         return i == SB_NO_MISMATCH ? 0 : mismatch(err, n, i / cols, i % cols, c[i], a[i]);
     }

@@ -2,7 +2,26 @@
 #ifndef SB_VARIANT_H
 #define SB_VARIANT_H
 
+#include <string.h>
+
 #include "experiments/experiment.h"
+
+/* Typed access to a family's knobs: SB_KNOBS(transpose_knobs) at file scope
+ * in the family's file defines knobs_of(v), a copy of v's knobs, and
+ * set_knobs(v, &k).  The bytes are only ever copied, never read through a
+ * pointer of another type. */
+#define SB_KNOBS(type)                                                                 \
+    _Static_assert(sizeof(type) <= sizeof(sb_knobs), #type " must fit in sb_knobs");   \
+    static inline type knobs_of(const sb_variant *v)                                   \
+    {                                                                                  \
+        type k;                                                                        \
+        memcpy(&k, v->knobs.bytes, sizeof k);                                          \
+        return k;                                                                      \
+    }                                                                                  \
+    static inline void set_knobs(sb_variant *v, const type *k)                         \
+    {                                                                                  \
+        memcpy(v->knobs.bytes, k, sizeof *k);                                          \
+    }
 
 /* Start a variant with a name, an entry point and a block shape. */
 void sb_variant_init(sb_variant *v, const char *name, const char *kernel, unsigned bx,

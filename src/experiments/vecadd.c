@@ -11,13 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "experiments/catalogue.h"
 #include "dram.h"
 #include "run/host_data.h"
 #include "experiments/variant.h"
 
 #define VECADD_BLOCK 256
 #define VECADD_MAX_COARSE 8
+
+/* What the plan needs of a variant. */
+typedef struct vecadd_knobs {
+    int coarse; /* COARSE: elements per thread */
+} vecadd_knobs;
+SB_KNOBS(vecadd_knobs)
 
 typedef struct vecadd_host {
     long n;
@@ -39,7 +44,8 @@ static int vecadd_variants(sb_variant *out, int max)
         sb_variant *v = &out[n++];
         sb_variant_init(v, name, "vecadd", VECADD_BLOCK, 1, 1);
         sb_variant_define(v, "COARSE=%d", c);
-        v->param[0] = c;
+        vecadd_knobs k = {.coarse = c};
+        set_knobs(v, &k);
         v->baseline = c == 1;
     }
     return n;
@@ -98,7 +104,7 @@ static int vecadd_plan(void *host, const sb_problem *p, const sb_variant *v,
     (void)err;
     (void)n;
     size_t bytes = (size_t)h->n * sizeof(float);
-    if ((v->role == SB_ROLE_API_COPY)) {
+    if (v->role == SB_ROLE_API_COPY) {
         /* The runner copies buffer 0 into buffer 1. */
         plan->nbuffers = 2;
         plan->buffer[0].bytes = bytes;
@@ -122,7 +128,7 @@ static int vecadd_plan(void *host, const sb_problem *p, const sb_variant *v,
         plan->arg[1 + i].kind = SB_PLAN_BUFFER;
         plan->arg[1 + i].buffer = i;
     }
-    sb_grid_2d(&plan->geometry, v, h->n, 1, (long)VECADD_BLOCK * v->param[0], 1);
+    sb_grid_2d(&plan->geometry, v, h->n, 1, (long)VECADD_BLOCK * knobs_of(v).coarse, 1);
     plan->bytes = 3.0 * (double)bytes; /* 12 useful bytes per element */
     plan->flops = (double)h->n;
     plan->intensity = sb_intensity(plan->flops, plan->bytes);
@@ -162,11 +168,11 @@ static int vecadd_verify(void *host, const sb_problem *p, const sb_variant *v,
     vecadd_host *h = host;
     const float *c = outputs[0];
     (void)p;
-    vecadd_scan s = {h, c, (v->role == SB_ROLE_API_COPY)};
+    vecadd_scan s = {h, c, v->role == SB_ROLE_API_COPY};
     long i = sb_first_mismatch(h->n, SB_SCAN_GRAIN, scan_sums, &s);
     if (i == SB_NO_MISMATCH)
         return 0;
-    float want = vecadd_want(h, (v->role == SB_ROLE_API_COPY), i);
+    float want = vecadd_want(h, s.api_copy, i);
     uint32_t wb, gb;
     memcpy(&wb, &want, 4);
     memcpy(&gb, &c[i], 4);

@@ -18,6 +18,15 @@
 
 /* ---- helpers --------------------------------------------------------- */
 
+/* The catalogue's experiment called `name`. */
+static const sb_experiment *experiment(const char *name)
+{
+    const sb_experiment *e = NULL;
+    if (sb_catalogue_select(name, &e, 1) != 1 || strcmp(e->name, name) != 0)
+        fail_msg("no experiment %s in the catalogue", name);
+    return e;
+}
+
 /* A CPU-like device with 48 KiB of shared memory per block. */
 static sb_device_info small_device(void)
 {
@@ -96,24 +105,24 @@ static long define_value(const sb_variant *v, const char *name, long absent)
 static void global_stride_8_is_32_sectors(void **state)
 {
     (void)state;
-    sb_prediction p = predict(&sb_exp_global_stride, "w4-s8-load");
+    sb_prediction p = predict(experiment("global_stride"), "w4-s8-load");
     assert_int_equal(p.space, SB_SPACE_GLOBAL);
     assert_int_equal(p.sectors, 32);
     assert_int_equal(p.transferred_bytes, 1024);
     assert_double_equal(p.efficiency, 0.125, 1e-12);
-    p = predict(&sb_exp_global_stride, "w4-s8-store");
+    p = predict(experiment("global_stride"), "w4-s8-store");
     assert_int_equal(p.sectors, 32);
 }
 
 static void global_stride_1_is_coalesced(void **state)
 {
     (void)state;
-    sb_prediction p = predict(&sb_exp_global_stride, "w4-s1-load");
+    sb_prediction p = predict(experiment("global_stride"), "w4-s1-load");
     assert_int_equal(p.sectors, 4);
     assert_double_equal(p.efficiency, 1.0, 1e-12);
-    p = predict(&sb_exp_global_stride, "w16-s1-load");
+    p = predict(experiment("global_stride"), "w16-s1-load");
     assert_int_equal(p.sectors, 16);
-    p = predict(&sb_exp_global_stride, "w16-s2-load");
+    p = predict(experiment("global_stride"), "w16-s2-load");
     assert_int_equal(p.sectors, 32);
     assert_double_equal(p.efficiency, 0.5, 1e-12);
 }
@@ -123,9 +132,9 @@ static void global_dense_side_declared(void **state)
 {
     (void)state;
     int n;
-    sb_variant *vs = variants_of(&sb_exp_global_stride, &n);
+    sb_variant *vs = variants_of(experiment("global_stride"), &n);
     sb_prediction pred[SB_MAX_PATTERNS];
-    sb_plan plan = plan_of(&sb_exp_global_stride, find(vs, n, "w8-s64-store"), 100, 100, pred);
+    sb_plan plan = plan_of(experiment("global_stride"), find(vs, n, "w8-s64-store"), 100, 100, pred);
     assert_int_equal(plan.npatterns, 2);
     assert_string_equal(plan.pattern_label[0], "store");
     assert_string_equal(plan.pattern_label[1], "load");
@@ -139,8 +148,8 @@ static void global_dense_side_declared(void **state)
 static void global_patterns_match_defines(void **state)
 {
     (void)state;
-    const sb_experiment *exps[] = {&sb_exp_global_stride, &sb_exp_global_offset,
-                                   &sb_exp_global_perm, &sb_exp_global_broadcast};
+    const sb_experiment *exps[] = {experiment("global_stride"), experiment("global_offset"),
+                                   experiment("global_perm"), experiment("global_broadcast")};
     for (size_t x = 0; x < sizeof exps / sizeof exps[0]; x++) {
         int n;
         sb_variant *vs = variants_of(exps[x], &n);
@@ -173,7 +182,7 @@ static void global_offset_sectors(void **state)
     for (int k = 0; k <= 32; k++) {
         char name[32];
         snprintf(name, sizeof name, "w4-k%d-load", k);
-        sb_prediction p = predict(&sb_exp_global_offset, name);
+        sb_prediction p = predict(experiment("global_offset"), name);
         assert_int_equal(p.sectors, k % 8 == 0 ? 4 : 5);
         assert_int_equal(p.unique_bytes, 128);
     }
@@ -188,11 +197,11 @@ static void global_perm_inside_and_spread(void **state)
     for (size_t i = 0; i < sizeof perms / sizeof perms[0]; i++) {
         char name[48];
         snprintf(name, sizeof name, "w4-%s-load", perms[i]);
-        sb_prediction p = predict(&sb_exp_global_perm, name);
+        sb_prediction p = predict(experiment("global_perm"), name);
         assert_int_equal(p.sectors, 4);
         assert_double_equal(p.efficiency, 1.0, 1e-12);
         snprintf(name, sizeof name, "w4-%s-spread-store", perms[i]);
-        p = predict(&sb_exp_global_perm, name);
+        p = predict(experiment("global_perm"), name);
         assert_int_equal(p.sectors, 32);
         assert_int_equal(p.segments, 32);
         assert_double_equal(p.efficiency, 0.125, 1e-12);
@@ -204,7 +213,8 @@ static void global_perm_table_is_the_models(void **state)
 {
     (void)state;
     int n;
-    sb_variant *vs = variants_of(&sb_exp_global_perm, &n);
+    const sb_experiment *perm = experiment("global_perm");
+    sb_variant *vs = variants_of(perm, &n);
     const sb_variant *v = find(vs, n, "w4-random1-load");
     sb_problem p = {100, 100};
     sb_device_info dev = small_device();
@@ -212,25 +222,25 @@ static void global_perm_table_is_the_models(void **state)
     char err[256];
     sb_plan plan;
     memset(&plan, 0, sizeof plan);
-    assert_int_equal(sb_exp_global_perm.prepare(&p, 1, &host, err, sizeof err), 0);
-    assert_int_equal(sb_exp_global_perm.plan(host, &p, v, &dev, &plan, err, sizeof err), 0);
+    assert_int_equal(perm->prepare(&p, 1, &host, err, sizeof err), 0);
+    assert_int_equal(perm->plan(host, &p, v, &dev, &plan, err, sizeof err), 0);
     int want[SB_WARP_LANES];
     assert_int_equal(sb_perm_table(SB_PERM_RANDOM, 1, want), 0);
     assert_int_equal(plan.buffer[2].bytes, sizeof(int32_t) * SB_WARP_LANES);
     const int32_t *table = plan.buffer[2].init;
     for (int l = 0; l < SB_WARP_LANES; l++)
         assert_int_equal(table[l], want[l]);
-    sb_exp_global_perm.release(host);
+    perm->release(host);
     free(vs);
 }
 
 static void global_broadcast_one_sector(void **state)
 {
     (void)state;
-    sb_prediction p = predict(&sb_exp_global_broadcast, "w4-broadcast");
+    sb_prediction p = predict(experiment("global_broadcast"), "w4-broadcast");
     assert_int_equal(p.sectors, 1);
     assert_int_equal(p.unique_bytes, 4);
-    p = predict(&sb_exp_global_broadcast, "w4-same4");
+    p = predict(experiment("global_broadcast"), "w4-same4");
     assert_int_equal(p.sectors, 1);
     assert_int_equal(p.unique_bytes, 32);
 }
@@ -240,11 +250,11 @@ static void global_walk_row_and_column(void **state)
 {
     (void)state;
     int n;
-    sb_variant *vs = variants_of(&sb_exp_global_walk, &n);
+    sb_variant *vs = variants_of(experiment("global_walk"), &n);
     sb_prediction pred[SB_MAX_PATTERNS];
-    sb_plan plan = plan_of(&sb_exp_global_walk, find(vs, n, "row"), 64, 4096, pred);
+    sb_plan plan = plan_of(experiment("global_walk"), find(vs, n, "row"), 64, 4096, pred);
     assert_int_equal(pred[0].sectors, 4);
-    plan = plan_of(&sb_exp_global_walk, find(vs, n, "column"), 64, 4096, pred);
+    plan = plan_of(experiment("global_walk"), find(vs, n, "column"), 64, 4096, pred);
     assert_int_equal(plan.pattern[0].stride, 64);
     assert_int_equal(pred[0].sectors, 32);
     assert_double_equal(pred[0].efficiency, 0.125, 1e-12);
@@ -267,7 +277,7 @@ static void shared_stride_ways(void **state)
                  {"w8-s1-load", 1, 2},   {"w8-s2-load", 2, 4},   {"w16-s1-load", 1, 4},
                  {"w16-s2-store", 2, 8}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        sb_prediction p = predict(&sb_exp_shared_stride, cases[i].name);
+        sb_prediction p = predict(experiment("shared_stride"), cases[i].name);
         assert_int_equal(p.space, SB_SPACE_SHARED);
         if (p.ways != cases[i].ways || p.wavefronts != cases[i].wavefronts)
             fail_msg("%s: %d-way, %d wavefronts; expected %d-way, %d", cases[i].name, p.ways,
@@ -280,11 +290,11 @@ static void shared_stride_ways(void **state)
 static void shared_wide_elements_phases(void **state)
 {
     (void)state;
-    sb_prediction p = predict(&sb_exp_shared_stride, "w16-s1-load");
+    sb_prediction p = predict(experiment("shared_stride"), "w16-s1-load");
     assert_int_equal(p.wavefronts, 4);
     assert_int_equal(p.ideal_wavefronts, 4);
     assert_int_equal(p.conflicts, 0);
-    p = predict(&sb_exp_shared_stride, "w8-s1-store");
+    p = predict(experiment("shared_stride"), "w8-s1-store");
     assert_int_equal(p.wavefronts, 2);
     assert_int_equal(p.conflicts, 0);
 }
@@ -300,14 +310,14 @@ static void shared_tiles(void **state)
                  {"32x32-xor-row-store", 1}, {"32x32-xor-column-store", 1},
                  {"32x32-column-store", 32}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        sb_prediction p = predict(&sb_exp_shared_tile, cases[i].name);
+        sb_prediction p = predict(experiment("shared_tile"), cases[i].name);
         if (p.ways != cases[i].ways)
             fail_msg("%s: %d-way, expected %d", cases[i].name, p.ways, cases[i].ways);
     }
     int n;
-    sb_variant *vs = variants_of(&sb_exp_shared_tile, &n);
+    sb_variant *vs = variants_of(experiment("shared_tile"), &n);
     sb_prediction pred[SB_MAX_PATTERNS];
-    sb_plan plan = plan_of(&sb_exp_shared_tile, find(vs, n, "32x33-column-load"), 1, 1, pred);
+    sb_plan plan = plan_of(experiment("shared_tile"), find(vs, n, "32x33-column-load"), 1, 1, pred);
     assert_int_equal(plan.pattern[0].tile_rows, 32);
     assert_int_equal(plan.pattern[0].tile_cols, 32);
     assert_int_equal(plan.pattern[0].pad, 1);
@@ -321,15 +331,15 @@ static void shared_tiles(void **state)
 static void shared_broadcast_and_same_bank(void **state)
 {
     (void)state;
-    sb_prediction p = predict(&sb_exp_shared_broadcast, "w4-broadcast-load");
+    sb_prediction p = predict(experiment("shared_broadcast"), "w4-broadcast-load");
     assert_int_equal(p.broadcast, 1);
     assert_int_equal(p.wavefronts, 1);
     for (int same = 1; same <= 16; same *= 2) {
         char name[48];
         snprintf(name, sizeof name, "w4-same%d-s1-load", same);
-        assert_int_equal(predict(&sb_exp_shared_broadcast, name).ways, 1);
+        assert_int_equal(predict(experiment("shared_broadcast"), name).ways, 1);
         snprintf(name, sizeof name, "w4-same%d-s32-store", same);
-        assert_int_equal(predict(&sb_exp_shared_broadcast, name).ways, 32 / same);
+        assert_int_equal(predict(experiment("shared_broadcast"), name).ways, 32 / same);
     }
 }
 
@@ -339,10 +349,10 @@ static void shared_patterns_match_defines(void **state)
 {
     (void)state;
     int n;
-    sb_variant *vs = variants_of(&sb_exp_shared_stride, &n);
+    sb_variant *vs = variants_of(experiment("shared_stride"), &n);
     for (int i = 0; i < n; i++) {
         sb_prediction pred[SB_MAX_PATTERNS];
-        sb_plan plan = plan_of(&sb_exp_shared_stride, &vs[i], 1, 300, pred);
+        sb_plan plan = plan_of(experiment("shared_stride"), &vs[i], 1, 300, pred);
         assert_int_equal(plan.pattern[0].word_bytes, define_value(&vs[i], "WORD", -1));
         assert_int_equal(plan.pattern[0].stride, define_value(&vs[i], "STRIDE", -1));
         assert_int_equal(plan.pattern[0].same, define_value(&vs[i], "SAME", 1));
@@ -362,10 +372,10 @@ static void shared_patterns_match_defines(void **state)
 static void one_clean_baseline_per_group(void **state)
 {
     (void)state;
-    const sb_experiment *exps[] = {&sb_exp_global_stride,    &sb_exp_global_offset,
-                                   &sb_exp_global_perm,      &sb_exp_global_broadcast,
-                                   &sb_exp_global_walk,      &sb_exp_shared_stride,
-                                   &sb_exp_shared_broadcast, &sb_exp_shared_tile};
+    const sb_experiment *exps[] = {experiment("global_stride"),    experiment("global_offset"),
+                                   experiment("global_perm"),      experiment("global_broadcast"),
+                                   experiment("global_walk"),      experiment("shared_stride"),
+                                   experiment("shared_broadcast"), experiment("shared_tile")};
     for (size_t x = 0; x < sizeof exps / sizeof exps[0]; x++) {
         int n;
         sb_variant *vs = variants_of(exps[x], &n);
@@ -454,10 +464,11 @@ static void shared_ptx_keeps_the_repeated_access(void **state)
         return;
     }
     char err[512];
-    char *source = sb_kernel_source(slot.vt->prelude, sb_exp_shared_stride.source, err, sizeof err);
+    const sb_experiment *stride = experiment("shared_stride");
+    char *source = sb_kernel_source(slot.vt->prelude, stride->source, err, sizeof err);
     assert_non_null(source);
     int n;
-    sb_variant *vs = variants_of(&sb_exp_shared_stride, &n);
+    sb_variant *vs = variants_of(stride, &n);
     static const char *const names[] = {"w4-s1-load", "w8-s2-load", "w16-s3-load"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const sb_variant *v = find(vs, n, names[i]);

@@ -18,6 +18,15 @@
 #include "run/host_data.h"
 #include "experiments/variant.h"
 
+/* The catalogue's experiment called `name`. */
+static const sb_experiment *experiment(const char *name)
+{
+    const sb_experiment *e = NULL;
+    if (sb_catalogue_select(name, &e, 1) != 1 || strcmp(e->name, name) != 0)
+        fail_msg("no experiment %s in the catalogue", name);
+    return e;
+}
+
 /* What a correct float32 kernel computes: float accumulation over i in
  * order, for each element (i outer so the loop walks b by rows). */
 static float *float_product(const float *a, const float *b, long m, long n, long k)
@@ -46,7 +55,7 @@ static sb_variant first_variant(const sb_experiment *e, const char *name)
 
 static void check_matmul(long rows, long cols)
 {
-    const sb_experiment *e = &sb_exp_matmul;
+    const sb_experiment *e = experiment("matmul");
     sb_problem p = {rows, cols};
     char err[512];
     void *host = NULL;
@@ -129,20 +138,20 @@ static void stream_family(const sb_experiment *e, const char *variant)
 static void vecadd_reference(void **state)
 {
     (void)state;
-    stream_family(&sb_exp_vecadd, "coarse4");
+    stream_family(experiment("vecadd"), "coarse4");
 }
 
 static void occupancy_reference(void **state)
 {
     (void)state;
-    stream_family(&sb_exp_occupancy, "b128-g1x");
+    stream_family(experiment("occupancy"), "b128-g1x");
 }
 
 /* The occupancy grid: G blocks per unit, capped at one thread per element. */
 static void occupancy_grid(void **state)
 {
     (void)state;
-    const sb_experiment *e = &sb_exp_occupancy;
+    const sb_experiment *e = experiment("occupancy");
     sb_problem p = {1L << 20, 1};
     char err[256];
     void *host = NULL;
@@ -223,7 +232,7 @@ static void prepare_variant(const sb_experiment *e, long rows, long cols, const 
 static void transpose_first_in_block_order(void **state)
 {
     (void)state;
-    const sb_experiment *e = &sb_exp_transpose;
+    const sb_experiment *e = experiment("transpose");
     const long rows = 700, cols = 900;
     prepared x;
     prepare_variant(e, rows, cols, "tiled", &x);
@@ -258,7 +267,7 @@ static void transpose_first_in_block_order(void **state)
 static void global_stride_first_in_dense_order(void **state)
 {
     (void)state;
-    const sb_experiment *e = &sb_exp_global_stride;
+    const sb_experiment *e = experiment("global_stride");
     static const char *const names[] = {"w4-s2-load", "w4-s2-store"};
     for (int store = 0; store <= 1; store++) {
         prepared x;
@@ -297,7 +306,7 @@ static void global_stride_first_in_dense_order(void **state)
 static void shared_first_in_thread_order(void **state)
 {
     (void)state;
-    const sb_experiment *e = &sb_exp_shared_stride;
+    const sb_experiment *e = experiment("shared_stride");
     const long threads = 200000;
     prepared x;
     prepare_variant(e, 1, threads, "w4-s1-load", &x);
@@ -324,7 +333,7 @@ static void shared_first_in_thread_order(void **state)
 static void walk_first_thread(void **state)
 {
     (void)state;
-    const sb_experiment *e = &sb_exp_global_walk;
+    const sb_experiment *e = experiment("global_walk");
     const long rows = 3, cols = 50000;
     prepared x;
     prepare_variant(e, rows, cols, "row", &x);
