@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "batch_rules.h"
 
 /* cuda.h maps API names onto versioned ABI names (cuMemAlloc is
  * cuMemAlloc_v2); stringifying after expansion gives the name libcuda
@@ -55,13 +56,13 @@ struct sb_device {
     CUstream stream;
     CUevent start, stop; /* around an operation timed on its own */
     int arch; /* compute capability as 10 * major + minor */
-    /* Batched timing (batch_begin): a pool of start/stop pairs, one pair and
-       one time destination per operation, grown to the largest max asked
-       for and destroyed at close. */
+    /* Batched timing (batch_begin): the shared admission rules, and a pool
+       of start/stop pairs, one pair and one time destination per operation,
+       grown to the largest max asked for and destroyed at close. */
+    sb_batch_rules batch;
     CUevent *pool_start, *pool_stop;
     double **batch_ms;
     int pool_have;
-    int batch_open, batch_max, batch_n;
 #ifdef SB_HAVE_CUBLAS
     cublasHandle_t blas; /* created on the first vendor transpose, bound to stream */
 #endif
@@ -393,7 +394,8 @@ static void cuda_close(sb_device *d)
 {
     if (!d)
         return;
-    d->batch_open = 0; /* the stream is waited for below; no time is read */
+    /* An open batch is dropped: the stream is waited for below and no time
+       is read. */
     if (d->ctx) {
         cu.cuCtxSetCurrent(d->ctx);
         if (d->stream)
@@ -833,18 +835,11 @@ static int op_events(sb_device *d, const double *ms, const char *what, CUevent *
                      CUevent *stop)
 {
     *start = *stop = NULL;
-    if (d->batch_open && !ms) {
-        set_error("%s: an untimed operation cannot be part of a batch", what);
+    if (sb_batch_rules_admit(&d->batch, ms != NULL, what, last, sizeof last))
         return -1;
-    }
-    if (d->batch_open && d->batch_n >= d->batch_max) {
-        set_error("%s: the batch already holds the %d operations it was begun for", what,
-                  d->batch_max);
-        return -1;
-    }
-    if (d->batch_open) {
-        *start = d->pool_start[d->batch_n];
-        *stop = d->pool_stop[d->batch_n];
+    if (d->batch.open) {
+        *start = d->pool_start[d->batch.count];
+        *stop = d->pool_stop[d->batch.count];
     } else if (ms) {
         *start = d->start;
         *stop = d->stop;
@@ -856,9 +851,9 @@ static int op_events(sb_device *d, const double *ms, const char *what, CUevent *
  * wait for it; inside one, leave it running and keep where its time goes. */
 static int end_op(sb_device *d, double *ms, const char *what)
 {
-    if (!d->batch_open)
+    if (!d->batch.open)
         return finish(d, ms, what);
-    d->batch_ms[d->batch_n++] = ms;
+    d->batch_ms[sb_batch_rules_add(&d->batch)] = ms;
     return 0;
 }
 
@@ -897,19 +892,12 @@ static int grow_pool(sb_device *d, int max)
 
 static int cuda_batch_begin(sb_device *d, int max)
 {
-    if (d->batch_open) {
-        set_error("batch_begin: a batch of %d operations is already open", d->batch_max);
+    if (sb_batch_rules_begin(&d->batch, max, last, sizeof last))
+        return -1;
+    if (use(d) || grow_pool(d, max)) {
+        sb_batch_rules_cancel(&d->batch);
         return -1;
     }
-    if (max <= 0 || max > SB_BATCH_MAX) {
-        set_error("batch_begin: a batch holds 1 to %d operations, not %d", SB_BATCH_MAX, max);
-        return -1;
-    }
-    if (use(d) || grow_pool(d, max))
-        return -1;
-    d->batch_open = 1;
-    d->batch_max = max;
-    d->batch_n = 0;
     return 0;
 }
 
@@ -918,14 +906,8 @@ static int cuda_batch_begin(sb_device *d, int max)
  * ends whatever happens; the pool's events are reused by the next one. */
 static int cuda_batch_end(sb_device *d)
 {
-    if (!d->batch_open) {
-        set_error("batch_end: no batch was begun");
-        return -1;
-    }
-    int n = d->batch_n;
-    d->batch_open = 0;
-    d->batch_n = 0;
-    if (use(d))
+    int n = sb_batch_rules_end(&d->batch, last, sizeof last);
+    if (n < 0 || use(d))
         return -1;
     if (n > 0 && cu_failed(cu.cuEventSynchronize(d->pool_stop[n - 1]),
                            "batch of %d operations: cuEventSynchronize", n))

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "batch_rules.h"
 #include "ptxas_log.h"
 
 /* cl_nv_device_attribute_query, not in every header set. */
@@ -42,10 +43,11 @@ struct sb_device {
     cl_command_queue queue;
     int used_clblast; /* CLBlast's program cache holds programs of this context */
     int nvidia;       /* NVIDIA's platform: builds with -cl-nv-verbose for ptxas's log */
-    /* Batched timing (batch_begin): ops grows to the largest max asked for. */
+    /* Batched timing (batch_begin): the shared admission rules, and ops,
+       grown to the largest max asked for. */
+    sb_batch_rules batch;
     struct batch_op *ops;
     int ops_have;
-    int batch_open, batch_max, batch_n;
 };
 
 struct sb_program {
@@ -332,7 +334,7 @@ static void ocl_close(sb_device *dev)
 {
     if (!dev)
         return;
-    if (dev->batch_open)
+    if (dev->batch.open)
         ocl_batch_end(dev); /* releases the batch's events */
     free(dev->ops);
 #ifdef SB_HAVE_CLBLAST
@@ -604,27 +606,21 @@ static int finish_event(cl_event ev, const char *what, double *ms)
     return r;
 }
 
-/* Whether an operation may be enqueued now: inside a batch only a timed
- * one, and only while the batch has room. */
+/* Whether an operation may be enqueued now (batch_rules.h's rules), with
+ * the reason in last_error() when not. */
 static int batch_admits(const sb_device *d, const double *ms, const char *what)
 {
-    if (!d->batch_open)
-        return 0;
-    if (!ms)
-        return set_error("%s: an untimed operation cannot be part of a batch", what);
-    if (d->batch_n >= d->batch_max)
-        return set_error("%s: the batch already holds the %d operations it was begun for", what,
-                         d->batch_max);
-    return 0;
+    return sb_batch_rules_admit(&d->batch, ms != NULL, what, last_error_text,
+                                sizeof last_error_text);
 }
 
 /* The end of an enqueued operation: outside a batch wait for it; inside
  * one, keep its event for batch_end and send the work to the device. */
 static int end_op(sb_device *d, cl_event ev, const char *what, double *ms)
 {
-    if (!d->batch_open)
+    if (!d->batch.open)
         return finish_event(ev, what, ms);
-    struct batch_op *op = &d->ops[d->batch_n++];
+    struct batch_op *op = &d->ops[sb_batch_rules_add(&d->batch)];
     op->ev = ev;
     op->ms = ms;
     snprintf(op->what, sizeof op->what, "%s", what);
@@ -637,21 +633,17 @@ static int end_op(sb_device *d, cl_event ev, const char *what, double *ms)
 
 static int ocl_batch_begin(sb_device *d, int max)
 {
-    if (d->batch_open)
-        return set_error("batch_begin: a batch of %d operations is already open", d->batch_max);
-    if (max <= 0 || max > SB_BATCH_MAX)
-        return set_error("batch_begin: a batch holds 1 to %d operations, not %d", SB_BATCH_MAX,
-                         max);
+    if (sb_batch_rules_begin(&d->batch, max, last_error_text, sizeof last_error_text))
+        return -1;
     if (max > d->ops_have) {
         struct batch_op *ops = realloc(d->ops, sizeof *ops * (size_t)max);
-        if (!ops)
+        if (!ops) {
+            sb_batch_rules_cancel(&d->batch);
             return set_error("batch_begin: out of host memory for %d operations", max);
+        }
         d->ops = ops;
         d->ops_have = max;
     }
-    d->batch_open = 1;
-    d->batch_max = max;
-    d->batch_n = 0;
     return 0;
 }
 
@@ -659,11 +651,9 @@ static int ocl_batch_begin(sb_device *d, int max)
  * batch; the first failure is the one reported. */
 static int ocl_batch_end(sb_device *d)
 {
-    if (!d->batch_open)
-        return set_error("batch_end: no batch was begun");
-    int n = d->batch_n, failed = 0;
-    d->batch_open = 0;
-    d->batch_n = 0;
+    int n = sb_batch_rules_end(&d->batch, last_error_text, sizeof last_error_text), failed = 0;
+    if (n < 0)
+        return -1;
     cl_int e = clFinish(d->queue);
     if (e != CL_SUCCESS)
         failed = cl_fail("clFinish (end of a batch)", e);
