@@ -491,43 +491,56 @@ static void nvrtc_error(nvrtcResult r, const char *target, const char *log)
              log[len + strspn(log + len, " \r\n")] ? "\n..." : "");
 }
 
-/* One NVRTC compile for target ("sm_90" or "compute_90"): the log always,
- * the PTX and cubin when NVRTC makes them. */
-static int nv_run(const char *source, const char *const *defines, int ndefines,
-                  const char *target, struct nv_result *out)
+static void nv_free_options(char **opts, int nopts)
+{
+    for (int i = 0; opts && i < nopts; i++)
+        free(opts[i]);
+    free(opts);
+}
+
+/* NVRTC's options, malloc'd: one -D per definition, the target, the C++
+ * dialect; NULL when out of host memory.  *nopts says how many. */
+static char **nv_options(const char *const *defines, int ndefines, const char *target,
+                         int *nopts)
 {
     if (ndefines < 0)
         ndefines = 0;
-    int nopts = ndefines + 2, ret = -1;
-    char **opts = calloc((size_t)nopts, sizeof *opts);
-    nvrtcProgram prog = NULL;
-    nvrtcResult r;
-    size_t size = 0;
-
+    int n = ndefines + 2;
+    char **opts = calloc((size_t)n, sizeof *opts);
     if (!opts)
-        goto oom;
+        return NULL;
     for (int i = 0; i < ndefines; i++)
         if (asprintf(&opts[i], "-D%s", defines[i]) < 0)
             opts[i] = NULL;
     if (asprintf(&opts[ndefines], "--gpu-architecture=%s", target) < 0)
         opts[ndefines] = NULL;
     opts[ndefines + 1] = strdup("-std=c++17");
-    for (int i = 0; i < nopts; i++)
-        if (!opts[i])
-            goto oom;
-    if ((r = nvrtcCreateProgram(&prog, source, "simtbench.cu", 0, NULL, NULL))) {
-        prog = NULL;
-        nvrtc_error(r, target, NULL);
-        goto done;
-    }
-    r = nvrtcCompileProgram(prog, nopts, (const char *const *)opts);
+    for (int i = 0; i < n; i++)
+        if (!opts[i]) {
+            nv_free_options(opts, n);
+            return NULL;
+        }
+    *nopts = n;
+    return opts;
+}
+
+/* The compile's whole log, malloc'd; NULL when there is none. */
+static char *nv_log(nvrtcProgram prog)
+{
+    size_t size = 0;
+    char *log = NULL;
     if (nvrtcGetProgramLogSize(prog, &size) == NVRTC_SUCCESS && size > 0 &&
-        (out->log = malloc(size)) && nvrtcGetProgramLog(prog, out->log) != NVRTC_SUCCESS)
-        out->log[0] = '\0';
-    if (r != NVRTC_SUCCESS) {
-        nvrtc_error(r, target, out->log);
-        goto done;
-    }
+        (log = malloc(size)) && nvrtcGetProgramLog(prog, log) != NVRTC_SUCCESS)
+        log[0] = '\0';
+    return log;
+}
+
+/* The PTX of a compiled program and, for a real target (sm_XY), its
+ * cubin; 0, or -1 with the reason set. */
+static int nv_outputs(nvrtcProgram prog, const char *target, struct nv_result *out)
+{
+    size_t size = 0;
+    nvrtcResult r;
     /* The size counts the terminating NUL, so 1 means no PTX. */
     if ((r = nvrtcGetPTXSize(prog, &size)) == NVRTC_SUCCESS && size > 1) {
         if (!(out->ptx = malloc(size)))
@@ -540,19 +553,42 @@ static int nv_run(const char *source, const char *const *defines, int ndefines,
             goto oom;
         r = nvrtcGetCUBIN(prog, out->cubin);
     }
-    if (r != NVRTC_SUCCESS)
-        nvrtc_error(r, target, NULL);
-    else
-        ret = 0;
-    goto done;
+    if (r == NVRTC_SUCCESS)
+        return 0;
+    nvrtc_error(r, target, NULL);
+    return -1;
 oom:
     set_error("out of host memory building for %s", target);
-done:
-    if (prog)
-        nvrtcDestroyProgram(&prog);
-    for (int i = 0; opts && i < nopts; i++)
-        free(opts[i]);
-    free(opts);
+    return -1;
+}
+
+/* One NVRTC compile for target ("sm_90" or "compute_90"): the log always,
+ * the PTX and cubin when NVRTC makes them. */
+static int nv_run(const char *source, const char *const *defines, int ndefines,
+                  const char *target, struct nv_result *out)
+{
+    int nopts = 0, ret = -1;
+    char **opts = nv_options(defines, ndefines, target, &nopts);
+    nvrtcProgram prog = NULL;
+    nvrtcResult r;
+
+    if (!opts) {
+        set_error("out of host memory building for %s", target);
+        return -1;
+    }
+    if ((r = nvrtcCreateProgram(&prog, source, "simtbench.cu", 0, NULL, NULL))) {
+        nvrtc_error(r, target, NULL);
+        nv_free_options(opts, nopts);
+        return -1;
+    }
+    r = nvrtcCompileProgram(prog, nopts, (const char *const *)opts);
+    out->log = nv_log(prog);
+    if (r != NVRTC_SUCCESS)
+        nvrtc_error(r, target, out->log);
+    else
+        ret = nv_outputs(prog, target, out);
+    nvrtcDestroyProgram(&prog);
+    nv_free_options(opts, nopts);
     return ret;
 }
 
