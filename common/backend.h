@@ -160,8 +160,10 @@ typedef struct sb_backend {
        stays open for batch_end.  batch_end always ends
        the batch and releases what it held, so the device stays usable; -1
        with last_error() when waiting or reading a time failed (a fault on
-       the device, or no batch begun).  Both NULL where the backend cannot
-       batch: the frontend then times one operation at a time. */
+       the device, or no batch begun).  These admission rules and their
+       messages are batch_rules.h's, shared by every backend.  Both NULL
+       where the backend cannot batch: the frontend then times one
+       operation at a time. */
     int (*batch_begin)(sb_device *dev, int max);
     int (*batch_end)(sb_device *dev);
 } sb_backend;

@@ -22,18 +22,6 @@ static double *sorted_copy(const double *samples, size_t n)
     return s;
 }
 
-double sb_median(const double *samples, size_t n)
-{
-    if (n == 0)
-        return NAN;
-    double *s = sorted_copy(samples, n);
-    if (!s)
-        return NAN;
-    double m = (n % 2) ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-    free(s);
-    return m;
-}
-
 int sb_stats_compute(const double *samples, size_t n, sb_stats *out)
 {
     memset(out, 0, sizeof *out);

@@ -15,7 +15,4 @@ typedef struct sb_stats {
  * Returns 0, or -1 when n is 0 or a sample is not finite. */
 int sb_stats_compute(const double *samples, size_t n, sb_stats *out);
 
-/* Median of n samples (n >= 1), without changing them; NaN when n is 0. */
-double sb_median(const double *samples, size_t n);
-
 #endif

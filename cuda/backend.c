@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "batch_rules.h"
 
 /* cuda.h maps API names onto versioned ABI names (cuMemAlloc is
  * cuMemAlloc_v2); stringifying after expansion gives the name libcuda
@@ -55,13 +56,13 @@ struct sb_device {
     CUstream stream;
     CUevent start, stop; /* around an operation timed on its own */
     int arch; /* compute capability as 10 * major + minor */
-    /* Batched timing (batch_begin): a pool of start/stop pairs, one pair and
-       one time destination per operation, grown to the largest max asked
-       for and destroyed at close. */
+    /* Batched timing (batch_begin): the shared admission rules, and a pool
+       of start/stop pairs, one pair and one time destination per operation,
+       grown to the largest max asked for and destroyed at close. */
+    sb_batch_rules batch;
     CUevent *pool_start, *pool_stop;
     double **batch_ms;
     int pool_have;
-    int batch_open, batch_max, batch_n;
 #ifdef SB_HAVE_CUBLAS
     cublasHandle_t blas; /* created on the first vendor transpose, bound to stream */
 #endif
@@ -393,7 +394,8 @@ static void cuda_close(sb_device *d)
 {
     if (!d)
         return;
-    d->batch_open = 0; /* the stream is waited for below; no time is read */
+    /* An open batch is dropped: the stream is waited for below and no time
+       is read. */
     if (d->ctx) {
         cu.cuCtxSetCurrent(d->ctx);
         if (d->stream)
@@ -489,43 +491,56 @@ static void nvrtc_error(nvrtcResult r, const char *target, const char *log)
              log[len + strspn(log + len, " \r\n")] ? "\n..." : "");
 }
 
-/* One NVRTC compile for target ("sm_90" or "compute_90"): the log always,
- * the PTX and cubin when NVRTC makes them. */
-static int nv_run(const char *source, const char *const *defines, int ndefines,
-                  const char *target, struct nv_result *out)
+static void nv_free_options(char **opts, int nopts)
+{
+    for (int i = 0; opts && i < nopts; i++)
+        free(opts[i]);
+    free(opts);
+}
+
+/* NVRTC's options, malloc'd: one -D per definition, the target, the C++
+ * dialect; NULL when out of host memory.  *nopts says how many. */
+static char **nv_options(const char *const *defines, int ndefines, const char *target,
+                         int *nopts)
 {
     if (ndefines < 0)
         ndefines = 0;
-    int nopts = ndefines + 2, ret = -1;
-    char **opts = calloc((size_t)nopts, sizeof *opts);
-    nvrtcProgram prog = NULL;
-    nvrtcResult r;
-    size_t size = 0;
-
+    int n = ndefines + 2;
+    char **opts = calloc((size_t)n, sizeof *opts);
     if (!opts)
-        goto oom;
+        return NULL;
     for (int i = 0; i < ndefines; i++)
         if (asprintf(&opts[i], "-D%s", defines[i]) < 0)
             opts[i] = NULL;
     if (asprintf(&opts[ndefines], "--gpu-architecture=%s", target) < 0)
         opts[ndefines] = NULL;
     opts[ndefines + 1] = strdup("-std=c++17");
-    for (int i = 0; i < nopts; i++)
-        if (!opts[i])
-            goto oom;
-    if ((r = nvrtcCreateProgram(&prog, source, "simtbench.cu", 0, NULL, NULL))) {
-        prog = NULL;
-        nvrtc_error(r, target, NULL);
-        goto done;
-    }
-    r = nvrtcCompileProgram(prog, nopts, (const char *const *)opts);
+    for (int i = 0; i < n; i++)
+        if (!opts[i]) {
+            nv_free_options(opts, n);
+            return NULL;
+        }
+    *nopts = n;
+    return opts;
+}
+
+/* The compile's whole log, malloc'd; NULL when there is none. */
+static char *nv_log(nvrtcProgram prog)
+{
+    size_t size = 0;
+    char *log = NULL;
     if (nvrtcGetProgramLogSize(prog, &size) == NVRTC_SUCCESS && size > 0 &&
-        (out->log = malloc(size)) && nvrtcGetProgramLog(prog, out->log) != NVRTC_SUCCESS)
-        out->log[0] = '\0';
-    if (r != NVRTC_SUCCESS) {
-        nvrtc_error(r, target, out->log);
-        goto done;
-    }
+        (log = malloc(size)) && nvrtcGetProgramLog(prog, log) != NVRTC_SUCCESS)
+        log[0] = '\0';
+    return log;
+}
+
+/* The PTX of a compiled program and, for a real target (sm_XY), its
+ * cubin; 0, or -1 with the reason set. */
+static int nv_outputs(nvrtcProgram prog, const char *target, struct nv_result *out)
+{
+    size_t size = 0;
+    nvrtcResult r;
     /* The size counts the terminating NUL, so 1 means no PTX. */
     if ((r = nvrtcGetPTXSize(prog, &size)) == NVRTC_SUCCESS && size > 1) {
         if (!(out->ptx = malloc(size)))
@@ -538,19 +553,42 @@ static int nv_run(const char *source, const char *const *defines, int ndefines,
             goto oom;
         r = nvrtcGetCUBIN(prog, out->cubin);
     }
-    if (r != NVRTC_SUCCESS)
-        nvrtc_error(r, target, NULL);
-    else
-        ret = 0;
-    goto done;
+    if (r == NVRTC_SUCCESS)
+        return 0;
+    nvrtc_error(r, target, NULL);
+    return -1;
 oom:
     set_error("out of host memory building for %s", target);
-done:
-    if (prog)
-        nvrtcDestroyProgram(&prog);
-    for (int i = 0; opts && i < nopts; i++)
-        free(opts[i]);
-    free(opts);
+    return -1;
+}
+
+/* One NVRTC compile for target ("sm_90" or "compute_90"): the log always,
+ * the PTX and cubin when NVRTC makes them. */
+static int nv_run(const char *source, const char *const *defines, int ndefines,
+                  const char *target, struct nv_result *out)
+{
+    int nopts = 0, ret = -1;
+    char **opts = nv_options(defines, ndefines, target, &nopts);
+    nvrtcProgram prog = NULL;
+    nvrtcResult r;
+
+    if (!opts) {
+        set_error("out of host memory building for %s", target);
+        return -1;
+    }
+    if ((r = nvrtcCreateProgram(&prog, source, "simtbench.cu", 0, NULL, NULL))) {
+        nvrtc_error(r, target, NULL);
+        nv_free_options(opts, nopts);
+        return -1;
+    }
+    r = nvrtcCompileProgram(prog, nopts, (const char *const *)opts);
+    out->log = nv_log(prog);
+    if (r != NVRTC_SUCCESS)
+        nvrtc_error(r, target, out->log);
+    else
+        ret = nv_outputs(prog, target, out);
+    nvrtcDestroyProgram(&prog);
+    nv_free_options(opts, nopts);
     return ret;
 }
 
@@ -833,18 +871,11 @@ static int op_events(sb_device *d, const double *ms, const char *what, CUevent *
                      CUevent *stop)
 {
     *start = *stop = NULL;
-    if (d->batch_open && !ms) {
-        set_error("%s: an untimed operation cannot be part of a batch", what);
+    if (sb_batch_rules_admit(&d->batch, ms != NULL, what, last, sizeof last))
         return -1;
-    }
-    if (d->batch_open && d->batch_n >= d->batch_max) {
-        set_error("%s: the batch already holds the %d operations it was begun for", what,
-                  d->batch_max);
-        return -1;
-    }
-    if (d->batch_open) {
-        *start = d->pool_start[d->batch_n];
-        *stop = d->pool_stop[d->batch_n];
+    if (d->batch.open) {
+        *start = d->pool_start[d->batch.count];
+        *stop = d->pool_stop[d->batch.count];
     } else if (ms) {
         *start = d->start;
         *stop = d->stop;
@@ -856,9 +887,9 @@ static int op_events(sb_device *d, const double *ms, const char *what, CUevent *
  * wait for it; inside one, leave it running and keep where its time goes. */
 static int end_op(sb_device *d, double *ms, const char *what)
 {
-    if (!d->batch_open)
+    if (!d->batch.open)
         return finish(d, ms, what);
-    d->batch_ms[d->batch_n++] = ms;
+    d->batch_ms[sb_batch_rules_add(&d->batch)] = ms;
     return 0;
 }
 
@@ -897,19 +928,12 @@ static int grow_pool(sb_device *d, int max)
 
 static int cuda_batch_begin(sb_device *d, int max)
 {
-    if (d->batch_open) {
-        set_error("batch_begin: a batch of %d operations is already open", d->batch_max);
+    if (sb_batch_rules_begin(&d->batch, max, last, sizeof last))
+        return -1;
+    if (use(d) || grow_pool(d, max)) {
+        sb_batch_rules_cancel(&d->batch);
         return -1;
     }
-    if (max <= 0 || max > SB_BATCH_MAX) {
-        set_error("batch_begin: a batch holds 1 to %d operations, not %d", SB_BATCH_MAX, max);
-        return -1;
-    }
-    if (use(d) || grow_pool(d, max))
-        return -1;
-    d->batch_open = 1;
-    d->batch_max = max;
-    d->batch_n = 0;
     return 0;
 }
 
@@ -918,14 +942,8 @@ static int cuda_batch_begin(sb_device *d, int max)
  * ends whatever happens; the pool's events are reused by the next one. */
 static int cuda_batch_end(sb_device *d)
 {
-    if (!d->batch_open) {
-        set_error("batch_end: no batch was begun");
-        return -1;
-    }
-    int n = d->batch_n;
-    d->batch_open = 0;
-    d->batch_n = 0;
-    if (use(d))
+    int n = sb_batch_rules_end(&d->batch, last, sizeof last);
+    if (n < 0 || use(d))
         return -1;
     if (n > 0 && cu_failed(cu.cuEventSynchronize(d->pool_stop[n - 1]),
                            "batch of %d operations: cuEventSynchronize", n))

@@ -48,5 +48,4 @@ AC_DEFUN([SB_CHECK_CUDA], [
   AC_SUBST([CUDA_LDFLAGS])
   AC_SUBST([CUDA_LIBS])
   AM_CONDITIONAL([BUILD_CUDA], [test $sb_build_cuda = yes])
-  AM_CONDITIONAL([HAVE_CUBLAS], [test $sb_have_cublas = yes])
 ])

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "batch_rules.h"
 #include "ptxas_log.h"
 
 /* cl_nv_device_attribute_query, not in every header set. */
@@ -42,10 +43,11 @@ struct sb_device {
     cl_command_queue queue;
     int used_clblast; /* CLBlast's program cache holds programs of this context */
     int nvidia;       /* NVIDIA's platform: builds with -cl-nv-verbose for ptxas's log */
-    /* Batched timing (batch_begin): ops grows to the largest max asked for. */
+    /* Batched timing (batch_begin): the shared admission rules, and ops,
+       grown to the largest max asked for. */
+    sb_batch_rules batch;
     struct batch_op *ops;
     int ops_have;
-    int batch_open, batch_max, batch_n;
 };
 
 struct sb_program {
@@ -172,6 +174,51 @@ static void device_string(cl_device_id d, cl_device_info what, char *out, size_t
     out[n - 1] = '\0';
 }
 
+/* The sizes and counts every platform answers; the API has no bus width
+ * or memory clock, which stay 0. */
+static void describe_numbers(cl_device_id d, sb_device_info *info)
+{
+    cl_device_type type = 0;
+    cl_uint u = 0;
+    cl_ulong ul = 0;
+    size_t sz = 0;
+    if (clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS)
+        info->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+    if (clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof u, &u, NULL) == CL_SUCCESS)
+        info->compute_units = (int)u;
+    if (clGetDeviceInfo(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof u, &u, NULL) == CL_SUCCESS)
+        info->clock_mhz = (int)u;
+    if (clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof ul, &ul, NULL) == CL_SUCCESS)
+        info->global_mem_bytes = ul;
+    /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE is whatever cache the platform
+       names: a CPU's own cache on PoCL, and on NVIDIA not the L2 but a far
+       smaller one.  It is reported under OpenCL's name for it. */
+    if (clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof ul, &ul, NULL) == CL_SUCCESS)
+        info->l2_bytes = ul;
+    snprintf(info->cache_name, sizeof info->cache_name, "global memory cache");
+    if (clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof ul, &ul, NULL) == CL_SUCCESS)
+        info->local_mem_bytes = ul;
+    if (clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof sz, &sz, NULL) == CL_SUCCESS)
+        info->max_group_size = (int)sz;
+}
+
+/* What cl_nv_device_attribute_query adds on NVIDIA's platform: the compute
+ * capability (in place of the OpenCL C version) and the warp size.  Other
+ * platforms refuse the queries and leave both as they were. */
+static void describe_nvidia(cl_device_id d, sb_device_info *info)
+{
+    cl_uint major = 0, minor = 0, warp = 0;
+    if (clGetDeviceInfo(d, SB_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) ==
+            CL_SUCCESS &&
+        clGetDeviceInfo(d, SB_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, NULL) ==
+            CL_SUCCESS) {
+        snprintf(info->arch, sizeof info->arch, "sm_%u%u", major, minor);
+    }
+    if (clGetDeviceInfo(d, SB_CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL) == CL_SUCCESS)
+        info->warp_size = (int)warp;
+}
+
+/* Everything the platform says about one device. */
 static void describe(cl_platform_id p, cl_device_id d, int pi, int di, sb_device_info *info)
 {
     memset(info, 0, sizeof *info);
@@ -185,40 +232,8 @@ static void describe(cl_platform_id p, cl_device_id d, int pi, int di, sb_device
     device_string(d, CL_DRIVER_VERSION, info->driver, sizeof info->driver);
     device_string(d, CL_DEVICE_VERSION, info->api_version, sizeof info->api_version);
     device_string(d, CL_DEVICE_OPENCL_C_VERSION, info->arch, sizeof info->arch);
-
-    cl_device_type type = 0;
-    cl_uint u = 0;
-    cl_ulong ul = 0;
-    size_t sz = 0;
-    if (clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS)
-        info->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
-    if (clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof u, &u, NULL) == CL_SUCCESS)
-        info->compute_units = (int)u;
-    if (clGetDeviceInfo(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof u, &u, NULL) == CL_SUCCESS)
-        info->clock_mhz = (int)u;
-    if (clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof ul, &ul, NULL) == CL_SUCCESS)
-        info->global_mem_bytes = ul;
-    /* OpenCL's "global memory cache" is the last-level cache on NVIDIA and
-       a CPU's own cache on PoCL; the API has no bus width or memory clock. */
-    if (clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof ul, &ul, NULL) == CL_SUCCESS)
-        info->l2_bytes = ul;
-    /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE is whatever cache the platform
-       names, not necessarily the L2 (NVIDIA's is far smaller). */
-    snprintf(info->cache_name, sizeof info->cache_name, "global memory cache");
-    if (clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof ul, &ul, NULL) == CL_SUCCESS)
-        info->local_mem_bytes = ul;
-    if (clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof sz, &sz, NULL) == CL_SUCCESS)
-        info->max_group_size = (int)sz;
-
-    cl_uint major = 0, minor = 0, warp = 0;
-    if (clGetDeviceInfo(d, SB_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) ==
-            CL_SUCCESS &&
-        clGetDeviceInfo(d, SB_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, NULL) ==
-            CL_SUCCESS) {
-        snprintf(info->arch, sizeof info->arch, "sm_%u%u", major, minor);
-    }
-    if (clGetDeviceInfo(d, SB_CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL) == CL_SUCCESS)
-        info->warp_size = (int)warp;
+    describe_numbers(d, info);
+    describe_nvidia(d, info);
 }
 
 static int ocl_enumerate(sb_device_info *out, int max)
@@ -332,7 +347,7 @@ static void ocl_close(sb_device *dev)
 {
     if (!dev)
         return;
-    if (dev->batch_open)
+    if (dev->batch.open)
         ocl_batch_end(dev); /* releases the batch's events */
     free(dev->ops);
 #ifdef SB_HAVE_CLBLAST
@@ -349,9 +364,13 @@ static void ocl_close(sb_device *dev)
     free(dev);
 }
 
-static char *join_defines(const char *const *defines, int n)
+/* The build options, malloc'd ("-DTILE=32 -DPAD=1"), NULL when out of
+ * memory.  On NVIDIA -cl-nv-verbose asks for ptxas's register and
+ * shared-memory lines in the build log, for kernel_resources. */
+static char *build_options(const char *const *defines, int n, int nvidia)
 {
-    size_t len = 1;
+    static const char verbose[] = "-cl-nv-verbose";
+    size_t len = sizeof verbose + 1;
     for (int i = 0; i < n; i++)
         len += strlen(defines[i]) + 4;
     char *s = malloc(len);
@@ -362,7 +381,25 @@ static char *join_defines(const char *const *defines, int n)
         strcat(s, i ? " -D" : "-D");
         strcat(s, defines[i]);
     }
+    if (nvidia) {
+        strcat(s, *s ? " " : "");
+        strcat(s, verbose);
+    }
     return s;
+}
+
+/* Says why clBuildProgram failed, with the start of the build log on one
+ * line. */
+static int build_failure(cl_program prog, cl_device_id dev, cl_int e, const char *options)
+{
+    char log[1536] = "";
+    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+    log[sizeof log - 1] = '\0';
+    for (char *c = log; *c; c++)
+        if (*c == '\n')
+            *c = ' ';
+    return set_error("clBuildProgram failed: %s (options '%s'): %.1200s", cl_error_name(e),
+                     options, log);
 }
 
 /* The whole build log, malloc'd, or NULL when it is empty or unreadable. */
@@ -387,19 +424,9 @@ static int ocl_build(sb_device *dev, const char *source, const char *const *defi
                      sb_program **out)
 {
     cl_int e;
-    char *options = join_defines(defines, ndefines);
+    char *options = build_options(defines, ndefines, dev->nvidia);
     if (!options)
         return set_error("out of memory");
-    if (dev->nvidia) {
-        /* ptxas's register and shared-memory lines, for kernel_resources */
-        char *more = realloc(options, strlen(options) + sizeof " -cl-nv-verbose");
-        if (!more) {
-            free(options);
-            return set_error("out of memory");
-        }
-        options = more;
-        strcat(options, *options ? " -cl-nv-verbose" : "-cl-nv-verbose");
-    }
     cl_program prog = clCreateProgramWithSource(dev->context, 1, &source, NULL, &e);
     if (!prog) {
         free(options);
@@ -407,14 +434,7 @@ static int ocl_build(sb_device *dev, const char *source, const char *const *defi
     }
     e = clBuildProgram(prog, 1, &dev->id, options, NULL, NULL);
     if (e != CL_SUCCESS) {
-        char log[1536] = "";
-        clGetProgramBuildInfo(prog, dev->id, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-        log[sizeof log - 1] = '\0';
-        for (char *c = log; *c; c++)
-            if (*c == '\n')
-                *c = ' ';
-        set_error("clBuildProgram failed: %s (options '%s'): %.1200s", cl_error_name(e), options,
-                  log);
+        build_failure(prog, dev->id, e, options);
         free(options);
         clReleaseProgram(prog);
         return -1;
@@ -604,27 +624,21 @@ static int finish_event(cl_event ev, const char *what, double *ms)
     return r;
 }
 
-/* Whether an operation may be enqueued now: inside a batch only a timed
- * one, and only while the batch has room. */
+/* Whether an operation may be enqueued now (batch_rules.h's rules), with
+ * the reason in last_error() when not. */
 static int batch_admits(const sb_device *d, const double *ms, const char *what)
 {
-    if (!d->batch_open)
-        return 0;
-    if (!ms)
-        return set_error("%s: an untimed operation cannot be part of a batch", what);
-    if (d->batch_n >= d->batch_max)
-        return set_error("%s: the batch already holds the %d operations it was begun for", what,
-                         d->batch_max);
-    return 0;
+    return sb_batch_rules_admit(&d->batch, ms != NULL, what, last_error_text,
+                                sizeof last_error_text);
 }
 
 /* The end of an enqueued operation: outside a batch wait for it; inside
  * one, keep its event for batch_end and send the work to the device. */
 static int end_op(sb_device *d, cl_event ev, const char *what, double *ms)
 {
-    if (!d->batch_open)
+    if (!d->batch.open)
         return finish_event(ev, what, ms);
-    struct batch_op *op = &d->ops[d->batch_n++];
+    struct batch_op *op = &d->ops[sb_batch_rules_add(&d->batch)];
     op->ev = ev;
     op->ms = ms;
     snprintf(op->what, sizeof op->what, "%s", what);
@@ -637,21 +651,17 @@ static int end_op(sb_device *d, cl_event ev, const char *what, double *ms)
 
 static int ocl_batch_begin(sb_device *d, int max)
 {
-    if (d->batch_open)
-        return set_error("batch_begin: a batch of %d operations is already open", d->batch_max);
-    if (max <= 0 || max > SB_BATCH_MAX)
-        return set_error("batch_begin: a batch holds 1 to %d operations, not %d", SB_BATCH_MAX,
-                         max);
+    if (sb_batch_rules_begin(&d->batch, max, last_error_text, sizeof last_error_text))
+        return -1;
     if (max > d->ops_have) {
         struct batch_op *ops = realloc(d->ops, sizeof *ops * (size_t)max);
-        if (!ops)
+        if (!ops) {
+            sb_batch_rules_cancel(&d->batch);
             return set_error("batch_begin: out of host memory for %d operations", max);
+        }
         d->ops = ops;
         d->ops_have = max;
     }
-    d->batch_open = 1;
-    d->batch_max = max;
-    d->batch_n = 0;
     return 0;
 }
 
@@ -659,11 +669,9 @@ static int ocl_batch_begin(sb_device *d, int max)
  * batch; the first failure is the one reported. */
 static int ocl_batch_end(sb_device *d)
 {
-    if (!d->batch_open)
-        return set_error("batch_end: no batch was begun");
-    int n = d->batch_n, failed = 0;
-    d->batch_open = 0;
-    d->batch_n = 0;
+    int n = sb_batch_rules_end(&d->batch, last_error_text, sizeof last_error_text), failed = 0;
+    if (n < 0)
+        return -1;
     cl_int e = clFinish(d->queue);
     if (e != CL_SUCCESS)
         failed = cl_fail("clFinish (end of a batch)", e);

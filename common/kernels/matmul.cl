@@ -12,7 +12,8 @@
  *           the compiler can prove 16, it merges a thread's consecutive
  *           shared loads into 16-byte ones.  With 4 (a float's), NVIDIA's
  *           OpenCL compiler, which reserves 4 bytes of shared memory of its
- *           own, does not, and the tiled kernels lose 20-25% in OpenCL only
+ *           own, does not, and the tiled kernels are slower in OpenCL alone
+ *           for it (RESULTS.md has the figures).
  *
  * m, n and k need not be multiples of TILE: loads past an edge give 0,
  * stores past an edge are skipped.  Indices are int: the frontend refuses
