@@ -1,10 +1,26 @@
 #include "dram.h"
 
+#include <math.h>
+
 double sb_dram_peak_gbs(int bus_width_bits, double clock_mhz)
 {
     if (bus_width_bits <= 0 || clock_mhz <= 0)
         return 0.0;
     return (bus_width_bits / 8.0) * 2.0 * clock_mhz * 1e6 / 1e9;
+}
+
+int sb_dram_channels_needed(double target_gbs, int bus_width_bits, double clock_mhz)
+{
+    double one = sb_dram_peak_gbs(bus_width_bits, clock_mhz);
+    if (one <= 0 || target_gbs <= 0)
+        return 0;
+    /* Tolerate the rounding of exact ratios such as 256 / 16. */
+    return (int)ceil(target_gbs / one - 1e-9);
+}
+
+double sb_dram_bank_utilisation(double latency_ratio)
+{
+    return latency_ratio < 0 ? 0.0 : 1.0 / (latency_ratio + 1.0);
 }
 
 double sb_intensity(double flops, double bytes)

@@ -7,6 +7,13 @@
  * 0 when either input is unknown (<= 0). */
 double sb_dram_peak_gbs(int bus_width_bits, double clock_mhz);
 
+/* Channels of bus_width_bits at clock_mhz needed for target_gbs (rounded up). */
+int sb_dram_channels_needed(double target_gbs, int bus_width_bits, double clock_mhz);
+
+/* Utilisation of one DRAM bank whose access latency is R times its data
+ * transfer time: 1 / (R + 1). */
+double sb_dram_bank_utilisation(double latency_ratio);
+
 /* FLOP per byte of global traffic: flops over bytes (0 when bytes is 0). */
 double sb_intensity(double flops, double bytes);
 
