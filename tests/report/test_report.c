@@ -21,6 +21,8 @@ static void fixture(sb_run *run, int nresults)
     snprintf(d->backend, sizeof d->backend, "opencl");
     snprintf(d->info.name, sizeof d->info.name, "Test \"GPU\", rev 2");
     snprintf(d->info.platform, sizeof d->info.platform, "Plat");
+    /* what the OpenCL backend calls the cache it reports */
+    snprintf(d->info.cache_name, sizeof d->info.cache_name, "global memory cache");
     d->info.bus_width_bits = 6016;
     d->info.mem_clock_mhz = 3201;
     d->memcpy_gbs = 4000.0;
