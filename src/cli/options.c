@@ -89,20 +89,12 @@ static int split_list(const char *s, void *slots, size_t slot_size, int max, int
     return 0;
 }
 
-int sb_parse_format(const char *s, sb_format *f)
+/* "--format: expected table, csv, json, markdown or html, got 'X'". */
+static int bad_format(char *err, size_t n, const char *got)
 {
-    static const struct {
-        const char *name;
-        sb_format format;
-    } formats[] = {{"table", SB_FORMAT_TABLE}, {"csv", SB_FORMAT_CSV},
-                   {"json", SB_FORMAT_JSON},   {"markdown", SB_FORMAT_MARKDOWN},
-                   {"md", SB_FORMAT_MARKDOWN}, {"html", SB_FORMAT_HTML}};
-    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
-        if (strcmp(s, formats[i].name) == 0) {
-            *f = formats[i].format;
-            return 0;
-        }
-    return -1;
+    char names[256];
+    sb_report_names(names, sizeof names);
+    return fail(err, n, "--format: expected %s, got '%s'", names, got);
 }
 
 int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
@@ -198,9 +190,8 @@ int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
             o->seed = (unsigned)v;
             break;
         case 'f':
-            if (sb_parse_format(optarg, &o->format))
-                return fail(err, n, "--format: expected table, csv, json, markdown or html, got '%s'",
-                            optarg);
+            if (sb_report_find(optarg, &o->format))
+                return bad_format(err, n, optarg);
             break;
         case 'o':
             o->output = optarg;

@@ -42,6 +42,11 @@ double sb_device_peak_gbs(const sb_device_info *info)
     return sb_dram_peak_gbs(info->bus_width_bits, info->mem_clock_mhz);
 }
 
+double sb_device_copy_roof(const sb_run_device *d)
+{
+    return d->memcpy_gbs > 0 ? d->memcpy_gbs : d->copy_gbs;
+}
+
 size_t sb_run_experiments_seen(const sb_run *run, size_t *first, size_t max)
 {
     size_t n = 0;

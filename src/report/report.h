@@ -1,24 +1,23 @@
-/* Report writers: a run's results in the table, CSV, JSON, Markdown and
- * HTML formats.  Each writer lives in its own report_*.c file. */
+/* Report writers: a run and its analysis in the table, CSV, JSON, Markdown
+ * and HTML formats, looked up by name in the writer table (writers.c).
+ * Each writer lives in its own file, src/report/NAME.c, and only formats
+ * what analysis produced. */
 #ifndef SB_REPORT_H
 #define SB_REPORT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
-#include "cli/options.h"
-#include "report/describe.h"
-#include "result.h"
+#include "report/format.h"
+#include "run/analysis.h"
 
-/* Write the run in the given format; 0, or -1 on a write error. */
-int sb_report_write(sb_format format, const sb_run *run, FILE *out);
+/* A writer: the analysed run (a->run, a->cross) formatted on out; 0, or -1
+ * on a write error.  Each file declares its writer through this type, so
+ * the compiler holds the definition to it. */
+typedef int sb_report_writer(const sb_analysis *a, FILE *out);
 
-/* The writers, one per file. */
-int sb_report_table(const sb_run *run, FILE *out);
-int sb_report_csv(const sb_run *run, FILE *out);
-int sb_report_json(const sb_run *run, FILE *out);
-int sb_report_markdown(const sb_run *run, FILE *out);
-/* HTML with the plots inline: rendered into a temporary directory when
- * gnuplot is there, else left out with a note. */
-int sb_report_html(const sb_run *run, FILE *out);
+/* Write the analysed run in the given format; 0, or -1 on a write error or
+ * a format that is not in the table. */
+int sb_report_write(sb_format format, const sb_analysis *a, FILE *out);
 
 #endif
