@@ -235,12 +235,17 @@ int main(int argc, char **argv)
         sb_registry_unload(&sessions[i].slot);
     }
     sb_analysis analysis;
-    if (sb_analyse(&run, NULL, &analysis)) {
+    int analysed = sb_analyse(&run, o.reference, &analysis);
+    if (analysed == SB_ANALYSIS_NO_REFERENCE) {
+        fprintf(stderr, "simtbench: --reference: no %s device in this run\n", o.reference);
+        status = SB_EXIT_USAGE;
+    } else if (analysed) {
         fprintf(stderr, "simtbench: out of host memory\n");
         if (!status)
             status = SB_EXIT_RUNTIME;
     }
-    if (run.ndevices > 0) {
+    int report = run.ndevices > 0 && analysed != SB_ANALYSIS_NO_REFERENCE;
+    if (report) {
         if (sb_report_write(o.format, &analysis, out)) {
             fprintf(stderr, "simtbench: cannot write the report%s%s\n", o.output ? " to " : "",
                     o.output ? o.output : "");
@@ -248,14 +253,15 @@ int main(int argc, char **argv)
                 status = SB_EXIT_IO;
         }
     }
-    if (o.save && run.ndevices > 0 && save_json(o.save, &analysis) && !status)
+    if (o.save && report && save_json(o.save, &analysis) && !status)
         status = SB_EXIT_IO;
     if (out != stdout && fclose(out) && !status) {
         fprintf(stderr, "simtbench: cannot write %s\n", o.output);
         status = SB_EXIT_IO;
     }
     /* After the report, so a plotting problem never costs the figures. */
-    if (o.plot_dir && run.nresults > 0 && sb_plot_run(&analysis, o.plot_dir, stderr) && !status)
+    if (o.plot_dir && report && run.nresults > 0 && sb_plot_run(&analysis, o.plot_dir, stderr) &&
+        !status)
         status = SB_EXIT_IO;
     sb_analysis_free(&analysis);
     sb_run_free(&run);

@@ -14,7 +14,7 @@
 
 typedef struct settings {
     sb_format format;
-    const char *output, *plot_dir, *saved;
+    const char *output, *plot_dir, *reference, *saved;
 } settings;
 
 static void usage(FILE *f)
@@ -26,6 +26,8 @@ static void usage(FILE *f)
           "  -f, --format FMT       table, csv, json, markdown or html (default table)\n"
           "  -o, --output FILE      write to FILE instead of standard output\n"
           "      --plot DIR         write the plots and their data to DIR (see simtbench --help)\n"
+          "      --reference NAME   compare every device with the first device of backend NAME\n"
+          "                         (default: the reference the run was saved with)\n"
           "  -h, --help             this text\n"
           "\n"
           "Exit status: 0 written, 2 bad usage, 5 a file cannot be read or written.\n",
@@ -36,10 +38,11 @@ static void usage(FILE *f)
  * (or the help text, with *done set). */
 static int parse(int argc, char **argv, settings *s, int *done)
 {
-    enum { OPT_PLOT = 256 };
+    enum { OPT_PLOT = 256, OPT_REFERENCE };
     static const struct option longopts[] = {{"format", required_argument, NULL, 'f'},
                                              {"output", required_argument, NULL, 'o'},
                                              {"plot", required_argument, NULL, OPT_PLOT},
+                                             {"reference", required_argument, NULL, OPT_REFERENCE},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     memset(s, 0, sizeof *s);
@@ -63,6 +66,9 @@ static int parse(int argc, char **argv, settings *s, int *done)
             break;
         case OPT_PLOT:
             s->plot_dir = optarg;
+            break;
+        case OPT_REFERENCE:
+            s->reference = optarg;
             break;
         case 'h':
             usage(stdout);
@@ -116,13 +122,23 @@ int sb_cmd_report(int argc, char **argv)
     if (status || done)
         return status;
     sb_run run;
+    int saved_reference;
     char err[1024];
-    if (sb_run_read_json(s.saved, &run, err, sizeof err)) {
+    if (sb_run_read_saved(s.saved, &run, &saved_reference, err, sizeof err)) {
         fprintf(stderr, PROG ": %s\n", err);
         return SB_EXIT_IO;
     }
+    /* The saved reference is the first device of its backend, so naming
+       that backend pairs the run as it was paired when saved. */
+    const char *reference = s.reference;
+    if (!reference && saved_reference >= 0)
+        reference = run.devices[saved_reference].backend;
     sb_analysis a;
-    if (sb_analyse_saved(&run, NULL, &a)) {
+    int analysed = sb_analyse_saved(&run, reference, &a);
+    if (analysed == SB_ANALYSIS_NO_REFERENCE) {
+        fprintf(stderr, PROG ": --reference: no %s device in %s\n", reference, s.saved);
+        status = SB_EXIT_USAGE;
+    } else if (analysed) {
         fprintf(stderr, PROG ": out of host memory\n");
         status = SB_EXIT_RUNTIME;
     } else {

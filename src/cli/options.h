@@ -35,6 +35,8 @@ typedef struct sb_options {
     int reps, warmup;
     unsigned seed;
     sb_format format;              /* a row of the writer table (report/format.h) */
+    const char *reference;         /* --reference: the backend whose first device the
+                                      others are compared with; NULL: the run's first */
     const char *output;            /* NULL: stdout */
     const char *save;              /* also write the JSON report here */
     const char *plot_dir;

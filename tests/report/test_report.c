@@ -5,9 +5,11 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run/analysis.h"
 #include "run/crossapi.h"
+#include "report/json_read.h"
 #include "report/plot.h"
 #include "report/report.h"
 
@@ -672,6 +674,62 @@ static void saved_figures_kept(void **state)
     sb_run_free(&run);
 }
 
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The JSON names the reference, and reading it back returns it: from the
+ * field, or from the comparisons of a file that predates it. */
+static void json_reference_round_trip(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture2_opencl_first(&run);
+    char *t = render_against(SB_FORMAT_JSON, &run, "cuda");
+    json_t *root = json_loads(t, 0, NULL);
+    assert_non_null(root);
+    json_t *ref = json_object_get(root, "reference");
+    assert_int_equal(json_integer_value(json_object_get(ref, "slot")), 1);
+    assert_string_equal(json_string_value(json_object_get(ref, "device")), "cuda");
+    json_t *c0 = json_array_get(json_object_get(root, "comparisons"), 0);
+    assert_string_equal(
+        json_string_value(json_object_get(json_object_get(c0, "reference"), "device")), "cuda");
+    char dir[] = "/tmp/simtbench-report-XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/saved.json", dir);
+    write_file(path, t);
+    sb_run back;
+    int slot;
+    char err[512];
+    assert_int_equal(sb_run_read_saved(path, &back, &slot, err, sizeof err), 0);
+    assert_int_equal(slot, 1);
+    sb_run_free(&back);
+    /* Without the field, the comparisons still say which it was. */
+    json_object_del(root, "reference");
+    char *old = json_dumps(root, 0);
+    write_file(path, old);
+    assert_int_equal(sb_run_read_saved(path, &back, &slot, err, sizeof err), 0);
+    assert_int_equal(slot, 1);
+    sb_run_free(&back);
+    free(old);
+    /* A reference that is no device of the run is a malformed file. */
+    json_object_set_new(root, "reference", json_pack("{s:i, s:s}", "slot", 7, "device", "x"));
+    char *bad = json_dumps(root, 0);
+    write_file(path, bad);
+    assert_int_equal(sb_run_read_saved(path, &back, &slot, err, sizeof err), -1);
+    assert_non_null(strstr(err, "malformed simtbench result: \"reference\""));
+    free(bad);
+    unlink(path);
+    rmdir(dir);
+    json_decref(root);
+    free(t);
+    sb_run_free(&run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -693,6 +751,7 @@ int main(void)
         cmocka_unit_test(format_names),
         cmocka_unit_test(reference_first_or_named),
         cmocka_unit_test(saved_figures_kept),
+        cmocka_unit_test(json_reference_round_trip),
     };
     SB_TEST_MAIN(tests);
 }
