@@ -171,10 +171,10 @@ static int open_sessions(const sb_options *o, sb_session *sessions, int *n, sb_r
     return SB_EXIT_OK;
 }
 
-static int save_json(const char *path, const sb_run *run)
+static int save_json(const char *path, const sb_analysis *a)
 {
     FILE *f = fopen(path, "w");
-    int bad = !f || sb_report_write(SB_FORMAT_JSON, run, f);
+    int bad = !f || sb_report_write(SB_FORMAT_JSON, a, f);
     if ((f && fclose(f)) || bad) {
         fprintf(stderr, "simtbench: cannot write %s\n", path);
         return -1;
@@ -235,27 +235,33 @@ int main(int argc, char **argv)
         sb_registry_unload(&sessions[i].slot);
     }
     sb_analysis analysis;
-    if (sb_analyse(&run, &analysis)) {
+    int analysed = sb_analyse(&run, o.reference, &analysis);
+    if (analysed == SB_ANALYSIS_NO_REFERENCE) {
+        fprintf(stderr, "simtbench: --reference: no %s device in this run\n", o.reference);
+        status = SB_EXIT_USAGE;
+    } else if (analysed) {
         fprintf(stderr, "simtbench: out of host memory\n");
         if (!status)
             status = SB_EXIT_RUNTIME;
     }
-    if (run.ndevices > 0) {
-        if (sb_report_write(o.format, &run, out)) {
+    int report = run.ndevices > 0 && analysed != SB_ANALYSIS_NO_REFERENCE;
+    if (report) {
+        if (sb_report_write(o.format, &analysis, out)) {
             fprintf(stderr, "simtbench: cannot write the report%s%s\n", o.output ? " to " : "",
                     o.output ? o.output : "");
             if (!status)
                 status = SB_EXIT_IO;
         }
     }
-    if (o.save && run.ndevices > 0 && save_json(o.save, &run) && !status)
+    if (o.save && report && save_json(o.save, &analysis) && !status)
         status = SB_EXIT_IO;
     if (out != stdout && fclose(out) && !status) {
         fprintf(stderr, "simtbench: cannot write %s\n", o.output);
         status = SB_EXIT_IO;
     }
     /* After the report, so a plotting problem never costs the figures. */
-    if (o.plot_dir && run.nresults > 0 && sb_plot_run(&run, o.plot_dir, stderr) && !status)
+    if (o.plot_dir && report && run.nresults > 0 && sb_plot_run(&analysis, o.plot_dir, stderr) &&
+        !status)
         status = SB_EXIT_IO;
     sb_analysis_free(&analysis);
     sb_run_free(&run);

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/crossapi.h"
 #include "cli/options.h"
 #include "report/json_read.h"
+#include "report/format.h"
+#include "run/crossapi.h"
 
 #define PROG "simtbench compare"
-
 
 typedef struct settings {
     double threshold; /* fraction */
@@ -73,9 +73,10 @@ static int parse(int argc, char **argv, settings *s, FILE *err, int *help)
             break;
         }
         case 'f':
-            /* The run's format names, less the ones compare cannot write. */
-            if (sb_parse_format(optarg, &s->format) || s->format == SB_FORMAT_CSV ||
-                s->format == SB_FORMAT_HTML) {
+            /* The run's format names, of the formats compare writes. */
+            if (sb_report_find(optarg, &s->format) ||
+                (s->format != SB_FORMAT_TABLE && s->format != SB_FORMAT_JSON &&
+                 s->format != SB_FORMAT_MARKDOWN)) {
                 fprintf(err, PROG ": --format: expected table, json or markdown, got '%s'\n",
                         optarg);
                 return SB_EXIT_USAGE;

@@ -8,8 +8,14 @@
 #include "report/plot.h"
 #include "report/report.h"
 #include "report/json_read.h"
+#include "run/analysis.h"
 
 #define PROG "simtbench report"
+
+typedef struct settings {
+    sb_format format;
+    const char *output, *plot_dir, *reference, *saved;
+} settings;
 
 static void usage(FILE *f)
 {
@@ -20,43 +26,53 @@ static void usage(FILE *f)
           "  -f, --format FMT       table, csv, json, markdown or html (default table)\n"
           "  -o, --output FILE      write to FILE instead of standard output\n"
           "      --plot DIR         write the plots and their data to DIR (see simtbench --help)\n"
+          "      --reference NAME   compare every device with the first device of backend NAME\n"
+          "                         (default: the reference the run was saved with)\n"
           "  -h, --help             this text\n"
           "\n"
           "Exit status: 0 written, 2 bad usage, 5 a file cannot be read or written.\n",
           f);
 }
 
-int sb_cmd_report(int argc, char **argv)
+/* The options into s; SB_EXIT_OK, or the exit status after one line
+ * (or the help text, with *done set). */
+static int parse(int argc, char **argv, settings *s, int *done)
 {
-    enum { OPT_PLOT = 256 };
+    enum { OPT_PLOT = 256, OPT_REFERENCE };
     static const struct option longopts[] = {{"format", required_argument, NULL, 'f'},
                                              {"output", required_argument, NULL, 'o'},
                                              {"plot", required_argument, NULL, OPT_PLOT},
+                                             {"reference", required_argument, NULL, OPT_REFERENCE},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
-    sb_format format = SB_FORMAT_TABLE;
-    const char *output = NULL, *plot_dir = NULL;
+    memset(s, 0, sizeof *s);
+    s->format = SB_FORMAT_TABLE;
+    *done = 0;
     int c;
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":f:o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'f':
-            if (sb_parse_format(optarg, &format)) {
-                fprintf(stderr, PROG ": --format: expected table, csv, json, markdown or html, "
-                                "got '%s'\n",
-                        optarg);
+            if (sb_report_find(optarg, &s->format)) {
+                char names[256];
+                sb_report_names(names, sizeof names);
+                fprintf(stderr, PROG ": --format: expected %s, got '%s'\n", names, optarg);
                 return SB_EXIT_USAGE;
             }
             break;
         case 'o':
-            output = optarg;
+            s->output = optarg;
             break;
         case OPT_PLOT:
-            plot_dir = optarg;
+            s->plot_dir = optarg;
+            break;
+        case OPT_REFERENCE:
+            s->reference = optarg;
             break;
         case 'h':
             usage(stdout);
+            *done = 1;
             return SB_EXIT_OK;
         case ':':
             fprintf(stderr, PROG ": option '%s' needs a value\n", argv[optind - 1]);
@@ -71,30 +87,64 @@ int sb_cmd_report(int argc, char **argv)
         fprintf(stderr, PROG ": expected one saved run, SAVED.json (see simtbench report --help)\n");
         return SB_EXIT_USAGE;
     }
-    sb_run run;
-    char err[1024];
-    if (sb_run_read_json(argv[optind], &run, err, sizeof err)) {
-        fprintf(stderr, PROG ": %s\n", err);
-        return SB_EXIT_IO;
-    }
+    s->saved = argv[optind];
+    return SB_EXIT_OK;
+}
+
+/* The report, then the plots: a plotting problem never costs the report. */
+static int write_all(const settings *s, const sb_analysis *a)
+{
     int status = SB_EXIT_OK;
-    FILE *out = output ? fopen(output, "w") : stdout;
+    FILE *out = s->output ? fopen(s->output, "w") : stdout;
     if (!out) {
-        fprintf(stderr, PROG ": cannot write %s\n", output);
-        sb_run_free(&run);
+        fprintf(stderr, PROG ": cannot write %s\n", s->output);
         return SB_EXIT_IO;
     }
-    if (sb_report_write(format, &run, out)) {
-        fprintf(stderr, PROG ": cannot write the report%s%s\n", output ? " to " : "",
-                output ? output : "");
+    if (sb_report_write(s->format, a, out)) {
+        fprintf(stderr, PROG ": cannot write the report%s%s\n", s->output ? " to " : "",
+                s->output ? s->output : "");
         status = SB_EXIT_IO;
     }
     if (out != stdout && fclose(out) && !status) {
-        fprintf(stderr, PROG ": cannot write %s\n", output);
+        fprintf(stderr, PROG ": cannot write %s\n", s->output);
         status = SB_EXIT_IO;
     }
-    if (plot_dir && run.nresults > 0 && sb_plot_run(&run, plot_dir, stderr) && !status)
+    if (s->plot_dir && a->run->nresults > 0 && sb_plot_run(a, s->plot_dir, stderr) && !status)
         status = SB_EXIT_IO;
+    return status;
+}
+
+int sb_cmd_report(int argc, char **argv)
+{
+    settings s;
+    int done;
+    int status = parse(argc, argv, &s, &done);
+    if (status || done)
+        return status;
+    sb_run run;
+    int saved_reference;
+    char err[1024];
+    if (sb_run_read_saved(s.saved, &run, &saved_reference, err, sizeof err)) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return SB_EXIT_IO;
+    }
+    /* The saved reference is the first device of its backend, so naming
+       that backend pairs the run as it was paired when saved. */
+    const char *reference = s.reference;
+    if (!reference && saved_reference >= 0)
+        reference = run.devices[saved_reference].backend;
+    sb_analysis a;
+    int analysed = sb_analyse_saved(&run, reference, &a);
+    if (analysed == SB_ANALYSIS_NO_REFERENCE) {
+        fprintf(stderr, PROG ": --reference: no %s device in %s\n", reference, s.saved);
+        status = SB_EXIT_USAGE;
+    } else if (analysed) {
+        fprintf(stderr, PROG ": out of host memory\n");
+        status = SB_EXIT_RUNTIME;
+    } else {
+        status = write_all(&s, &a);
+    }
+    sb_analysis_free(&a);
     sb_run_free(&run);
     return status;
 }

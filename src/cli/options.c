@@ -89,25 +89,29 @@ static int split_list(const char *s, void *slots, size_t slot_size, int max, int
     return 0;
 }
 
-int sb_parse_format(const char *s, sb_format *f)
+/* "--format: expected table, csv, json, markdown or html, got 'X'". */
+static int bad_format(char *err, size_t n, const char *got)
 {
-    static const struct {
-        const char *name;
-        sb_format format;
-    } formats[] = {{"table", SB_FORMAT_TABLE}, {"csv", SB_FORMAT_CSV},
-                   {"json", SB_FORMAT_JSON},   {"markdown", SB_FORMAT_MARKDOWN},
-                   {"md", SB_FORMAT_MARKDOWN}, {"html", SB_FORMAT_HTML}};
-    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
-        if (strcmp(s, formats[i].name) == 0) {
-            *f = formats[i].format;
+    char names[256];
+    sb_report_names(names, sizeof names);
+    return fail(err, n, "--format: expected %s, got '%s'", names, got);
+}
+
+/* --reference names a backend the run opens: with an explicit --backend,
+ * one of its list; otherwise analysis checks it against the devices. */
+static int check_reference(const sb_options *o, char *err, size_t n)
+{
+    if (!o->reference || o->nbackends == 0)
+        return 0;
+    for (int i = 0; i < o->nbackends; i++)
+        if (strcmp(o->backends[i], o->reference) == 0)
             return 0;
-        }
-    return -1;
+    return fail(err, n, "--reference: no %s device in this run (not in --backend)", o->reference);
 }
 
 int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
 {
-    enum { OPT_PLOT = 256, OPT_PTX, OPT_SEED, OPT_VARIANT, OPT_SAVE };
+    enum { OPT_PLOT = 256, OPT_PTX, OPT_SEED, OPT_VARIANT, OPT_SAVE, OPT_REFERENCE };
     static const struct option longopts[] = {
         {"backend", required_argument, NULL, 'b'},
         {"device", required_argument, NULL, 'd'},
@@ -118,6 +122,7 @@ int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
         {"reps", required_argument, NULL, 'r'},
         {"warmup", required_argument, NULL, 'w'},
         {"format", required_argument, NULL, 'f'},
+        {"reference", required_argument, NULL, OPT_REFERENCE},
         {"output", required_argument, NULL, 'o'},
         {"save", required_argument, NULL, OPT_SAVE},
         {"plot", required_argument, NULL, OPT_PLOT},
@@ -198,9 +203,13 @@ int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
             o->seed = (unsigned)v;
             break;
         case 'f':
-            if (sb_parse_format(optarg, &o->format))
-                return fail(err, n, "--format: expected table, csv, json, markdown or html, got '%s'",
-                            optarg);
+            if (sb_report_find(optarg, &o->format))
+                return bad_format(err, n, optarg);
+            break;
+        case OPT_REFERENCE:
+            if (!*optarg)
+                return fail(err, n, "--reference: expected a backend name, got ''");
+            o->reference = optarg;
             break;
         case 'o':
             o->output = optarg;
@@ -236,7 +245,7 @@ int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
     }
     if (optind < argc)
         return fail(err, n, "unexpected argument '%s' (see --help)", argv[optind]);
-    return 0;
+    return check_reference(o, err, n);
 }
 
 void sb_options_usage(FILE *f)
@@ -266,6 +275,8 @@ void sb_options_usage(FILE *f)
         "                         device time when N > 0)\n"
         "      --seed N           seed of the random inputs (default 12345)\n"
         "  -f, --format FMT       table, csv, json, markdown or html (default table)\n"
+        "      --reference NAME   side by side, compare every device with the first device of\n"
+        "                         backend NAME (default: the first device of the run)\n"
         "  -o, --output FILE      write the report to FILE instead of standard output\n"
         "      --save FILE        also save the results as JSON (for simtbench compare)\n"
         "      --plot DIR         write plots and their data to DIR: DIR/NAME.dat and NAME.gp,\n"

@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+#include "report/format.h"
+
 /* Exit statuses, documented in --help and the man page. */
 enum {
     SB_EXIT_OK = 0,
@@ -13,14 +15,6 @@ enum {
     SB_EXIT_RUNTIME = 4,     /* a backend call failed (build, memory, launch) */
     SB_EXIT_IO = 5           /* a file could not be read or written */
 };
-
-typedef enum sb_format {
-    SB_FORMAT_TABLE,
-    SB_FORMAT_CSV,
-    SB_FORMAT_JSON,
-    SB_FORMAT_MARKDOWN,
-    SB_FORMAT_HTML
-} sb_format;
 
 #define SB_MAX_NAMES 16
 #define SB_SWEEP_SAMPLE_OVER 100
@@ -40,7 +34,9 @@ typedef struct sb_options {
     long rows, cols;               /* 0: each experiment's default size */
     int reps, warmup;
     unsigned seed;
-    sb_format format;
+    sb_format format;              /* a row of the writer table (report/format.h) */
+    const char *reference;         /* --reference: the backend whose first device the
+                                      others are compared with; NULL: the run's first */
     const char *output;            /* NULL: stdout */
     const char *save;              /* also write the JSON report here */
     const char *plot_dir;
@@ -56,9 +52,6 @@ int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n);
 
 /* Parse "N" or "MxN" (positive, at most 2^31 - 1 elements in all). */
 int sb_parse_size(const char *s, long *rows, long *cols);
-
-/* "table", "csv", "json", "markdown" (or "md"), "html" into *f; 0, or -1 for another word. */
-int sb_parse_format(const char *s, sb_format *f);
 
 /* Print the --help text. */
 void sb_options_usage(FILE *f);

@@ -6,7 +6,7 @@
  * places). */
 #include <string.h>
 
-#include "run/crossapi.h"
+#include "report/describe.h"
 #include "report/report.h"
 
 /* RFC 4180 quoting where a field needs it. */
@@ -58,7 +58,7 @@ static void cross_columns(const sb_run *run, const sb_crossapi *x, size_t i, FIL
     field(out, row && slot != x->reference ? row->ptx[slot] : "");
 }
 
-int sb_report_csv(const sb_run *run, FILE *out)
+static void header(FILE *out)
 {
     fputs("backend,platform,device,driver,experiment,variant,kernel,params,rows,cols,"
           "grid,block,reps,median_ms,min_ms,max_ms,mean_ms,stddev_ms,spread,bytes,flops,"
@@ -71,54 +71,64 @@ int sb_report_csv(const sb_run *run, FILE *out)
     }
     fputs(",device_label,reference,speed_ratio,verdict,ptx_memory,ptx_vs_reference,host_ms,"
           "verify_ms,registers,shared_bytes,private_bytes\n", out);
-    sb_crossapi x;
-    if (sb_crossapi_build(run, &x))
-        return -1;
-    for (size_t i = 0; i < run->nresults; i++) {
-        const sb_result *r = &run->results[i];
-        const sb_device_info *d = &run->devices[r->device_slot].info;
-        char text[256];
-        field(out, r->backend);
+}
+
+/* The model's columns: each declared access's label and prediction fields,
+ * empty where the result declares fewer than two. */
+static void model_columns(const sb_result *r, FILE *out)
+{
+    for (int m = 0; m < 2; m++) {
         fputc(',', out);
-        field(out, d->platform);
-        fputc(',', out);
-        field(out, d->name);
-        fputc(',', out);
-        field(out, d->driver);
-        fputc(',', out);
-        field(out, r->experiment);
-        fputc(',', out);
-        field(out, r->variant);
-        fputc(',', out);
-        field(out, r->kernel);
-        fputc(',', out);
-        field(out, r->params);
-        fprintf(out, ",%ld,%ld,%ux%ux%u,%ux%ux%u,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.5f,%.0f,%.0f,%.4f,",
-                r->rows, r->cols, r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1],
-                r->block[2], r->reps, r->ms.median, r->ms.min, r->ms.max, r->ms.mean,
-                r->ms.stddev, r->ms.spread, r->bytes, r->flops, r->intensity);
-        field(out, sb_quantity_unit(r->quantity));
-        fprintf(out, ",%.4f,%.4f,%.5f,%.4f,%d,%d,", r->value, r->value_best, r->roof_share,
-                r->slowdown, r->occupancy, r->verified);
-        sb_result_model_text(r, text, sizeof text);
-        field(out, text);
-        for (int m = 0; m < 2; m++) {
+        if (m < r->npatterns)
+            field(out, r->pattern_label[m]);
+        for (size_t f = 0; sb_prediction_field_at(f); f++) {
+            const sb_prediction_field *pf = sb_prediction_field_at(f);
             fputc(',', out);
-            if (m < r->npatterns)
-                field(out, r->pattern_label[m]);
-            for (size_t f = 0; sb_prediction_field_at(f); f++) {
-                const sb_prediction_field *pf = sb_prediction_field_at(f);
-                fputc(',', out);
-                if (m < r->npatterns) {
-                    double v = sb_prediction_value(&r->prediction[m], pf);
-                    if (pf->type == SB_FIELD_INT)
-                        fprintf(out, "%.0f", v);
-                    else
-                        fprintf(out, "%.6f", v);
-                }
+            if (m < r->npatterns) {
+                double v = sb_prediction_value(&r->prediction[m], pf);
+                if (pf->type == SB_FIELD_INT)
+                    fprintf(out, "%.0f", v);
+                else
+                    fprintf(out, "%.6f", v);
             }
         }
-        cross_columns(run, &x, i, out);
+    }
+}
+
+/* What the measurement was: device, names, sizes, statistics, figures. */
+static void measured_columns(const sb_run *run, const sb_result *r, FILE *out)
+{
+    const sb_device_info *d = &run->devices[r->device_slot].info;
+    const char *names[] = {r->backend,    d->platform, d->name,  d->driver,
+                           r->experiment, r->variant,  r->kernel, r->params};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        if (k)
+            fputc(',', out);
+        field(out, names[k]);
+    }
+    fprintf(out, ",%ld,%ld,%ux%ux%u,%ux%ux%u,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.5f,%.0f,%.0f,%.4f,",
+            r->rows, r->cols, r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1],
+            r->block[2], r->reps, r->ms.median, r->ms.min, r->ms.max, r->ms.mean, r->ms.stddev,
+            r->ms.spread, r->bytes, r->flops, r->intensity);
+    field(out, sb_quantity_unit(r->quantity));
+    fprintf(out, ",%.4f,%.4f,%.5f,%.4f,%d,%d,", r->value, r->value_best, r->roof_share,
+            r->slowdown, r->occupancy, r->verified);
+    char text[256];
+    sb_result_model_text(r, text, sizeof text);
+    field(out, text);
+}
+
+sb_report_writer sb_report_csv;
+
+int sb_report_csv(const sb_analysis *a, FILE *out)
+{
+    const sb_run *run = a->run;
+    header(out);
+    for (size_t i = 0; i < run->nresults; i++) {
+        const sb_result *r = &run->results[i];
+        measured_columns(run, r, out);
+        model_columns(r, out);
+        cross_columns(run, &a->cross, i, out);
         fprintf(out, ",%.3f,%.3f", r->host_ms, r->verify_ms);
         /* the compiler's allocation; empty where unknown */
         long res[3] = {r->regs, r->shared_bytes, r->private_bytes};
@@ -129,6 +139,5 @@ int sb_report_csv(const sb_run *run, FILE *out)
                 fputc(',', out);
         fputc('\n', out);
     }
-    sb_crossapi_free(&x);
     return ferror(out) ? -1 : 0;
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "run/crossapi.h"
+#include "report/describe.h"
 #include "report/plot.h"
 #include "report/report.h"
 
@@ -145,11 +145,11 @@ static void single_table(const sb_run *run, size_t first, FILE *out)
     fputs("</table>\n", out);
 }
 
-static void cross_table(const sb_run *run, const sb_crossapi *x, size_t first, FILE *out)
+/* The side-by-side table's two header rows: a group of columns per device,
+ * then per other device its comparison with the reference. */
+static void cross_header(const sb_crossapi *x, const sb_result *f, FILE *out)
 {
-    const sb_result *f = &run->results[first];
     const int ref = x->reference;
-    heading(f, out);
     fputs("<table><tr><th rowspan=\"2\">variant</th>", out);
     for (int s = 0; s < x->ndevices; s++) {
         fputs("<th colspan=\"3\">", out);
@@ -175,6 +175,62 @@ static void cross_table(const sb_run *run, const sb_crossapi *x, size_t first, F
         if (s != ref)
             fputs("<th>speed ratio</th><th>verdict</th><th>PTX memory instructions</th>", out);
     fputs("</tr>\n", out);
+}
+
+/* Each device's median, figure and roof share; "-" where it has no result. */
+static void device_cells(const sb_run *run, const sb_crossapi *x, const sb_cross_row *row,
+                         FILE *out)
+{
+    for (int s = 0; s < x->ndevices; s++) {
+        if (row->result[s] < 0) {
+            fputs("<td>-</td><td>-</td><td>-</td>", out);
+            continue;
+        }
+        const sb_result *r = &run->results[row->result[s]];
+        char t[64];
+        snprintf(t, sizeof t, "%.4f (%.1f%%)", r->ms.median, 100.0 * r->ms.spread);
+        td(out, "num", t);
+        tdf(out, "%.2f", r->value);
+        if (r->roof_share > 0)
+            tdf(out, "%.1f", 100.0 * r->roof_share);
+        else
+            td(out, NULL, "-");
+    }
+}
+
+/* The CSS class of a verdict's cell, or NULL. */
+static const char *verdict_class(sb_verdict_kind k)
+{
+    return k == SB_VERDICT_SAME     ? "same"
+           : k == SB_VERDICT_FASTER ? "faster"
+           : k == SB_VERDICT_SLOWER ? "slower"
+                                    : NULL;
+}
+
+/* Each other device's speed ratio, verdict and PTX note against the reference. */
+static void verdict_cells(const sb_crossapi *x, const sb_cross_row *row, FILE *out)
+{
+    const int ref = x->reference;
+    for (int s = 0; s < x->ndevices; s++) {
+        if (s == ref)
+            continue;
+        const sb_verdict *v = &row->verdict[s];
+        char verdict[96];
+        sb_verdict_text(v, x->label[ref], x->label[s], verdict, sizeof verdict);
+        if (v->kind != SB_VERDICT_NONE)
+            tdf(out, "%.3f", v->speed_ratio);
+        else
+            td(out, NULL, "-");
+        td(out, verdict_class(v->kind), verdict);
+        td(out, "ptx", row->ptx[s][0] ? row->ptx[s] : "-");
+    }
+}
+
+static void cross_table(const sb_run *run, const sb_crossapi *x, size_t first, FILE *out)
+{
+    const sb_result *f = &run->results[first];
+    heading(f, out);
+    cross_header(x, f, out);
     for (size_t j = 0; j < x->nrows; j++) {
         const sb_cross_row *row = &x->rows[j];
         if (!sb_cross_row_in(run, row, first))
@@ -182,38 +238,8 @@ static void cross_table(const sb_run *run, const sb_crossapi *x, size_t first, F
         const sb_result *any = &run->results[row->first];
         fputs("<tr>", out);
         variant_td(f, any, out);
-        for (int s = 0; s < x->ndevices; s++) {
-            if (row->result[s] < 0) {
-                fputs("<td>-</td><td>-</td><td>-</td>", out);
-                continue;
-            }
-            const sb_result *r = &run->results[row->result[s]];
-            char t[64];
-            snprintf(t, sizeof t, "%.4f (%.1f%%)", r->ms.median, 100.0 * r->ms.spread);
-            td(out, "num", t);
-            tdf(out, "%.2f", r->value);
-            if (r->roof_share > 0)
-                tdf(out, "%.1f", 100.0 * r->roof_share);
-            else
-                td(out, NULL, "-");
-        }
-        for (int s = 0; s < x->ndevices; s++) {
-            if (s == ref)
-                continue;
-            const sb_verdict *v = &row->verdict[s];
-            char verdict[96];
-            sb_verdict_text(v, x->label[ref], x->label[s], verdict, sizeof verdict);
-            if (v->kind != SB_VERDICT_NONE)
-                tdf(out, "%.3f", v->speed_ratio);
-            else
-                td(out, NULL, "-");
-            td(out, v->kind == SB_VERDICT_SAME     ? "same"
-                    : v->kind == SB_VERDICT_FASTER ? "faster"
-                    : v->kind == SB_VERDICT_SLOWER ? "slower"
-                                                   : NULL,
-               verdict);
-            td(out, "ptx", row->ptx[s][0] ? row->ptx[s] : "-");
-        }
+        device_cells(run, x, row, out);
+        verdict_cells(x, row, out);
         char model[256];
         sb_result_model_text(any, model, sizeof model);
         td(out, NULL, model);
@@ -264,7 +290,7 @@ typedef struct plots {
     char note[640];
 } plots;
 
-static void make_plots(const sb_run *run, plots *p)
+static void make_plots(const sb_analysis *a, plots *p)
 {
     char gnuplot[4096], err[512];
     const char *tmp = getenv("TMPDIR");
@@ -283,7 +309,7 @@ static void make_plots(const sb_run *run, plots *p)
         p->dir[0] = '\0';
         return;
     }
-    if (sb_plot_write(run, p->dir, &p->list, err, sizeof err)) {
+    if (sb_plot_write(a, p->dir, &p->list, err, sizeof err)) {
         snprintf(p->note, sizeof p->note, "Plots are not embedded: %s.", err);
         return;
     }
@@ -330,19 +356,12 @@ static void figures(const plots *p, const char *experiment, FILE *out)
     }
 }
 
-int sb_report_html(const sb_run *run, FILE *out)
+/* The page up to the first table: title, style, units, the verdict rule
+ * when side by side, and why the plots are missing when they are. */
+static void page_head(const sb_analysis *a, const plots *p, FILE *out)
 {
-    sb_crossapi x;
-    if (sb_crossapi_build(run, &x))
-        return -1;
-    plots *p = calloc(1, sizeof *p);
-    if (!p) {
-        sb_crossapi_free(&x);
-        return -1;
-    }
-    if (run->nresults > 0)
-        make_plots(run, p);
-
+    const sb_run *run = a->run;
+    const sb_crossapi *x = &a->cross;
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
           "simtbench ",
           out);
@@ -356,9 +375,9 @@ int sb_report_html(const sb_run *run, FILE *out)
     fputs(". GB/s = 10<sup>9</sup> bytes/s of useful bytes read plus written over the median "
           "device-event time.</p>\n",
           out);
-    if (sb_crossapi_side_by_side(&x)) {
+    if (sb_crossapi_side_by_side(x)) {
         fputs("<p>Side by side against ", out);
-        esc(out, x.label[x.reference]);
+        esc(out, x->label[x->reference]);
         fputs(": the speed ratio is the reference's median time over the other's (above 1, "
               "the other is faster). ",
               out);
@@ -370,12 +389,25 @@ int sb_report_html(const sb_run *run, FILE *out)
         esc(out, p->note);
         fputs("</p>\n", out);
     }
+}
+
+sb_report_writer sb_report_html;
+
+int sb_report_html(const sb_analysis *a, FILE *out)
+{
+    const sb_run *run = a->run;
+    plots *p = calloc(1, sizeof *p);
+    if (!p)
+        return -1;
+    if (run->nresults > 0)
+        make_plots(a, p);
+    page_head(a, p, out);
     devices(run, out);
     size_t firsts[SB_REPORT_MAX_EXPERIMENTS];
     size_t n = sb_run_experiments_seen(run, firsts, SB_REPORT_MAX_EXPERIMENTS);
     for (size_t i = 0; i < n; i++) {
-        if (sb_crossapi_side_by_side(&x))
-            cross_table(run, &x, firsts[i], out);
+        if (sb_crossapi_side_by_side(&a->cross))
+            cross_table(run, &a->cross, firsts[i], out);
         else
             single_table(run, firsts[i], out);
         figures(p, run->results[firsts[i]].experiment, out);
@@ -383,6 +415,5 @@ int sb_report_html(const sb_run *run, FILE *out)
     fputs("</body>\n</html>\n", out);
     remove_plots(p);
     free(p);
-    sb_crossapi_free(&x);
     return ferror(out) ? -1 : 0;
 }

@@ -1,13 +1,13 @@
 /* JSON, schema "simtbench-result/1": the run's provenance, its devices and
- * every result with its statistics and the model's prediction, and the
- * cross-device comparisons (fields added to /1 without changing any, so
- * readers of /1 keep working).  Written
+ * every result with its statistics and the model's prediction, the
+ * reference device and the cross-device comparisons against it (fields
+ * added to /1 without changing any, so readers of /1 keep working).  Written
  * through jansson so that escaping is never our problem; `simtbench
  * compare` reads the same schema back. */
 #include <jansson.h>
 
-#include "run/crossapi.h"
 #include "model.h"
+#include "report/describe.h"
 #include "report/report.h"
 
 static json_t *device_json(const sb_run_device *d)
@@ -142,8 +142,20 @@ static json_t *comparisons_json(const sb_run *run, const sb_crossapi *x)
     return a;
 }
 
-int sb_report_json(const sb_run *run, FILE *out)
+/* The device the others are compared with: its slot and label, or null
+ * in a run without devices. */
+static json_t *reference_json(const sb_crossapi *x)
 {
+    if (x->ndevices == 0)
+        return json_null();
+    return json_pack("{s:i, s:s}", "slot", x->reference, "device", x->label[x->reference]);
+}
+
+sb_report_writer sb_report_json;
+
+int sb_report_json(const sb_analysis *a, FILE *out)
+{
+    const sb_run *run = a->run;
     json_t *root = json_pack(
         "{s:s, s:{s:s, s:s}, s:s, s:s, s:{s:s, s:s, s:s}}", "schema", SB_RESULT_SCHEMA, "tool",
         "name", "simtbench", "version", run->tool_version, "date", run->date, "host", run->host,
@@ -163,14 +175,9 @@ int sb_report_json(const sb_run *run, FILE *out)
     for (size_t i = 0; i < run->nresults; i++)
         json_array_append_new(results, result_json(&run->results[i]));
     json_object_set_new(root, "results", results);
-    sb_crossapi x;
-    if (sb_crossapi_build(run, &x)) {
-        json_decref(root);
-        return -1;
-    }
-    json_object_set_new(root, "comparisons", comparisons_json(run, &x));
+    json_object_set_new(root, "reference", reference_json(&a->cross));
+    json_object_set_new(root, "comparisons", comparisons_json(run, &a->cross));
     json_object_set_new(root, "verdict_rule", json_string(SB_VERDICT_RULE));
-    sb_crossapi_free(&x);
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     fputc('\n', out);
     json_decref(root);

@@ -19,7 +19,6 @@ static double num(json_t *o, const char *key)
     return json_is_number(v) ? json_number_value(v) : 0.0;
 }
 
-/* A required string field; -1 with the reason when absent. */
 /* A non-negative integer field, or -1 when it is null, absent or not one. */
 static long int_or_unknown(json_t *o, const char *key)
 {
@@ -27,6 +26,7 @@ static long int_or_unknown(json_t *o, const char *key)
     return json_is_integer(v) && json_integer_value(v) >= 0 ? (long)json_integer_value(v) : -1;
 }
 
+/* A required string field; -1 with the reason when absent. */
 static int need_str(json_t *o, const char *key, char *dst, size_t n, const char *where,
                     char *why, size_t wn)
 {
@@ -123,6 +123,25 @@ static void read_model(json_t *model, sb_result *r)
     }
 }
 
+/* The statistics of the timed repetitions; a median is required. */
+static int read_times(json_t *t, sb_stats *ms, const char *where, char *why, size_t wn)
+{
+    json_t *median = json_object_get(t, "median");
+    if (!json_is_number(median) || !(json_number_value(median) > 0)) {
+        snprintf(why, wn, "%s has no positive \"time_ms\".\"median\"", where);
+        return -1;
+    }
+    ms->median = json_number_value(median);
+    ms->min = num(t, "min");
+    ms->max = num(t, "max");
+    ms->mean = num(t, "mean");
+    ms->stddev = num(t, "stddev");
+    ms->spread = num(t, "spread");
+    ms->fastest = (size_t)num(t, "fastest_rep");
+    ms->slowest = (size_t)num(t, "slowest_rep");
+    return 0;
+}
+
 static int read_result(json_t *o, size_t i, int ndevices, sb_result *r, char *why, size_t wn)
 {
     char where[32];
@@ -143,20 +162,8 @@ static int read_result(json_t *o, size_t i, int ndevices, sb_result *r, char *wh
         return -1;
     }
     r->device_slot = (int)json_integer_value(dev);
-    json_t *t = json_object_get(o, "time_ms");
-    json_t *median = json_object_get(t, "median");
-    if (!json_is_number(median) || !(json_number_value(median) > 0)) {
-        snprintf(why, wn, "%s has no positive \"time_ms\".\"median\"", where);
+    if (read_times(json_object_get(o, "time_ms"), &r->ms, where, why, wn))
         return -1;
-    }
-    r->ms.median = json_number_value(median);
-    r->ms.min = num(t, "min");
-    r->ms.max = num(t, "max");
-    r->ms.mean = num(t, "mean");
-    r->ms.stddev = num(t, "stddev");
-    r->ms.spread = num(t, "spread");
-    r->ms.fastest = (size_t)num(t, "fastest_rep");
-    r->ms.slowest = (size_t)num(t, "slowest_rep");
     copy_str(o, "family", r->family, sizeof r->family);
     copy_str(o, "kernel", r->kernel, sizeof r->kernel);
     copy_str(o, "params", r->params, sizeof r->params);
@@ -200,13 +207,71 @@ static int read_result(json_t *o, size_t i, int ndevices, sb_result *r, char *wh
     return 0;
 }
 
-int sb_run_read_json(const char *path, sb_run *run, char *err, size_t n)
+/* The slot the saved report compared the others with: its "reference",
+ * else, in a file that predates that field, its first comparison's; -1
+ * when it says neither.  A "reference" that is not a slot of the run is
+ * an error. */
+static int read_reference(json_t *root, int ndevices, int *reference, char *why, size_t wn)
 {
-    memset(run, 0, sizeof *run);
+    *reference = -1;
+    json_t *ref = json_object_get(root, "reference");
+    if (!ref || json_is_null(ref)) {
+        json_t *first = json_array_get(json_object_get(root, "comparisons"), 0);
+        json_t *slot = json_object_get(json_object_get(first, "reference"), "slot");
+        if (json_is_integer(slot) && json_integer_value(slot) >= 0 &&
+            json_integer_value(slot) < ndevices)
+            *reference = (int)json_integer_value(slot);
+        return 0;
+    }
+    json_t *slot = json_object_get(ref, "slot");
+    if (!json_is_integer(slot) || json_integer_value(slot) < 0 ||
+        json_integer_value(slot) >= ndevices) {
+        snprintf(why, wn, "\"reference\" has no \"slot\" index into the devices array");
+        return -1;
+    }
+    *reference = (int)json_integer_value(slot);
+    return 0;
+}
+
+/* The devices and results of root into run; "" in why, or the reason. */
+static void read_records(json_t *root, sb_run *run, char *why, size_t wn)
+{
+    json_t *devices = json_object_get(root, "devices"), *results = json_object_get(root, "results");
+    if (!json_is_array(devices) || !json_is_array(results)) {
+        snprintf(why, wn, "no \"devices\" or \"results\" array");
+        return;
+    }
+    if (json_array_size(devices) > SB_RUN_MAX_DEVICES) {
+        snprintf(why, wn, "more than %d devices", SB_RUN_MAX_DEVICES);
+        return;
+    }
+    size_t i;
+    json_t *v;
+    json_array_foreach(devices, i, v)
+    {
+        if (read_device(v, (int)i, &run->devices[i], why, wn))
+            return;
+        run->ndevices = (int)i + 1;
+    }
+    json_array_foreach(results, i, v)
+    {
+        sb_result r;
+        if (read_result(v, i, run->ndevices, &r, why, wn))
+            return;
+        if (sb_run_add(run, &r)) {
+            snprintf(why, wn, "out of host memory");
+            return;
+        }
+    }
+}
+
+/* The file's JSON if it is a simtbench result; NULL with the reason in err. */
+static json_t *load_result(const char *path, char *err, size_t n)
+{
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, n, "cannot read %s: %s", path, strerror(errno));
-        return -1;
+        return NULL;
     }
     json_error_t je;
     json_t *root = json_loadf(f, 0, &je);
@@ -214,52 +279,46 @@ int sb_run_read_json(const char *path, sb_run *run, char *err, size_t n)
     if (!root) {
         snprintf(err, n, "%s: not valid JSON (line %d, column %d: %s)", path, je.line, je.column,
                  je.text);
-        return -1;
+        return NULL;
     }
-    char why[256] = "";
     const char *schema = json_string_value(json_object_get(root, "schema"));
     if (!json_is_object(root) || !schema || strcmp(schema, SB_RESULT_SCHEMA) != 0) {
         snprintf(err, n, "%s: not a simtbench result (schema \"%s\", expected \"%s\")", path,
                  schema ? schema : json_is_object(root) ? "missing" : "none: not an object",
                  SB_RESULT_SCHEMA);
         json_decref(root);
-        return -1;
+        return NULL;
     }
+    return root;
+}
+
+int sb_run_read_saved(const char *path, sb_run *run, int *reference, char *err, size_t n)
+{
+    memset(run, 0, sizeof *run);
+    *reference = -1;
+    json_t *root = load_result(path, err, n);
+    if (!root)
+        return -1;
+    char why[256] = "";
     json_t *tool = json_object_get(root, "tool");
     copy_str(tool, "version", run->tool_version, sizeof run->tool_version);
     copy_str(root, "date", run->date, sizeof run->date);
     copy_str(root, "host", run->host, sizeof run->host);
-    json_t *devices = json_object_get(root, "devices"), *results = json_object_get(root, "results");
-    if (!json_is_array(devices) || !json_is_array(results)) {
-        snprintf(why, sizeof why, "no \"devices\" or \"results\" array");
-    } else if (json_array_size(devices) > SB_RUN_MAX_DEVICES) {
-        snprintf(why, sizeof why, "more than %d devices", SB_RUN_MAX_DEVICES);
-    } else {
-        size_t i;
-        json_t *v;
-        json_array_foreach(devices, i, v)
-        {
-            if (read_device(v, (int)i, &run->devices[i], why, sizeof why))
-                break;
-            run->ndevices = (int)i + 1;
-        }
-        if (!why[0])
-            json_array_foreach(results, i, v)
-            {
-                sb_result r;
-                if (read_result(v, i, run->ndevices, &r, why, sizeof why))
-                    break;
-                if (sb_run_add(run, &r)) {
-                    snprintf(why, sizeof why, "out of host memory");
-                    break;
-                }
-            }
-    }
+    read_records(root, run, why, sizeof why);
+    if (!why[0])
+        read_reference(root, run->ndevices, reference, why, sizeof why);
     json_decref(root);
     if (why[0]) {
         snprintf(err, n, "%s: malformed simtbench result: %s", path, why);
         sb_run_free(run);
+        *reference = -1;
         return -1;
     }
     return 0;
+}
+
+int sb_run_read_json(const char *path, sb_run *run, char *err, size_t n)
+{
+    int reference;
+    return sb_run_read_saved(path, run, &reference, err, n);
 }

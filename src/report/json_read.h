@@ -12,4 +12,10 @@
  * simtbench result (a foreign schema), or a field missing or mistyped. */
 int sb_run_read_json(const char *path, sb_run *run, char *err, size_t n);
 
+/* As sb_run_read_json, and the device slot the saved report compared the
+ * others with into *reference: the file's "reference", else (a file that
+ * predates it) its first comparison's, else -1.  A "reference" that is not
+ * a device of the run makes the file malformed. */
+int sb_run_read_saved(const char *path, sb_run *run, int *reference, char *err, size_t n);
+
 #endif

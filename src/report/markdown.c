@@ -4,7 +4,7 @@
  * name cannot break the table. */
 #include <string.h>
 
-#include "run/crossapi.h"
+#include "report/describe.h"
 #include "report/report.h"
 
 /* One cell: pipes and backslashes escaped, HTML-significant characters as
@@ -119,15 +119,10 @@ static void single_table(const sb_run *run, size_t first, FILE *out)
     }
 }
 
-static void cross_table(const sb_run *run, const sb_crossapi *x, size_t first, FILE *out)
+/* The side-by-side table's header and its alignment line. */
+static void cross_header(const sb_crossapi *x, const sb_result *f, int any_ptx, FILE *out)
 {
-    const sb_result *f = &run->results[first];
     const int ref = x->reference;
-    int any_ptx = 0;
-    for (size_t j = 0; j < x->nrows; j++)
-        for (int s = 0; s < x->ndevices; s++)
-            any_ptx |= sb_cross_row_in(run, &x->rows[j], first) && x->rows[j].ptx[s][0];
-    heading(f, out);
     fputs("| variant |", out);
     for (int s = 0; s < x->ndevices; s++) {
         fprintf(out, " %s ms: median (min-max, spread) | %s ", x->label[s], x->label[s]);
@@ -147,64 +142,92 @@ static void cross_table(const sb_run *run, const sb_crossapi *x, size_t first, F
         if (s != ref)
             fputs("---:|---|", out);
     fputs(any_ptx ? "---|---|\n" : "---|\n", out);
+}
 
-    for (size_t j = 0; j < x->nrows; j++) {
-        const sb_cross_row *row = &x->rows[j];
-        if (!sb_cross_row_in(run, row, first))
+/* Each device's median, figure and roof share; "-" where it has no result. */
+static void device_cells(const sb_run *run, const sb_crossapi *x, const sb_cross_row *row,
+                         FILE *out)
+{
+    for (int s = 0; s < x->ndevices; s++) {
+        if (row->result[s] < 0) {
+            fputs(" - | - | - |", out);
             continue;
-        const sb_result *any = &run->results[row->first];
-        fputs("| ", out);
-        variant_cell(f, any, out);
-        fputs(" |", out);
-        for (int s = 0; s < x->ndevices; s++) {
-            if (row->result[s] < 0) {
-                fputs(" - | - | - |", out);
-                continue;
-            }
-            const sb_result *r = &run->results[row->result[s]];
-            fprintf(out, " %.4f (%.4f-%.4f, %.1f%%) | %.2f |", r->ms.median, r->ms.min, r->ms.max,
-                    100.0 * r->ms.spread, r->value);
-            if (r->roof_share > 0)
-                fprintf(out, " %.1f |", 100.0 * r->roof_share);
-            else
-                fputs(" - |", out);
         }
-        for (int s = 0; s < x->ndevices; s++) {
-            if (s == ref)
-                continue;
-            char verdict[96];
-            sb_verdict_text(&row->verdict[s], x->label[ref], x->label[s], verdict, sizeof verdict);
-            if (row->verdict[s].kind != SB_VERDICT_NONE)
-                fprintf(out, " %.3f | ", row->verdict[s].speed_ratio);
-            else
-                fputs(" - | ", out);
-            cell(out, verdict);
-            fputs(" |", out);
-        }
-        char model[256];
-        sb_result_model_text(any, model, sizeof model);
-        fputc(' ', out);
-        cell(out, model);
-        fputs(" |", out);
-        if (any_ptx) {
-            fputc(' ', out);
-            for (int s = 0, listed = 0; s < x->ndevices; s++)
-                if (s != ref && row->ptx[s][0]) {
-                    if (listed++)
-                        fputs("; ", out);
-                    cell(out, row->ptx[s]);
-                }
-            fputs(" |", out);
-        }
-        fputc('\n', out);
+        const sb_result *r = &run->results[row->result[s]];
+        fprintf(out, " %.4f (%.4f-%.4f, %.1f%%) | %.2f |", r->ms.median, r->ms.min, r->ms.max,
+                100.0 * r->ms.spread, r->value);
+        if (r->roof_share > 0)
+            fprintf(out, " %.1f |", 100.0 * r->roof_share);
+        else
+            fputs(" - |", out);
     }
 }
 
-int sb_report_markdown(const sb_run *run, FILE *out)
+/* Each other device's speed ratio and verdict against the reference. */
+static void verdict_cells(const sb_crossapi *x, const sb_cross_row *row, FILE *out)
 {
-    sb_crossapi x;
-    if (sb_crossapi_build(run, &x))
-        return -1;
+    const int ref = x->reference;
+    for (int s = 0; s < x->ndevices; s++) {
+        if (s == ref)
+            continue;
+        char verdict[96];
+        sb_verdict_text(&row->verdict[s], x->label[ref], x->label[s], verdict, sizeof verdict);
+        if (row->verdict[s].kind != SB_VERDICT_NONE)
+            fprintf(out, " %.3f | ", row->verdict[s].speed_ratio);
+        else
+            fputs(" - | ", out);
+        cell(out, verdict);
+        fputs(" |", out);
+    }
+}
+
+static void cross_line(const sb_run *run, const sb_crossapi *x, const sb_result *f,
+                       const sb_cross_row *row, int any_ptx, FILE *out)
+{
+    const sb_result *any = &run->results[row->first];
+    fputs("| ", out);
+    variant_cell(f, any, out);
+    fputs(" |", out);
+    device_cells(run, x, row, out);
+    verdict_cells(x, row, out);
+    char model[256];
+    sb_result_model_text(any, model, sizeof model);
+    fputc(' ', out);
+    cell(out, model);
+    fputs(" |", out);
+    if (any_ptx) {
+        fputc(' ', out);
+        for (int s = 0, listed = 0; s < x->ndevices; s++)
+            if (s != x->reference && row->ptx[s][0]) {
+                if (listed++)
+                    fputs("; ", out);
+                cell(out, row->ptx[s]);
+            }
+        fputs(" |", out);
+    }
+    fputc('\n', out);
+}
+
+static void cross_table(const sb_run *run, const sb_crossapi *x, size_t first, FILE *out)
+{
+    const sb_result *f = &run->results[first];
+    int any_ptx = 0;
+    for (size_t j = 0; j < x->nrows; j++)
+        for (int s = 0; s < x->ndevices; s++)
+            any_ptx |= sb_cross_row_in(run, &x->rows[j], first) && x->rows[j].ptx[s][0];
+    heading(f, out);
+    cross_header(x, f, any_ptx, out);
+    for (size_t j = 0; j < x->nrows; j++)
+        if (sb_cross_row_in(run, &x->rows[j], first))
+            cross_line(run, x, f, &x->rows[j], any_ptx, out);
+}
+
+sb_report_writer sb_report_markdown;
+
+int sb_report_markdown(const sb_analysis *a, FILE *out)
+{
+    const sb_run *run = a->run;
+    const sb_crossapi *x = &a->cross;
     fputs("# simtbench ", out);
     cell(out, run->tool_version);
     fputs(" results\n\n", out);
@@ -215,20 +238,19 @@ int sb_report_markdown(const sb_run *run, FILE *out)
     fputs(". GB/s = 10^9 bytes/s of useful bytes read plus written over the median "
           "device-event time.\n",
           out);
-    if (sb_crossapi_side_by_side(&x))
+    if (sb_crossapi_side_by_side(x))
         fprintf(out, "Side by side against %s: X/%s is the speed ratio (above 1: X is faster). "
                      "%s\n",
-                x.label[x.reference], x.label[x.reference], SB_VERDICT_RULE);
+                x->label[x->reference], x->label[x->reference], SB_VERDICT_RULE);
     fputc('\n', out);
     devices(run, out);
     size_t firsts[SB_REPORT_MAX_EXPERIMENTS];
     size_t n = sb_run_experiments_seen(run, firsts, SB_REPORT_MAX_EXPERIMENTS);
     for (size_t i = 0; i < n; i++) {
-        if (sb_crossapi_side_by_side(&x))
-            cross_table(run, &x, firsts[i], out);
+        if (sb_crossapi_side_by_side(x))
+            cross_table(run, x, firsts[i], out);
         else
             single_table(run, firsts[i], out);
     }
-    sb_crossapi_free(&x);
     return ferror(out) ? -1 : 0;
 }

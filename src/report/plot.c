@@ -11,8 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/crossapi.h"
-#include "report/report.h"
+#include "report/describe.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -162,12 +161,45 @@ static void cmd_title(cmd_buf *c, const char *s)
     cmd_add(c, "'");
 }
 
-/* The copy roof a device measured in this run (API copy, else the copy
- * kernel); 0 when the run measured neither. */
+/* What every plot of one --plot needs: the run and its pairing, where the
+ * files go, the list they join, and where an error is said. */
+typedef struct plot_ctx {
+    const sb_run *run;
+    const sb_crossapi *x;
+    const char *dir;
+    sb_plot_list *list;
+    char *err;
+    size_t errn;
+} plot_ctx;
+
+/* The copy roof device slot measured in this run; 0 when it measured none. */
 static double device_roof(const sb_run *run, int slot)
 {
-    const sb_run_device *d = &run->devices[slot];
-    return d->memcpy_gbs > 0 ? d->memcpy_gbs : d->copy_gbs;
+    return sb_device_copy_roof(&run->devices[slot]);
+}
+
+/* A plot command to build, starting "plot"; on failure the plot's files
+ * are closed and err says why. */
+static cmd_buf *new_command(plot_files *pf, const plot_ctx *c)
+{
+    cmd_buf *cmd = calloc(1, sizeof *cmd);
+    if (!cmd) {
+        close_plot(pf, c->dir, c->err, c->errn);
+        snprintf(c->err, c->errn, "out of host memory");
+        return NULL;
+    }
+    cmd_add(cmd, "plot");
+    return cmd;
+}
+
+/* The end of every plot: the outputs, the list entry, the files closed. */
+static int finish_plot(plot_files *pf, cmd_buf *cmd, const char *exp, const char *title,
+                       const plot_ctx *c)
+{
+    script_outputs(pf, cmd->text);
+    free(cmd);
+    list_add(c->list, exp, pf->name, title);
+    return close_plot(pf, c->dir, c->err, c->errn);
 }
 
 /* ---------------------------------------------------------------- sweeps */
@@ -210,30 +242,32 @@ static int in_series(const sb_result *r, const sweep *sw, int s)
            strcmp(r->kernel, sw->kernel[s]) == 0;
 }
 
-static int collect_sweep(const sb_run *run, const char *exp, int space, sweep *sw)
+static int in_sweep(const sb_result *r, const char *exp, int space)
 {
-    memset(sw, 0, sizeof *sw);
-    sw->idx = malloc((run->nresults + 1) * sizeof *sw->idx);
-    if (!sw->idx)
-        return -1;
+    return strcmp(r->experiment, exp) == 0 && sweep_point(r, space);
+}
+
+/* Every (slot, kernel, word) among the sweep points into cand, with
+ * distinct[s] = 2 where that series has two or more strides. */
+static int candidate_series(const sb_run *run, const char *exp, int space, sweep *cand,
+                            int distinct[64])
+{
     long first_stride[64];
-    int distinct[64];
     int candidates = 0;
-    sweep cand; /* every (slot, kernel, word) seen, before the two-stride test */
-    memset(&cand, 0, sizeof cand);
+    memset(cand, 0, sizeof *cand);
     for (size_t i = 0; i < run->nresults; i++) {
         const sb_result *r = &run->results[i];
-        if (strcmp(r->experiment, exp) != 0 || !sweep_point(r, space))
+        if (!in_sweep(r, exp, space))
             continue;
         int s;
-        for (s = 0; s < candidates && !in_series(r, &cand, s); s++)
+        for (s = 0; s < candidates && !in_series(r, cand, s); s++)
             ;
         if (s == candidates) {
             if (candidates == 64)
                 continue;
-            cand.slot[s] = r->device_slot;
-            cand.word[s] = r->pattern[0].word_bytes;
-            cand.kernel[s] = r->kernel;
+            cand->slot[s] = r->device_slot;
+            cand->word[s] = r->pattern[0].word_bytes;
+            cand->kernel[s] = r->kernel;
             first_stride[s] = r->pattern[0].stride;
             distinct[s] = 1;
             candidates++;
@@ -241,6 +275,39 @@ static int collect_sweep(const sb_run *run, const char *exp, int space, sweep *s
             distinct[s] = 2;
         }
     }
+    return candidates;
+}
+
+/* Series s's points into sw->idx from `at`, by stride (insertion keeps
+ * equal strides in run order); returns how many. */
+static size_t fill_series(const sb_run *run, const char *exp, int space, sweep *sw, int s,
+                          size_t at)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < run->nresults; i++) {
+        const sb_result *r = &run->results[i];
+        if (!in_sweep(r, exp, space) || !in_series(r, sw, s))
+            continue;
+        size_t j = at + k;
+        while (j > at && run->results[sw->idx[j - 1]].pattern[0].stride > r->pattern[0].stride) {
+            sw->idx[j] = sw->idx[j - 1];
+            j--;
+        }
+        sw->idx[j] = i;
+        k++;
+    }
+    return k;
+}
+
+static int collect_sweep(const sb_run *run, const char *exp, int space, sweep *sw)
+{
+    memset(sw, 0, sizeof *sw);
+    sw->idx = malloc((run->nresults + 1) * sizeof *sw->idx);
+    if (!sw->idx)
+        return -1;
+    int distinct[64];
+    sweep cand; /* every (slot, kernel, word) seen, before the two-stride test */
+    int candidates = candidate_series(run, exp, space, &cand, distinct);
     for (int c = 0; c < candidates; c++) {
         if (distinct[c] < 2)
             continue;
@@ -256,28 +323,15 @@ static int collect_sweep(const sb_run *run, const char *exp, int space, sweep *s
     size_t at = 0;
     for (int s = 0; s < sw->nseries; s++) {
         sw->start[s] = at;
-        size_t k = 0;
-        for (size_t i = 0; i < run->nresults; i++) {
-            const sb_result *r = &run->results[i];
-            if (strcmp(r->experiment, exp) != 0 || !sweep_point(r, space) || !in_series(r, sw, s))
-                continue;
-            /* insertion by stride keeps equal strides in run order */
-            size_t j = at + k;
-            while (j > at && run->results[sw->idx[j - 1]].pattern[0].stride > r->pattern[0].stride) {
-                sw->idx[j] = sw->idx[j - 1];
-                j--;
-            }
-            sw->idx[j] = i;
-            k++;
-        }
-        sw->count[s] = k;
-        at += k;
+        sw->count[s] = fill_series(run, exp, space, sw, s, at);
+        at += sw->count[s];
     }
     sw->n = at;
     return 0;
 }
 
-/* "cuda, 4-byte words", with the kernel when the sweep has several. */
+/* The series name, its label then its word size, with the kernel when the
+ * sweep has several. */
 static void series_name(const sb_run *run, const sweep *sw, int s, char *buf, size_t n)
 {
     char label[24];
@@ -286,20 +340,6 @@ static void series_name(const sb_run *run, const sweep *sw, int s, char *buf, si
         snprintf(buf, n, "%s, %s, %d-byte words", label, sw->kernel[s], sw->word[s]);
     else
         snprintf(buf, n, "%s, %d-byte words", label, sw->word[s]);
-}
-
-/* A plot command to build, starting "plot"; on failure the plot's files
- * are closed and err says why. */
-static cmd_buf *new_command(plot_files *pf, const char *dir, char *err, size_t n)
-{
-    cmd_buf *c = calloc(1, sizeof *c);
-    if (!c) {
-        close_plot(pf, dir, err, n);
-        snprintf(err, n, "out of host memory");
-        return NULL;
-    }
-    cmd_add(c, "plot");
-    return c;
 }
 
 /* The share of the moved bytes a variant uses, over all its declared
@@ -318,58 +358,61 @@ static double traffic_efficiency(const sb_result *r)
     return n ? n / inv : 0.0;
 }
 
-static int bandwidth_plot(const sb_run *run, const char *exp, const sweep *sw, const char *dir,
-                          sb_plot_list *list, char *err, size_t n)
+/* One bandwidth series: its block of data, its curve and its model's. */
+static void bandwidth_series(const plot_ctx *c, const sweep *sw, int s, plot_files *pf,
+                             cmd_buf *cmd)
+{
+    const sb_run *run = c->run;
+    const sb_result *first = &run->results[sw->idx[sw->start[s]]];
+    double roof = device_roof(run, sw->slot[s]);
+    const char *roof_from = "copy roof";
+    if (!(roof > 0) && traffic_efficiency(first) > 0) {
+        roof = first->value / traffic_efficiency(first); /* scaled to the first stride */
+        roof_from = "scaled to the smallest stride";
+    }
+    char series[128];
+    series_name(run, sw, s, series, sizeof series);
+    fprintf(pf->dat, "%s# %s (model: efficiency x %.1f %s, %s)\n", s ? "\n\n" : "", series, roof,
+            sb_quantity_unit(first->quantity), roof_from);
+    for (size_t k = 0; k < sw->count[s]; k++) {
+        const sb_result *r = &run->results[sw->idx[sw->start[s] + k]];
+        fprintf(pf->dat, "%ld %.6g %.6g %.6g\n", r->pattern[0].stride, r->value,
+                roof * traffic_efficiency(r), traffic_efficiency(r));
+    }
+    char model[192];
+    snprintf(model, sizeof model, "model: %s (%s)", series, roof_from);
+    /* A series and its model share a colour, so each curve has its prediction. */
+    cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with linespoints lw 2 lc %d", s ? "," : "",
+            pf->name, s, s + 1);
+    cmd_title(cmd, series);
+    cmd_add(cmd, ", '%s.dat' index %d using 1:3 with lines dashtype 2 lw 1 lc %d", pf->name, s,
+            s + 1);
+    cmd_title(cmd, model);
+}
+
+static int bandwidth_plot(const plot_ctx *c, const char *exp, const sweep *sw)
 {
     char name[80], title[160];
     stem(exp, "bandwidth", name, sizeof name);
     snprintf(title, sizeof title, "%s: effective bandwidth against stride, measured and modelled",
              exp);
     plot_files pf;
-    if (open_plot(dir, name, &pf, err, n))
+    if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
     script_head(&pf, title);
-    const sb_result *r0 = &run->results[sw->idx[0]];
+    const sb_result *r0 = &c->run->results[sw->idx[0]];
     fprintf(pf.gp, "set logscale x 2\nset xlabel 'stride (words between lanes)'\n"
                    "set ylabel 'effective %s'\nset yrange [0:*]\n",
             sb_quantity_unit(r0->quantity));
     fputs("# columns: stride, measured, model (roof x used/moved bytes over every declared "
           "global access), that share\n",
           pf.dat);
-    cmd_buf *c = new_command(&pf, dir, err, n);
-    if (!c)
+    cmd_buf *cmd = new_command(&pf, c);
+    if (!cmd)
         return -1;
-    for (int s = 0; s < sw->nseries; s++) {
-        const sb_result *first = &run->results[sw->idx[sw->start[s]]];
-        double roof = device_roof(run, sw->slot[s]);
-        const char *roof_from = "copy roof";
-        if (!(roof > 0) && traffic_efficiency(first) > 0) {
-            roof = first->value / traffic_efficiency(first); /* scaled to the first stride */
-            roof_from = "scaled to the smallest stride";
-        }
-        char series[128];
-        series_name(run, sw, s, series, sizeof series);
-        fprintf(pf.dat, "%s# %s (model: efficiency x %.1f %s, %s)\n", s ? "\n\n" : "", series,
-                roof, sb_quantity_unit(first->quantity), roof_from);
-        for (size_t k = 0; k < sw->count[s]; k++) {
-            const sb_result *r = &run->results[sw->idx[sw->start[s] + k]];
-            fprintf(pf.dat, "%ld %.6g %.6g %.6g\n", r->pattern[0].stride, r->value,
-                    roof * traffic_efficiency(r), traffic_efficiency(r));
-        }
-        char model[192];
-        snprintf(model, sizeof model, "model: %s (%s)", series, roof_from);
-        /* A series and its model share a colour, so each curve has its prediction. */
-        cmd_add(c, "%s '%s.dat' index %d using 1:2 with linespoints lw 2 lc %d", s ? "," : "",
-                name, s, s + 1);
-        cmd_title(c, series);
-        cmd_add(c, ", '%s.dat' index %d using 1:3 with lines dashtype 2 lw 1 lc %d", name, s,
-                s + 1);
-        cmd_title(c, model);
-    }
-    script_outputs(&pf, c->text);
-    free(c);
-    list_add(list, exp, name, title);
-    return close_plot(&pf, dir, err, n);
+    for (int s = 0; s < sw->nseries; s++)
+        bandwidth_series(c, sw, s, &pf, cmd);
+    return finish_plot(&pf, cmd, exp, title, c);
 }
 
 /* Time per access of a result: what a conflict multiplies. */
@@ -378,8 +421,36 @@ static double access_cost(const sb_result *r)
     return r->accesses > 0 ? r->ms.median / r->accesses : r->ms.median;
 }
 
-static int conflict_plot(const sb_run *run, const char *exp, const sweep *sw, const char *dir,
-                         sb_plot_list *list, char *err, size_t n)
+/* The predicted wavefronts over the conflict-free ones: the ways. */
+static double predicted_ways(const sb_prediction *p)
+{
+    return p->ideal_wavefronts > 0 ? (double)p->wavefronts / p->ideal_wavefronts : 1.0;
+}
+
+/* One conflict series: its block of data, relative to its smallest stride. */
+static void conflict_series(const plot_ctx *c, const sweep *sw, int s, plot_files *pf,
+                            cmd_buf *cmd)
+{
+    const sb_run *run = c->run;
+    const sb_result *first = &run->results[sw->idx[sw->start[s]]];
+    double cost0 = access_cost(first);
+    double pred0 = predicted_ways(&first->prediction[0]);
+    char series[128];
+    series_name(run, sw, s, series, sizeof series);
+    fprintf(pf->dat, "%s# %s\n", s ? "\n\n" : "", series);
+    for (size_t k = 0; k < sw->count[s]; k++) {
+        const sb_result *r = &run->results[sw->idx[sw->start[s] + k]];
+        const sb_prediction *p = &r->prediction[0];
+        fprintf(pf->dat, "%ld %.6g %.6g %d %d\n", r->pattern[0].stride,
+                cost0 > 0 ? access_cost(r) / cost0 : 0.0,
+                pred0 > 0 ? predicted_ways(p) / pred0 : 0.0, p->ways, p->wavefronts);
+    }
+    cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with linespoints lw 2", s ? "," : "", pf->name,
+            s);
+    cmd_title(cmd, series);
+}
+
+static int conflict_plot(const plot_ctx *c, const char *exp, const sweep *sw)
 {
     char name[80], title[160];
     stem(exp, "conflicts", name, sizeof name);
@@ -387,7 +458,7 @@ static int conflict_plot(const sb_run *run, const char *exp, const sweep *sw, co
                                   "ways",
              exp);
     plot_files pf;
-    if (open_plot(dir, name, &pf, err, n))
+    if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
     script_head(&pf, title);
     fputs("set logscale x 2\nset xlabel 'stride (words between lanes)'\n"
@@ -396,54 +467,95 @@ static int conflict_plot(const sb_run *run, const char *exp, const sweep *sw, co
     fputs("# columns: stride, measured slowdown, predicted slowdown (wavefronts / ideal, "
           "relative), ways, wavefronts\n",
           pf.dat);
-    cmd_buf *c = new_command(&pf, dir, err, n);
-    if (!c)
+    cmd_buf *cmd = new_command(&pf, c);
+    if (!cmd)
         return -1;
     int words_modelled[64], nmodelled = 0;
     for (int s = 0; s < sw->nseries; s++) {
-        const sb_result *first = &run->results[sw->idx[sw->start[s]]];
-        double cost0 = access_cost(first);
-        double pred0 = first->prediction[0].ideal_wavefronts > 0
-                           ? (double)first->prediction[0].wavefronts /
-                                 first->prediction[0].ideal_wavefronts
-                           : 1.0;
-        char series[128];
-        series_name(run, sw, s, series, sizeof series);
-        fprintf(pf.dat, "%s# %s\n", s ? "\n\n" : "", series);
-        for (size_t k = 0; k < sw->count[s]; k++) {
-            const sb_result *r = &run->results[sw->idx[sw->start[s] + k]];
-            const sb_prediction *p = &r->prediction[0];
-            double pred = p->ideal_wavefronts > 0 ? (double)p->wavefronts / p->ideal_wavefronts
-                                                  : 1.0;
-            fprintf(pf.dat, "%ld %.6g %.6g %d %d\n", r->pattern[0].stride,
-                    cost0 > 0 ? access_cost(r) / cost0 : 0.0, pred0 > 0 ? pred / pred0 : 0.0,
-                    p->ways, p->wavefronts);
-        }
-        cmd_add(c, "%s '%s.dat' index %d using 1:2 with linespoints lw 2", s ? "," : "", name, s);
-        cmd_title(c, series);
+        conflict_series(c, sw, s, &pf, cmd);
         /* The model does not depend on the device: once per word size. */
         int seen = 0;
         for (int m = 0; m < nmodelled; m++)
             seen |= words_modelled[m] == sw->word[s];
-        if (!seen && nmodelled < 64) {
-            words_modelled[nmodelled++] = sw->word[s];
-            char model[96];
-            snprintf(model, sizeof model, "model: predicted ways, %d-byte words", sw->word[s]);
-            cmd_add(c, ", '%s.dat' index %d using 1:3 with linespoints dashtype 2 lw 2 pt 6 ps 1.5 lc rgb 'black'",
-                    name, s);
-            cmd_title(c, model);
-        }
+        if (seen || nmodelled == 64)
+            continue;
+        words_modelled[nmodelled++] = sw->word[s];
+        char model[96];
+        snprintf(model, sizeof model, "model: predicted ways, %d-byte words", sw->word[s]);
+        cmd_add(cmd, ", '%s.dat' index %d using 1:3 with linespoints dashtype 2 lw 2 pt 6 ps 1.5 "
+                     "lc rgb 'black'",
+                name, s);
+        cmd_title(cmd, model);
     }
-    script_outputs(&pf, c->text);
-    free(c);
-    list_add(list, exp, name, title);
-    return close_plot(&pf, dir, err, n);
+    return finish_plot(&pf, cmd, exp, title, c);
 }
 
 /* ---------------------------------------------------------------- roofline */
 
-static int roofline_plot(const sb_run *run, const char *exp, const char *dir, sb_plot_list *list,
-                         char *err, size_t n)
+static int roofline_row(const sb_result *r, const char *exp)
+{
+    return strcmp(r->experiment, exp) == 0 && r->intensity > 0;
+}
+
+/* Each device's variants as points, one block per device that has any;
+ * returns the number of blocks written. */
+static int roofline_points(const plot_ctx *c, const char *exp, plot_files *pf, cmd_buf *cmd)
+{
+    const sb_run *run = c->run;
+    int block = 0;
+    for (int s = 0; s < run->ndevices; s++) {
+        char label[24];
+        sb_slot_label(run, s, label, sizeof label);
+        int any = 0;
+        for (size_t i = 0; i < run->nresults; i++) {
+            const sb_result *r = &run->results[i];
+            if (!roofline_row(r, exp) || r->device_slot != s)
+                continue;
+            if (!any++)
+                fprintf(pf->dat, "%s# %s\n", block ? "\n\n" : "", label);
+            fprintf(pf->dat, "%.6g %.6g ", r->intensity, r->value);
+            dat_string(pf->dat, r->variant);
+            fputc('\n', pf->dat);
+        }
+        if (!any)
+            continue;
+        cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with points pt 7 ps 1.5 lc %d",
+                block ? "," : "", pf->name, block, s + 1);
+        cmd_title(cmd, label);
+        if (block == 0)
+            cmd_add(cmd, ", '%s.dat' index 0 using 1:2:3 with labels offset 1,0.8 notitle",
+                    pf->name);
+        block++;
+    }
+    return block;
+}
+
+/* Each measured device's roof line over the intensities lo..hi, as blocks
+ * from `block` on. */
+static void roofline_roofs(const plot_ctx *c, const char *exp, double lo, double hi, int block,
+                           plot_files *pf, cmd_buf *cmd)
+{
+    const sb_run *run = c->run;
+    for (int s = 0; s < run->ndevices; s++) {
+        double roof = device_roof(run, s);
+        int measured = 0;
+        for (size_t i = 0; i < run->nresults; i++)
+            measured |= roofline_row(&run->results[i], exp) && run->results[i].device_slot == s;
+        if (!(roof > 0) || !measured)
+            continue;
+        char label[24], roof_title[96];
+        sb_slot_label(run, s, label, sizeof label);
+        snprintf(roof_title, sizeof roof_title, "%s roof: %.0f GB/s x intensity", label, roof);
+        fprintf(pf->dat, "\n\n# %s\n%.6g %.6g\n%.6g %.6g\n", roof_title, lo / 2, roof * lo / 2,
+                hi * 2, roof * hi * 2);
+        cmd_add(cmd, ", '%s.dat' index %d using 1:2 with lines dashtype 2 lw 2 lc %d", pf->name,
+                block, s + 1);
+        cmd_title(cmd, roof_title);
+        block++;
+    }
+}
+
+static int roofline_plot(const plot_ctx *c, const char *exp)
 {
     char name[80], title[160];
     stem(exp, "roofline", name, sizeof name);
@@ -451,15 +563,15 @@ static int roofline_plot(const sb_run *run, const char *exp, const char *dir, sb
                                   "bandwidth roof",
              exp);
     double lo = 0, hi = 0;
-    for (size_t i = 0; i < run->nresults; i++) {
-        const sb_result *r = &run->results[i];
-        if (strcmp(r->experiment, exp) || !(r->intensity > 0))
+    for (size_t i = 0; i < c->run->nresults; i++) {
+        const sb_result *r = &c->run->results[i];
+        if (!roofline_row(r, exp))
             continue;
         lo = lo > 0 && lo < r->intensity ? lo : r->intensity;
         hi = hi > r->intensity ? hi : r->intensity;
     }
     plot_files pf;
-    if (open_plot(dir, name, &pf, err, n))
+    if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
     script_head(&pf, title);
     fputs("set logscale xy 2\nset xlabel 'arithmetic intensity (FLOP per byte)'\n"
@@ -468,84 +580,26 @@ static int roofline_plot(const sb_run *run, const char *exp, const char *dir, sb
     fputs("# blocks: per device, the variants (intensity, GFLOP/s, name); then per device with "
           "a measured copy roof, the roof (intensity, roof x intensity)\n",
           pf.dat);
-    cmd_buf *c = new_command(&pf, dir, err, n);
-    if (!c)
+    cmd_buf *cmd = new_command(&pf, c);
+    if (!cmd)
         return -1;
-    int block = 0;
-    for (int s = 0; s < run->ndevices; s++) {
-        char label[24];
-        sb_slot_label(run, s, label, sizeof label);
-        int any = 0;
-        for (size_t i = 0; i < run->nresults; i++) {
-            const sb_result *r = &run->results[i];
-            if (strcmp(r->experiment, exp) || !(r->intensity > 0) || r->device_slot != s)
-                continue;
-            if (!any++)
-                fprintf(pf.dat, "%s# %s\n", block ? "\n\n" : "", label);
-            fprintf(pf.dat, "%.6g %.6g ", r->intensity, r->value);
-            dat_string(pf.dat, r->variant);
-            fputc('\n', pf.dat);
-        }
-        if (!any)
-            continue;
-        cmd_add(c, "%s '%s.dat' index %d using 1:2 with points pt 7 ps 1.5 lc %d",
-                block ? "," : "", name, block, s + 1);
-        cmd_title(c, label);
-        if (block == 0)
-            cmd_add(c, ", '%s.dat' index 0 using 1:2:3 with labels offset 1,0.8 notitle", name);
-        block++;
-    }
-    for (int s = 0; s < run->ndevices; s++) {
-        double roof = device_roof(run, s);
-        int measured = 0;
-        for (size_t i = 0; i < run->nresults; i++)
-            measured |= strcmp(run->results[i].experiment, exp) == 0 &&
-                        run->results[i].device_slot == s && run->results[i].intensity > 0;
-        if (!(roof > 0) || !measured)
-            continue;
-        char label[24], roof_title[96];
-        sb_slot_label(run, s, label, sizeof label);
-        snprintf(roof_title, sizeof roof_title, "%s roof: %.0f GB/s x intensity", label, roof);
-        fprintf(pf.dat, "\n\n# %s\n%.6g %.6g\n%.6g %.6g\n", roof_title, lo / 2, roof * lo / 2,
-                hi * 2, roof * hi * 2);
-        cmd_add(c, ", '%s.dat' index %d using 1:2 with lines dashtype 2 lw 2 lc %d", name, block,
-                s + 1);
-        cmd_title(c, roof_title);
-        block++;
-    }
-    script_outputs(&pf, c->text);
-    free(c);
-    list_add(list, exp, name, title);
-    return close_plot(&pf, dir, err, n);
+    int blocks = roofline_points(c, exp, &pf, cmd);
+    roofline_roofs(c, exp, lo, hi, blocks, &pf, cmd);
+    return finish_plot(&pf, cmd, exp, title, c);
 }
 
 /* ---------------------------------------------------------------- bars */
 
-static int bars_plot(const sb_run *run, const sb_crossapi *x, size_t first, const char *dir,
-                     sb_plot_list *list, char *err, size_t n)
+/* One line per variant of the experiment: its name, then each device's figure. */
+static void bars_data(const plot_ctx *c, size_t first, plot_files *pf)
 {
+    const sb_run *run = c->run;
+    const sb_crossapi *x = c->x;
     const sb_result *f = &run->results[first];
-    char name[80], title[160];
-    stem(f->experiment, "bars", name, sizeof name);
-    snprintf(title, sizeof title, "%s %ldx%ld: %s of each variant", f->experiment, f->rows,
-             f->cols, sb_quantity_unit(f->quantity));
-    plot_files pf;
-    if (open_plot(dir, name, &pf, err, n))
-        return -1;
-    size_t nbars = 0;
-    for (size_t j = 0; j < x->nrows; j++)
-        nbars += sb_cross_row_in(run, &x->rows[j], first);
-    int w = 160 + (int)nbars * (12 * x->ndevices + 14);
-    pf.width = w < 1100 ? 1100 : w > 4000 ? 4000 : w;
-    script_head(&pf, title);
-    fprintf(pf.gp, "set style data histograms\nset style histogram clustered gap 1\n"
-                   "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
-                   "set xtics rotate by -35 left\nset ylabel '%s'\nset yrange [0:*]\n",
-            sb_quantity_unit(f->quantity));
-    fputs("# columns: variant, then one per device:", pf.dat);
+    fputs("# columns: variant, then one per device:", pf->dat);
     for (int s = 0; s < x->ndevices; s++)
-        fprintf(pf.dat, " %s", x->label[s]);
-    fputc('\n', pf.dat);
+        fprintf(pf->dat, " %s", x->label[s]);
+    fputc('\n', pf->dat);
     for (size_t j = 0; j < x->nrows; j++) {
         const sb_cross_row *row = &x->rows[j];
         if (!sb_cross_row_in(run, row, first))
@@ -556,29 +610,50 @@ static int bars_plot(const sb_run *run, const sb_crossapi *x, size_t first, cons
             snprintf(variant, sizeof variant, "%s", any->variant);
         else
             snprintf(variant, sizeof variant, "%s %ldx%ld", any->variant, any->rows, any->cols);
-        dat_string(pf.dat, variant);
+        dat_string(pf->dat, variant);
         for (int s = 0; s < x->ndevices; s++) {
             if (row->result[s] >= 0)
-                fprintf(pf.dat, " %.6g", run->results[row->result[s]].value);
+                fprintf(pf->dat, " %.6g", run->results[row->result[s]].value);
             else
-                fputs(" ?", pf.dat);
+                fputs(" ?", pf->dat);
         }
-        fputc('\n', pf.dat);
+        fputc('\n', pf->dat);
     }
-    cmd_buf *c = new_command(&pf, dir, err, n);
-    if (!c)
+}
+
+static int bars_plot(const plot_ctx *c, size_t first)
+{
+    const sb_result *f = &c->run->results[first];
+    const sb_crossapi *x = c->x;
+    char name[80], title[160];
+    stem(f->experiment, "bars", name, sizeof name);
+    snprintf(title, sizeof title, "%s %ldx%ld: %s of each variant", f->experiment, f->rows,
+             f->cols, sb_quantity_unit(f->quantity));
+    plot_files pf;
+    if (open_plot(c->dir, name, &pf, c->err, c->errn))
+        return -1;
+    size_t nbars = 0;
+    for (size_t j = 0; j < x->nrows; j++)
+        nbars += sb_cross_row_in(c->run, &x->rows[j], first);
+    int w = 160 + (int)nbars * (12 * x->ndevices + 14);
+    pf.width = w < 1100 ? 1100 : w > 4000 ? 4000 : w;
+    script_head(&pf, title);
+    fprintf(pf.gp, "set style data histograms\nset style histogram clustered gap 1\n"
+                   "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
+                   "set xtics rotate by -35 left\nset ylabel '%s'\nset yrange [0:*]\n",
+            sb_quantity_unit(f->quantity));
+    bars_data(c, first, &pf);
+    cmd_buf *cmd = new_command(&pf, c);
+    if (!cmd)
         return -1;
     for (int s = 0; s < x->ndevices; s++) {
         if (s == 0)
-            cmd_add(c, " '%s.dat' using 2:xtic(1)", name);
+            cmd_add(cmd, " '%s.dat' using 2:xtic(1)", name);
         else
-            cmd_add(c, ", '' using %d", s + 2);
-        cmd_title(c, x->label[s]);
+            cmd_add(cmd, ", '' using %d", s + 2);
+        cmd_title(cmd, x->label[s]);
     }
-    script_outputs(&pf, c->text);
-    free(c);
-    list_add(list, f->experiment, name, title);
-    return close_plot(&pf, dir, err, n);
+    return finish_plot(&pf, cmd, f->experiment, title, c);
 }
 
 /* ---------------------------------------------------------------- public */
@@ -614,52 +689,52 @@ int sb_plot_find_gnuplot(char *buf, size_t n)
     return found;
 }
 
-int sb_plot_write(const sb_run *run, const char *dir, sb_plot_list *list, char *err, size_t n)
+/* The plots of one experiment: a sweep per memory space that has one, a
+ * roofline where it measured GFLOP/s with an intensity, else bars. */
+static int plot_experiment(const plot_ctx *c, size_t first)
+{
+    const sb_run *run = c->run;
+    const sb_result *f = &run->results[first];
+    int plotted = 0, rc = 0;
+    for (int space = SB_SPACE_GLOBAL; space <= SB_SPACE_SHARED && rc == 0; space++) {
+        sweep sw;
+        if (collect_sweep(run, f->experiment, space, &sw)) {
+            snprintf(c->err, c->errn, "out of host memory");
+            return -1;
+        }
+        if (sw.nseries > 0) {
+            rc = space == SB_SPACE_GLOBAL ? bandwidth_plot(c, f->experiment, &sw)
+                                          : conflict_plot(c, f->experiment, &sw);
+            plotted = 1;
+        }
+        free(sw.idx);
+    }
+    int flops = 0;
+    for (size_t i = 0; i < run->nresults; i++)
+        flops |= roofline_row(&run->results[i], f->experiment) &&
+                 run->results[i].quantity == SB_QUANTITY_FLOPS;
+    if (rc == 0 && flops) {
+        rc = roofline_plot(c, f->experiment);
+        plotted = 1;
+    }
+    if (rc == 0 && !plotted)
+        rc = bars_plot(c, first);
+    return rc;
+}
+
+int sb_plot_write(const sb_analysis *a, const char *dir, sb_plot_list *list, char *err, size_t n)
 {
     memset(list, 0, sizeof *list);
     if (make_dir(dir)) {
         snprintf(err, n, "cannot create %s: %s", dir, strerror(errno));
         return -1;
     }
-    sb_crossapi x;
-    if (sb_crossapi_build(run, &x)) {
-        snprintf(err, n, "out of host memory");
-        return -1;
-    }
+    const plot_ctx c = {a->run, &a->cross, dir, list, err, n};
     size_t firsts[SB_REPORT_MAX_EXPERIMENTS];
-    size_t ne = sb_run_experiments_seen(run, firsts, SB_REPORT_MAX_EXPERIMENTS);
+    size_t ne = sb_run_experiments_seen(a->run, firsts, SB_REPORT_MAX_EXPERIMENTS);
     int rc = 0;
-    for (size_t e = 0; e < ne && rc == 0; e++) {
-        const sb_result *f = &run->results[firsts[e]];
-        int plotted = 0;
-        for (int space = SB_SPACE_GLOBAL; space <= SB_SPACE_SHARED && rc == 0; space++) {
-            sweep sw;
-            if (collect_sweep(run, f->experiment, space, &sw)) {
-                snprintf(err, n, "out of host memory");
-                rc = -1;
-                break;
-            }
-            if (sw.nseries > 0) {
-                rc = space == SB_SPACE_GLOBAL
-                         ? bandwidth_plot(run, f->experiment, &sw, dir, list, err, n)
-                         : conflict_plot(run, f->experiment, &sw, dir, list, err, n);
-                plotted = 1;
-            }
-            free(sw.idx);
-        }
-        int flops = 0;
-        for (size_t i = 0; i < run->nresults; i++)
-            flops |= strcmp(run->results[i].experiment, f->experiment) == 0 &&
-                     run->results[i].intensity > 0 &&
-                     run->results[i].quantity == SB_QUANTITY_FLOPS;
-        if (rc == 0 && flops) {
-            rc = roofline_plot(run, f->experiment, dir, list, err, n);
-            plotted = 1;
-        }
-        if (rc == 0 && !plotted)
-            rc = bars_plot(run, &x, firsts[e], dir, list, err, n);
-    }
-    sb_crossapi_free(&x);
+    for (size_t e = 0; e < ne && rc == 0; e++)
+        rc = plot_experiment(&c, firsts[e]);
     return rc;
 }
 
@@ -698,7 +773,7 @@ int sb_plot_render(const char *dir, const sb_plot_list *list, const char *gnuplo
     return rendered;
 }
 
-int sb_plot_run(const sb_run *run, const char *dir, FILE *note)
+int sb_plot_run(const sb_analysis *a, const char *dir, FILE *note)
 {
     sb_plot_list *list = calloc(1, sizeof *list);
     char err[512];
@@ -706,7 +781,7 @@ int sb_plot_run(const sb_run *run, const char *dir, FILE *note)
         fprintf(note, "simtbench: --plot: out of host memory\n");
         return -1;
     }
-    if (sb_plot_write(run, dir, list, err, sizeof err)) {
+    if (sb_plot_write(a, dir, list, err, sizeof err)) {
         fprintf(note, "simtbench: --plot: %s\n", err);
         free(list);
         return -1;

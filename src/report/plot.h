@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "result.h"
+#include "run/analysis.h"
 
 #define SB_PLOT_MAX 64
 
@@ -40,9 +40,9 @@ typedef struct sb_plot_list {
  * the path in buf, or -1 when there is none. */
 int sb_plot_find_gnuplot(char *buf, size_t n);
 
-/* Write every plot's data and script into dir (created if missing) and
- * list them; 0, or -1 with the reason in err on an I/O error. */
-int sb_plot_write(const sb_run *run, const char *dir, sb_plot_list *list, char *err, size_t n);
+/* Write every plot of the analysed run's data and script into dir
+ * (created if missing) and list them; 0, or -1 with the reason in err on an I/O error. */
+int sb_plot_write(const sb_analysis *a, const char *dir, sb_plot_list *list, char *err, size_t n);
 
 /* Run gnuplot on each listed script inside dir; returns how many rendered
  * (a failing script is reported on `note`, one line each). */
@@ -51,6 +51,6 @@ int sb_plot_render(const char *dir, const sb_plot_list *list, const char *gnuplo
 /* --plot DIR: write, then render when gnuplot is there, else one note on
  * `note` saying how to render; 0, or -1 after one line on `note` when a
  * file cannot be written. */
-int sb_plot_run(const sb_run *run, const char *dir, FILE *note);
+int sb_plot_run(const sb_analysis *a, const char *dir, FILE *note);
 
 #endif

@@ -3,7 +3,7 @@
  * two or more devices, one row per variant with the devices side by side. */
 #include <string.h>
 
-#include "run/crossapi.h"
+#include "report/describe.h"
 #include "report/report.h"
 
 /* One figure of the device, or "<what> unknown" when the API gave none: the
@@ -49,7 +49,7 @@ static void device_section(const sb_run *run, FILE *out)
                          "no theoretical peak\n",
                     d->backend);
         }
-        double copy = d->memcpy_gbs > 0 ? d->memcpy_gbs : d->copy_gbs;
+        double copy = sb_device_copy_roof(d);
         if (copy > 0) {
             fprintf(out, "          measured %s %.1f GB/s",
                     d->memcpy_gbs > 0 ? "API copy" : "copy kernel", copy);
@@ -77,8 +77,7 @@ static void flops_legend(const sb_run *run, const sb_result *f, FILE *out)
         fprintf(out, "  roof%% = GFLOP/s over FLOP/B x the measured copy GB/s, the memory-bound "
                      "ceiling; over 100 means caches cut the traffic FLOP/B counts%s\n",
                 f->device_slot < run->ndevices &&
-                        (run->devices[f->device_slot].memcpy_gbs > 0 ||
-                         run->devices[f->device_slot].copy_gbs > 0)
+                        sb_device_copy_roof(&run->devices[f->device_slot]) > 0
                     ? ""
                     : " (no copy measured in this run: add vecadd, occupancy or transpose)");
 }
@@ -124,20 +123,18 @@ static int ratio_width(const sb_crossapi *x, int slot)
     return (int)(strlen(x->label[slot]) + 1 + strlen(x->label[x->reference]));
 }
 
-/* Side by side: one line per variant, each device's median, spread, figure
- * and roof share, then each other device's speed against the reference and
- * the verdict; a second line when the PTX was compared. */
-static void cross_section(const sb_run *run, const sb_crossapi *x, size_t first, FILE *out)
+/* The side-by-side heading: each device's columns, then each other
+ * device's ratio against the reference and its verdict. */
+static void cross_heading(const sb_crossapi *x, const sb_result *f, FILE *out)
 {
-    const sb_result *f = &run->results[first];
     const int ref = x->reference;
-    experiment_heading(f, out);
     fprintf(out, "  %-16s", "");
     for (int s = 0; s < x->ndevices; s++)
         fprintf(out, " | %-35s", x->label[s]);
     fprintf(out, " |\n  %-16s", "variant");
     for (int s = 0; s < x->ndevices; s++)
-        fprintf(out, " | %10s %6s %10s %6s", "median ms", "spread", sb_quantity_unit(f->quantity), "roof%");
+        fprintf(out, " | %10s %6s %10s %6s", "median ms", "spread", sb_quantity_unit(f->quantity),
+                "roof%");
     fprintf(out, " |");
     for (int s = 0; s < x->ndevices; s++) {
         if (s == ref)
@@ -147,70 +144,86 @@ static void cross_section(const sb_run *run, const sb_crossapi *x, size_t first,
         fprintf(out, " %*s %-26s", ratio_width(x, s), ratio, "verdict");
     }
     fprintf(out, " model\n");
-    for (size_t j = 0; j < x->nrows; j++) {
-        const sb_cross_row *row = &x->rows[j];
-        if (!sb_cross_row_in(run, row, first))
+}
+
+/* One variant side by side, and a line per device whose PTX was compared. */
+static void cross_line(const sb_run *run, const sb_crossapi *x, const sb_result *f,
+                       const sb_cross_row *row, FILE *out)
+{
+    const int ref = x->reference;
+    /* Notes (intensity, occupancy) from the reference's row where it has one. */
+    const sb_result *any =
+        &run->results[row->result[ref] >= 0 ? (size_t)row->result[ref] : row->first];
+    char name[80], model[256], notes[128];
+    variant_cell(f, any, name, sizeof name);
+    sb_result_model_text(any, model, sizeof model);
+    sb_result_notes(any, notes, sizeof notes);
+    fprintf(out, "  %-16s", name);
+    for (int s = 0; s < x->ndevices; s++) {
+        if (row->result[s] < 0) {
+            fprintf(out, " | %10s %6s %10s %6s", "-", "-", "-", "-");
             continue;
-        /* Notes (intensity, occupancy) from the reference's row where it has one. */
-        const sb_result *any =
-            &run->results[row->result[ref] >= 0 ? (size_t)row->result[ref] : row->first];
-        char name[80], model[256], notes[128];
-        variant_cell(f, any, name, sizeof name);
-        sb_result_model_text(any, model, sizeof model);
-        sb_result_notes(any, notes, sizeof notes);
-        fprintf(out, "  %-16s", name);
-        for (int s = 0; s < x->ndevices; s++) {
-            if (row->result[s] < 0) {
-                fprintf(out, " | %10s %6s %10s %6s", "-", "-", "-", "-");
-                continue;
-            }
-            const sb_result *r = &run->results[row->result[s]];
-            char roof[16] = "-";
-            if (r->roof_share > 0)
-                snprintf(roof, sizeof roof, "%.1f", 100.0 * r->roof_share);
-            fprintf(out, " | %10.4f %5.1f%% %10.2f %6s", r->ms.median, 100.0 * r->ms.spread,
-                    r->value, roof);
         }
-        fprintf(out, " |");
-        for (int s = 0; s < x->ndevices; s++) {
-            if (s == ref)
-                continue;
-            char ratio[16] = "-", verdict[96];
-            if (row->verdict[s].kind != SB_VERDICT_NONE)
-                snprintf(ratio, sizeof ratio, "%.3f", row->verdict[s].speed_ratio);
-            sb_verdict_text(&row->verdict[s], x->label[ref], x->label[s], verdict, sizeof verdict);
-            fprintf(out, " %*s %-26s", ratio_width(x, s), ratio, verdict);
-        }
-        fprintf(out, " %s%s%s\n", notes, notes[0] && model[0] ? "; " : "", model);
-        for (int s = 0; s < x->ndevices; s++)
-            if (s != ref && row->ptx[s][0])
-                fprintf(out, "  %-16s   PTX %s vs %s: %s\n", "", x->label[s], x->label[ref],
-                        row->ptx[s]);
+        const sb_result *r = &run->results[row->result[s]];
+        char roof[16] = "-";
+        if (r->roof_share > 0)
+            snprintf(roof, sizeof roof, "%.1f", 100.0 * r->roof_share);
+        fprintf(out, " | %10.4f %5.1f%% %10.2f %6s", r->ms.median, 100.0 * r->ms.spread, r->value,
+                roof);
     }
+    fprintf(out, " |");
+    for (int s = 0; s < x->ndevices; s++) {
+        if (s == ref)
+            continue;
+        char ratio[16] = "-", verdict[96];
+        if (row->verdict[s].kind != SB_VERDICT_NONE)
+            snprintf(ratio, sizeof ratio, "%.3f", row->verdict[s].speed_ratio);
+        sb_verdict_text(&row->verdict[s], x->label[ref], x->label[s], verdict, sizeof verdict);
+        fprintf(out, " %*s %-26s", ratio_width(x, s), ratio, verdict);
+    }
+    fprintf(out, " %s%s%s\n", notes, notes[0] && model[0] ? "; " : "", model);
+    for (int s = 0; s < x->ndevices; s++)
+        if (s != ref && row->ptx[s][0])
+            fprintf(out, "  %-16s   PTX %s vs %s: %s\n", "", x->label[s], x->label[ref],
+                    row->ptx[s]);
+}
+
+/* Side by side: one line per variant, each device's median, spread, figure
+ * and roof share, then each other device's speed against the reference and
+ * the verdict; a second line when the PTX was compared. */
+static void cross_section(const sb_run *run, const sb_crossapi *x, size_t first, FILE *out)
+{
+    const sb_result *f = &run->results[first];
+    experiment_heading(f, out);
+    cross_heading(x, f, out);
+    for (size_t j = 0; j < x->nrows; j++)
+        if (sb_cross_row_in(run, &x->rows[j], first))
+            cross_line(run, x, f, &x->rows[j], out);
     flops_legend(run, f, out);
 }
 
-int sb_report_table(const sb_run *run, FILE *out)
+sb_report_writer sb_report_table;
+
+int sb_report_table(const sb_analysis *a, FILE *out)
 {
+    const sb_run *run = a->run;
+    const sb_crossapi *x = &a->cross;
     fprintf(out, "simtbench %s  %s  %s\n", run->tool_version, run->date, run->host);
     fprintf(out, "GB/s = 10^9 bytes/s of useful bytes read plus written over the median "
                  "device-event time\n\n");
     device_section(run, out);
-    sb_crossapi x;
-    if (sb_crossapi_build(run, &x))
-        return -1;
-    if (sb_crossapi_side_by_side(&x))
+    if (sb_crossapi_side_by_side(x))
         fprintf(out, "\nSide by side against %s: X/%s is the speed ratio (%s's median time over "
                      "X's; above 1, X is faster).\n%s\n",
-                x.label[x.reference], x.label[x.reference], x.label[x.reference], SB_VERDICT_RULE);
+                x->label[x->reference], x->label[x->reference], x->label[x->reference],
+                SB_VERDICT_RULE);
     size_t firsts[SB_REPORT_MAX_EXPERIMENTS];
     size_t n = sb_run_experiments_seen(run, firsts, SB_REPORT_MAX_EXPERIMENTS);
     for (size_t i = 0; i < n; i++) {
-        if (sb_crossapi_side_by_side(&x))
-            cross_section(run, &x, firsts[i], out);
+        if (sb_crossapi_side_by_side(x))
+            cross_section(run, x, firsts[i], out);
         else
             experiment_section(run, firsts[i], out);
     }
-    sb_crossapi_free(&x);
     return ferror(out) ? -1 : 0;
 }

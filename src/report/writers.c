@@ -1,80 +1,61 @@
+/* The writer table.  A format is one file, src/report/NAME.c, defining
+ * int sb_report_NAME(const sb_analysis *, FILE *) (an sb_report_writer), and
+ * one row below with its name in the declaration above the table (and the
+ * file's name in REPORT_SOURCES in Makefile.am).  --format, its message and
+ * simtbench report take the names from here. */
 #include "report/report.h"
 
 #include <string.h>
 
-#include "dram.h"
+/* Each defined in its own file, src/report/NAME.c. */
+sb_report_writer sb_report_table, sb_report_csv, sb_report_json, sb_report_markdown, sb_report_html;
 
-int sb_report_write(sb_format format, const sb_run *run, FILE *out)
+typedef struct writer_row {
+    const char *name;  /* what --format takes */
+    const char *alias; /* another name it takes, or NULL */
+    sb_report_writer *write;
+} writer_row;
+
+static const writer_row writers[] = {
+    [SB_FORMAT_TABLE] = {"table", NULL, sb_report_table},
+    [SB_FORMAT_CSV] = {"csv", NULL, sb_report_csv},
+    [SB_FORMAT_JSON] = {"json", NULL, sb_report_json},
+    [SB_FORMAT_MARKDOWN] = {"markdown", "md", sb_report_markdown},
+    [SB_FORMAT_HTML] = {"html", NULL, sb_report_html},
+};
+
+#define NWRITERS ((sb_format)(sizeof writers / sizeof writers[0]))
+
+int sb_report_find(const char *name, sb_format *f)
 {
-    int rc;
-    switch (format) {
-    case SB_FORMAT_CSV:
-        rc = sb_report_csv(run, out);
-        break;
-    case SB_FORMAT_JSON:
-        rc = sb_report_json(run, out);
-        break;
-    case SB_FORMAT_MARKDOWN:
-        rc = sb_report_markdown(run, out);
-        break;
-    case SB_FORMAT_HTML:
-        rc = sb_report_html(run, out);
-        break;
-    default:
-        rc = sb_report_table(run, out);
-        break;
+    for (sb_format i = 0; i < NWRITERS; i++)
+        if (strcmp(name, writers[i].name) == 0 ||
+            (writers[i].alias && strcmp(name, writers[i].alias) == 0)) {
+            *f = i;
+            return 0;
+        }
+    return -1;
+}
+
+void sb_report_names(char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (sb_format i = 0; i < NWRITERS && used < n; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == NWRITERS ? " or " : ", ";
+        int len = snprintf(buf + used, n - used, "%s%s", sep, writers[i].name);
+        if (len < 0)
+            break;
+        used += (size_t)len;
     }
+}
+
+int sb_report_write(sb_format format, const sb_analysis *a, FILE *out)
+{
+    if (format < 0 || format >= NWRITERS)
+        return -1;
+    int rc = writers[format].write(a, out);
     if (fflush(out) || ferror(out))
         rc = -1;
     return rc;
-}
-
-void sb_result_model_text(const sb_result *r, char *buf, size_t n)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < r->npatterns && used < n; i++) {
-        char one[96];
-        if (sb_prediction_format(&r->prediction[i], one, sizeof one) < 0)
-            snprintf(one, sizeof one, "?");
-        used += (size_t)snprintf(buf + used, n - used, "%s%s: %s", i ? "; " : "",
-                                 r->pattern_label[i], one);
-    }
-}
-
-void sb_result_notes(const sb_result *r, char *buf, size_t n)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    if (r->intensity > 0)
-        used += (size_t)snprintf(buf, n, "%.3g FLOP/B", r->intensity);
-    double launched = (double)r->grid[0] * r->grid[1] * r->grid[2] * r->block[0] * r->block[1] *
-                      r->block[2];
-    if (used < n && r->occupancy >= 0) {
-        used += (size_t)snprintf(buf + used, n - used, "%socc %d blk/unit", used ? ", " : "",
-                                 r->occupancy);
-        if (used < n && r->threads_in_flight > 0)
-            snprintf(buf + used, n - used, ", %ld in flight", r->threads_in_flight);
-    } else if (used < n && strcmp(r->family, "occupancy") == 0 && launched > 0) {
-        /* Without the API's occupancy only what was launched is known. */
-        snprintf(buf + used, n - used, "%s%.0f launched", used ? ", " : "", launched);
-    }
-}
-
-double sb_device_peak_gbs(const sb_device_info *info)
-{
-    return sb_dram_peak_gbs(info->bus_width_bits, info->mem_clock_mhz);
-}
-
-size_t sb_run_experiments_seen(const sb_run *run, size_t *first, size_t max)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < run->nresults; i++) {
-        int seen = 0;
-        for (size_t j = 0; j < n && !seen; j++)
-            seen = strcmp(run->results[first[j]].experiment, run->results[i].experiment) == 0;
-        if (!seen && n < max)
-            first[n++] = i;
-    }
-    return n;
 }

@@ -26,12 +26,22 @@ static void derive(sb_run *run)
     }
 }
 
-int sb_analyse(sb_run *run, sb_analysis *a)
+int sb_analyse(sb_run *run, const char *reference, sb_analysis *a)
+{
+    derive(run);
+    return sb_analyse_saved(run, reference, a);
+}
+
+/* The pairing, which is all a saved run gets: its figures were derived
+   when it was measured. */
+int sb_analyse_saved(const sb_run *run, const char *reference, sb_analysis *a)
 {
     memset(a, 0, sizeof *a);
-    derive(run);
     a->run = run;
-    return sb_crossapi_build(run, &a->cross);
+    int slot = sb_crossapi_reference(run, reference);
+    if (slot < 0 && run->ndevices > 0)
+        return SB_ANALYSIS_NO_REFERENCE;
+    return sb_crossapi_build(run, slot, &a->cross) ? SB_ANALYSIS_NO_MEMORY : 0;
 }
 
 void sb_analysis_free(sb_analysis *a)

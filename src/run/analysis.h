@@ -2,7 +2,8 @@
  * records rather than measured: shares of the copy roof, slowdowns against
  * each group's baseline, and the cross-device pairs with their verdicts.
  * Computed once, after the executor and before any writer, with no
- * device; a saved run read back is analysed the same way. */
+ * device.  A saved run read back keeps the figures it was saved with and
+ * is only paired again (sb_analyse_saved). */
 #ifndef SB_ANALYSIS_H
 #define SB_ANALYSIS_H
 
@@ -14,11 +15,23 @@ typedef struct sb_analysis {
     sb_crossapi cross; /* the run's rows across its devices, and verdicts */
 } sb_analysis;
 
-/* Fill the derived fields of run's results (roof_share, slowdown) and pair
- * them across devices into *a; 0, or -1 when out of memory. */
-int sb_analyse(sb_run *run, sb_analysis *a);
+/* What sb_analyse and sb_analyse_saved return besides 0. */
+enum {
+    SB_ANALYSIS_NO_MEMORY = -1,   /* out of host memory */
+    SB_ANALYSIS_NO_REFERENCE = -2 /* the run has no device of the reference backend */
+};
 
-/* Free what sb_analyse allocated. */
+/* Fill the derived fields of run's results (roof_share, slowdown) and pair
+ * them across devices into *a, against the first device of the backend
+ * named reference (NULL: the run's first device); 0 or an SB_ANALYSIS_
+ * code.  A run without devices has no reference to miss. */
+int sb_analyse(sb_run *run, const char *reference, sb_analysis *a);
+
+/* A saved run read back: pair it as sb_analyse does, leaving every figure
+ * as it was saved; 0 or an SB_ANALYSIS_ code. */
+int sb_analyse_saved(const sb_run *run, const char *reference, sb_analysis *a);
+
+/* Free what sb_analyse or sb_analyse_saved allocated. */
 void sb_analysis_free(sb_analysis *a);
 
 #endif

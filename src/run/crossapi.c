@@ -107,8 +107,8 @@ static void ptx_note(const sb_crossapi *x, const sb_result *ref, const sb_result
         snprintf(buf, n, "same memory instructions, element types differ (%s)", typed);
     } else if (same < 0)
         snprintf(buf, n, "PTX summary unreadable");
-    /* The compilers' allocations likewise: OpenCL's 4 reserved bytes of
-       shared memory are on every row, and matter on few. */
+    /* The compilers' allocations likewise: the shared bytes an OpenCL
+       compiler reserves for itself are on every row, and matter on few. */
     if (!differ)
         return;
     resource_note(x, ref->regs, other->regs, "registers", slot, buf, n);
@@ -116,20 +116,20 @@ static void ptx_note(const sb_crossapi *x, const sb_result *ref, const sb_result
     resource_note(x, ref->private_bytes, other->private_bytes, "private bytes", slot, buf, n);
 }
 
-int sb_crossapi_build(const sb_run *run, sb_crossapi *x)
+int sb_crossapi_reference(const sb_run *run, const char *backend)
 {
-    memset(x, 0, sizeof *x);
-    x->ndevices = run->ndevices < SB_RUN_MAX_DEVICES ? run->ndevices : SB_RUN_MAX_DEVICES;
-    for (int i = 0; i < x->ndevices; i++)
-        sb_slot_label(run, i, x->label[i], sizeof x->label[i]);
-    for (int i = x->ndevices - 1; i >= 0; i--)
-        if (strcmp(run->devices[i].backend, "cuda") == 0)
-            x->reference = i;
-    if (run->nresults == 0)
+    if (!backend)
         return 0;
-    x->rows = calloc(run->nresults, sizeof *x->rows);
-    if (!x->rows)
-        return -1;
+    for (int i = 0; i < run->ndevices && i < SB_RUN_MAX_DEVICES; i++)
+        if (strcmp(run->devices[i].backend, backend) == 0)
+            return i;
+    return -1;
+}
+
+/* The rows: each result joins the first row of its variant and size that
+ * has no result yet on its device, else starts one. */
+static void pair_rows(const sb_run *run, sb_crossapi *x)
+{
     for (size_t i = 0; i < run->nresults; i++) {
         const sb_result *r = &run->results[i];
         if (r->device_slot < 0 || r->device_slot >= x->ndevices)
@@ -147,19 +147,38 @@ int sb_crossapi_build(const sb_run *run, sb_crossapi *x)
         }
         row->result[r->device_slot] = (long)i;
     }
-    for (size_t j = 0; j < x->nrows; j++) {
-        sb_cross_row *row = &x->rows[j];
-        long ri = row->result[x->reference];
-        for (int s = 0; s < x->ndevices; s++) {
-            if (s == x->reference || ri < 0 || row->result[s] < 0)
-                continue;
-            const sb_result *ref = &run->results[ri], *other = &run->results[row->result[s]];
-            row->verdict[s] = sb_verdict_of(&ref->ms, &other->ms, 0.0);
-            int differ = row->verdict[s].kind == SB_VERDICT_FASTER ||
-                         row->verdict[s].kind == SB_VERDICT_SLOWER;
-            ptx_note(x, ref, other, s, differ, row->ptx[s], sizeof row->ptx[s]);
-        }
+}
+
+/* Each other device's verdict and PTX note against the reference's. */
+static void judge_row(const sb_run *run, const sb_crossapi *x, sb_cross_row *row)
+{
+    long ri = row->result[x->reference];
+    for (int s = 0; s < x->ndevices; s++) {
+        if (s == x->reference || ri < 0 || row->result[s] < 0)
+            continue;
+        const sb_result *ref = &run->results[ri], *other = &run->results[row->result[s]];
+        row->verdict[s] = sb_verdict_of(&ref->ms, &other->ms, 0.0);
+        int differ = row->verdict[s].kind == SB_VERDICT_FASTER ||
+                     row->verdict[s].kind == SB_VERDICT_SLOWER;
+        ptx_note(x, ref, other, s, differ, row->ptx[s], sizeof row->ptx[s]);
     }
+}
+
+int sb_crossapi_build(const sb_run *run, int reference, sb_crossapi *x)
+{
+    memset(x, 0, sizeof *x);
+    x->ndevices = run->ndevices < SB_RUN_MAX_DEVICES ? run->ndevices : SB_RUN_MAX_DEVICES;
+    for (int i = 0; i < x->ndevices; i++)
+        sb_slot_label(run, i, x->label[i], sizeof x->label[i]);
+    x->reference = reference >= 0 && reference < x->ndevices ? reference : 0;
+    if (run->nresults == 0)
+        return 0;
+    x->rows = calloc(run->nresults, sizeof *x->rows);
+    if (!x->rows)
+        return -1;
+    pair_rows(run, x);
+    for (size_t j = 0; j < x->nrows; j++)
+        judge_row(run, x, &x->rows[j]);
     return 0;
 }
 

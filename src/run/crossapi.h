@@ -43,8 +43,8 @@ typedef struct sb_verdict {
 /* The verdict on other against ref, by the rule above (threshold a fraction). */
 sb_verdict sb_verdict_of(const sb_stats *ref, const sb_stats *other, double threshold);
 
-/* "same (within 4.5%)", "opencl faster by 12.3%", "cuda faster by 8.0%",
- * or "n/a"; snprintf's return. */
+/* "same (within M%)", "OTHER faster by P%", "REF faster by P%", or "n/a",
+ * with the two names given; snprintf's return. */
 int sb_verdict_text(const sb_verdict *v, const char *ref_name, const char *other_name, char *buf,
                     size_t n);
 
@@ -60,21 +60,28 @@ typedef struct sb_cross_row {
     char ptx[SB_RUN_MAX_DEVICES][384];   /* slot's PTX against the reference's: "same memory
                                             instructions", the difference, or "" (no PTX);
                                             then, where both compilers' allocations are known
-                                            and differ, "; registers: cuda 32, opencl 31",
+                                            and differ, "; registers: REF R, OTHER O",
                                             "; shared bytes: ...", "; private bytes: ..." */
 } sb_cross_row;
 
 typedef struct sb_crossapi {
     int ndevices;
-    int reference;                        /* the slot others are compared with: the first
-                                             CUDA device, else slot 0 */
+    int reference;                        /* the slot others are compared with: the
+                                             first device of the run unless asked for
+                                             another (sb_crossapi_reference) */
     char label[SB_RUN_MAX_DEVICES][24];   /* sb_slot_label of each slot */
     size_t nrows;
     sb_cross_row *rows;                   /* in the order the run first met each variant */
 } sb_crossapi;
 
-/* Pair the run's results; 0, or -1 when out of memory (x is then empty). */
-int sb_crossapi_build(const sb_run *run, sb_crossapi *x);
+/* The slot of the first device of the named backend, the reference that
+ * --reference NAME asks for; 0 (the first device) for NULL, -1 when the run
+ * has no device of that backend. */
+int sb_crossapi_reference(const sb_run *run, const char *backend);
+
+/* Pair the run's results against the reference slot (one out of range
+ * means slot 0); 0, or -1 when out of memory (x then has no rows). */
+int sb_crossapi_build(const sb_run *run, int reference, sb_crossapi *x);
 
 /* Free what sb_crossapi_build allocated. */
 void sb_crossapi_free(sb_crossapi *x);

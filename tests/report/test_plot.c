@@ -108,9 +108,11 @@ static void chooses_plots_from_records(void **state)
     (void)state;
     sb_run run;
     fixture(&run);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
     sb_plot_list list;
     char err[256];
-    assert_int_equal(sb_plot_write(&run, dir, &list, err, sizeof err), 0);
+    assert_int_equal(sb_plot_write(&a, dir, &list, err, sizeof err), 0);
     assert_int_equal(list.n, 4);
     assert_string_equal(list.name[0], "coalescing-bandwidth");
     assert_string_equal(list.name[1], "banks-conflicts");
@@ -154,6 +156,7 @@ static void chooses_plots_from_records(void **state)
     dat = slurp("occupancy-bars.dat");
     assert_non_null(strstr(dat, "\"blocks-1 'odd' 'name'\" 3.33333 3.33333"));
     free(dat);
+    sb_analysis_free(&a);
     sb_run_free(&run);
 }
 
@@ -162,11 +165,13 @@ static void without_gnuplot_a_note(void **state)
     (void)state;
     sb_run run;
     fixture(&run);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
     setenv("GNUPLOT", "", 1);
     char *note = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&note, &len);
-    assert_int_equal(sb_plot_run(&run, dir, f), 0);
+    assert_int_equal(sb_plot_run(&a, dir, f), 0);
     fclose(f);
     assert_non_null(strstr(note, "gnuplot not found"));
     assert_non_null(strstr(note, dir));
@@ -181,6 +186,7 @@ static void without_gnuplot_a_note(void **state)
     char path[256];
     assert_int_equal(sb_plot_find_gnuplot(path, sizeof path), -1);
     unsetenv("GNUPLOT");
+    sb_analysis_free(&a);
     sb_run_free(&run);
 }
 
@@ -194,10 +200,12 @@ static void with_gnuplot_png_and_svg(void **state)
     }
     sb_run run;
     fixture(&run);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
     char *note = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&note, &len);
-    assert_int_equal(sb_plot_run(&run, dir, f), 0);
+    assert_int_equal(sb_plot_run(&a, dir, f), 0);
     fclose(f);
     assert_string_equal(note, ""); /* every script rendered */
     free(note);
@@ -210,6 +218,7 @@ static void with_gnuplot_png_and_svg(void **state)
         snprintf(file, sizeof file, "%s.svg", names[i]);
         assert_true(exists(file));
     }
+    sb_analysis_free(&a);
     sb_run_free(&run);
 }
 
@@ -218,13 +227,16 @@ static void unwritable_dir_is_an_error(void **state)
     (void)state;
     sb_run run;
     fixture(&run);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
     char *note = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&note, &len);
-    assert_int_equal(sb_plot_run(&run, "/nonexistent/dir/plots", f), -1);
+    assert_int_equal(sb_plot_run(&a, "/nonexistent/dir/plots", f), -1);
     fclose(f);
     assert_non_null(strstr(note, "simtbench: --plot: cannot create /nonexistent/dir/plots"));
     free(note);
+    sb_analysis_free(&a);
     sb_run_free(&run);
 }
 

@@ -5,8 +5,11 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "run/analysis.h"
 #include "run/crossapi.h"
+#include "report/json_read.h"
 #include "report/plot.h"
 #include "report/report.h"
 
@@ -21,7 +24,7 @@ static void fixture(sb_run *run, int nresults)
     snprintf(d->backend, sizeof d->backend, "opencl");
     snprintf(d->info.name, sizeof d->info.name, "Test \"GPU\", rev 2");
     snprintf(d->info.platform, sizeof d->info.platform, "Plat");
-    /* What the OpenCL backend calls its cache figure. */
+    /* what the OpenCL backend calls the cache it reports */
     snprintf(d->info.cache_name, sizeof d->info.cache_name, "global memory cache");
     d->info.bus_width_bits = 6016;
     d->info.mem_clock_mhz = 3201;
@@ -63,15 +66,26 @@ static void fixture(sb_run *run, int nresults)
     }
 }
 
-static char *render(sb_format f, const sb_run *run)
+/* The run paired against the first device of backend `reference` (NULL:
+ * the first device) and written in format f.  The fixtures' figures are
+ * set by hand, so they are paired, not derived. */
+static char *render_against(sb_format f, const sb_run *run, const char *reference)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
     assert_non_null(out);
-    assert_int_equal(sb_report_write(f, run, out), 0);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(run, reference, &a), 0);
+    assert_int_equal(sb_report_write(f, &a, out), 0);
+    sb_analysis_free(&a);
     fclose(out);
     return buf;
+}
+
+static char *render(sb_format f, const sb_run *run)
+{
+    return render_against(f, run, NULL);
 }
 
 /* Columns of one CSV line, honouring quotes. */
@@ -363,7 +377,7 @@ static void pairing_and_labels(void **state)
     sb_run run;
     fixture2(&run);
     sb_crossapi x;
-    assert_int_equal(sb_crossapi_build(&run, &x), 0);
+    assert_int_equal(sb_crossapi_build(&run, sb_crossapi_reference(&run, NULL), &x), 0);
     assert_int_equal(x.reference, 0);
     assert_int_equal(x.nrows, 4);
     assert_int_equal(x.rows[0].verdict[1].kind, SB_VERDICT_SAME);
@@ -384,8 +398,8 @@ static void pairing_and_labels(void **state)
     assert_string_equal(label, "opencl#1");
     sb_slot_label(&run, 1, label, sizeof label);
     assert_string_equal(label, "opencl#2");
-    /* Without a CUDA device the first slot is the reference. */
-    assert_int_equal(sb_crossapi_build(&run, &x), 0);
+    /* Two sessions of one backend: the first slot is the reference. */
+    assert_int_equal(sb_crossapi_build(&run, sb_crossapi_reference(&run, NULL), &x), 0);
     assert_int_equal(x.reference, 0);
     sb_crossapi_free(&x);
     sb_run_free(&run);
@@ -562,6 +576,160 @@ static void empty_two_devices(void **state)
     sb_run_free(&run);
 }
 
+/* The writer table: names, the alias, the message's list, an unknown row. */
+static void format_names(void **state)
+{
+    (void)state;
+    sb_format f = -1;
+    assert_int_equal(sb_report_find("csv", &f), 0);
+    assert_int_equal(f, SB_FORMAT_CSV);
+    assert_int_equal(sb_report_find("md", &f), 0);
+    assert_int_equal(f, SB_FORMAT_MARKDOWN);
+    assert_int_equal(sb_report_find("markdown", &f), 0);
+    assert_int_equal(f, SB_FORMAT_MARKDOWN);
+    assert_int_equal(sb_report_find("xml", &f), -1);
+    char names[128];
+    sb_report_names(names, sizeof names);
+    assert_string_equal(names, "table, csv, json, markdown or html");
+    sb_run run;
+    fixture(&run, 1);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    FILE *null = fopen("/dev/null", "w");
+    assert_non_null(null);
+    assert_int_equal(sb_report_write(SB_FORMAT_HTML + 100, &a, null), -1);
+    fclose(null);
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
+/* fixture2 with the devices the other way round, as --backend opencl,cuda
+ * opens them: OpenCL in slot 0. */
+static void fixture2_opencl_first(sb_run *run)
+{
+    fixture2(run);
+    snprintf(run->devices[0].backend, sizeof run->devices[0].backend, "opencl");
+    snprintf(run->devices[1].backend, sizeof run->devices[1].backend, "cuda");
+    for (size_t i = 0; i < run->nresults; i++)
+        snprintf(run->results[i].backend, sizeof run->results[i].backend, "%s",
+                 run->devices[run->results[i].device_slot].backend);
+}
+
+/* The reference is the run's first device, whatever its backend, unless
+ * one is named; a name the run has no device of is refused. */
+static void reference_first_or_named(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture2_opencl_first(&run);
+    assert_int_equal(sb_crossapi_reference(&run, NULL), 0);
+    assert_int_equal(sb_crossapi_reference(&run, "opencl"), 0);
+    assert_int_equal(sb_crossapi_reference(&run, "cuda"), 1);
+    assert_int_equal(sb_crossapi_reference(&run, "metal"), -1);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    assert_int_equal(a.cross.reference, 0);
+    sb_analysis_free(&a);
+    assert_int_equal(sb_analyse_saved(&run, "cuda", &a), 0);
+    assert_int_equal(a.cross.reference, 1);
+    assert_int_equal(a.cross.rows[1].verdict[0].kind, SB_VERDICT_FASTER);
+    sb_analysis_free(&a);
+    assert_int_equal(sb_analyse_saved(&run, "metal", &a), SB_ANALYSIS_NO_REFERENCE);
+    sb_analysis_free(&a);
+    assert_int_equal(sb_analyse(&run, "metal", &a), SB_ANALYSIS_NO_REFERENCE);
+    sb_analysis_free(&a);
+    char *t = render(SB_FORMAT_TABLE, &run);
+    assert_non_null(strstr(t, "Side by side against opencl"));
+    assert_non_null(strstr(t, "cuda/opencl"));
+    free(t);
+    t = render_against(SB_FORMAT_TABLE, &run, "cuda");
+    assert_non_null(strstr(t, "Side by side against cuda"));
+    assert_non_null(strstr(t, "opencl/cuda"));
+    free(t);
+    /* A run that opened no device has no reference to miss. */
+    run.ndevices = 0;
+    run.nresults = 0;
+    assert_int_equal(sb_analyse(&run, "metal", &a), 0);
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
+/* A saved run is paired again and keeps its figures; a measured one gets
+ * them derived. */
+static void saved_figures_kept(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run, 2);
+    run.results[0].roof_share = 0.25; /* not value / roof: as saved */
+    run.results[1].slowdown = 3.0;
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    assert_double_equal(run.results[0].roof_share, 0.25, 1e-12);
+    assert_double_equal(run.results[1].slowdown, 3.0, 1e-12);
+    sb_analysis_free(&a);
+    assert_int_equal(sb_analyse(&run, NULL, &a), 0);
+    assert_double_equal(run.results[0].roof_share, run.results[0].value / 4000.0, 1e-12);
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The JSON names the reference, and reading it back returns it: from the
+ * field, or from the comparisons of a file that predates it. */
+static void json_reference_round_trip(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture2_opencl_first(&run);
+    char *t = render_against(SB_FORMAT_JSON, &run, "cuda");
+    json_t *root = json_loads(t, 0, NULL);
+    assert_non_null(root);
+    json_t *ref = json_object_get(root, "reference");
+    assert_int_equal(json_integer_value(json_object_get(ref, "slot")), 1);
+    assert_string_equal(json_string_value(json_object_get(ref, "device")), "cuda");
+    json_t *c0 = json_array_get(json_object_get(root, "comparisons"), 0);
+    assert_string_equal(
+        json_string_value(json_object_get(json_object_get(c0, "reference"), "device")), "cuda");
+    char dir[] = "/tmp/simtbench-report-XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/saved.json", dir);
+    write_file(path, t);
+    sb_run back;
+    int slot;
+    char err[512];
+    assert_int_equal(sb_run_read_saved(path, &back, &slot, err, sizeof err), 0);
+    assert_int_equal(slot, 1);
+    sb_run_free(&back);
+    /* Without the field, the comparisons still say which it was. */
+    json_object_del(root, "reference");
+    char *old = json_dumps(root, 0);
+    write_file(path, old);
+    assert_int_equal(sb_run_read_saved(path, &back, &slot, err, sizeof err), 0);
+    assert_int_equal(slot, 1);
+    sb_run_free(&back);
+    free(old);
+    /* A reference that is no device of the run is a malformed file. */
+    json_object_set_new(root, "reference", json_pack("{s:i, s:s}", "slot", 7, "device", "x"));
+    char *bad = json_dumps(root, 0);
+    write_file(path, bad);
+    assert_int_equal(sb_run_read_saved(path, &back, &slot, err, sizeof err), -1);
+    assert_non_null(strstr(err, "malformed simtbench result: \"reference\""));
+    free(bad);
+    unlink(path);
+    rmdir(dir);
+    json_decref(root);
+    free(t);
+    sb_run_free(&run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -580,6 +748,10 @@ int main(void)
         cmocka_unit_test(json_comparisons),
         cmocka_unit_test(csv_cross_columns),
         cmocka_unit_test(empty_two_devices),
+        cmocka_unit_test(format_names),
+        cmocka_unit_test(reference_first_or_named),
+        cmocka_unit_test(saved_figures_kept),
+        cmocka_unit_test(json_reference_round_trip),
     };
     SB_TEST_MAIN(tests);
 }

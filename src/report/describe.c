@@ -1,0 +1,61 @@
+#include "report/describe.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dram.h"
+
+void sb_result_model_text(const sb_result *r, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < r->npatterns && used < n; i++) {
+        char one[96];
+        if (sb_prediction_format(&r->prediction[i], one, sizeof one) < 0)
+            snprintf(one, sizeof one, "?");
+        used += (size_t)snprintf(buf + used, n - used, "%s%s: %s", i ? "; " : "",
+                                 r->pattern_label[i], one);
+    }
+}
+
+void sb_result_notes(const sb_result *r, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (r->intensity > 0)
+        used += (size_t)snprintf(buf, n, "%.3g FLOP/B", r->intensity);
+    double launched = (double)r->grid[0] * r->grid[1] * r->grid[2] * r->block[0] * r->block[1] *
+                      r->block[2];
+    if (used < n && r->occupancy >= 0) {
+        used += (size_t)snprintf(buf + used, n - used, "%socc %d blk/unit", used ? ", " : "",
+                                 r->occupancy);
+        if (used < n && r->threads_in_flight > 0)
+            snprintf(buf + used, n - used, ", %ld in flight", r->threads_in_flight);
+    } else if (used < n && strcmp(r->family, "occupancy") == 0 && launched > 0) {
+        /* Without the API's occupancy only what was launched is known. */
+        snprintf(buf + used, n - used, "%s%.0f launched", used ? ", " : "", launched);
+    }
+}
+
+double sb_device_peak_gbs(const sb_device_info *info)
+{
+    return sb_dram_peak_gbs(info->bus_width_bits, info->mem_clock_mhz);
+}
+
+double sb_device_copy_roof(const sb_run_device *d)
+{
+    return d->memcpy_gbs > 0 ? d->memcpy_gbs : d->copy_gbs;
+}
+
+size_t sb_run_experiments_seen(const sb_run *run, size_t *first, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < run->nresults; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = strcmp(run->results[first[j]].experiment, run->results[i].experiment) == 0;
+        if (!seen && n < max)
+            first[n++] = i;
+    }
+    return n;
+}

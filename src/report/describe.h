@@ -1,0 +1,33 @@
+/* What the writers say about a result, a device and a run, in one place so
+ * that every format words it the same way.  The writers call these; these
+ * call no writer. */
+#ifndef SB_DESCRIBE_H
+#define SB_DESCRIBE_H
+
+#include <stddef.h>
+
+#include "result.h"
+
+#define SB_REPORT_MAX_EXPERIMENTS 64
+
+/* Each declared access's label and the model's prediction for it,
+ * "LABEL: PREDICTION; LABEL: PREDICTION", or "" with no model. */
+void sb_result_model_text(const sb_result *r, char *buf, size_t n);
+
+/* What a row adds beside the model: its arithmetic intensity, the API's
+ * occupancy with the threads in flight, or, without the API's occupancy,
+ * what was launched; "" with nothing to say. */
+void sb_result_notes(const sb_result *r, char *buf, size_t n);
+
+/* Theoretical DRAM peak of a device in GB/s from the seed's formula; 0 when
+ * the API gave no bus width or memory clock. */
+double sb_device_peak_gbs(const sb_device_info *info);
+
+/* The copy roof a device measured in the run: the API copy, else the copy
+ * kernel; 0 when the run measured neither. */
+double sb_device_copy_roof(const sb_run_device *d);
+
+/* Indices of the distinct experiments in the run, in first-seen order; returns the count. */
+size_t sb_run_experiments_seen(const sb_run *run, size_t *first, size_t max);
+
+#endif
