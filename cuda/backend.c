@@ -23,6 +23,7 @@
 
 #include "backend.h"
 #include "batch_rules.h"
+#include "text.h"
 
 /* cuda.h maps API names onto versioned ABI names (cuMemAlloc is
  * cuMemAlloc_v2); stringifying after expansion gives the name libcuda
@@ -39,7 +40,7 @@
     X(cuEventSynchronize)                                                                \
     X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute)   \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuMemAlloc) X(cuMemFree)            \
-    X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) X(cuLaunchKernel)
+    X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) X(cuLaunchKernel) X(cuMemGetInfo)
 
 static struct {
 #define DECLARE(f) __typeof__(&f) f;
@@ -336,9 +337,12 @@ static int fill_info(int ordinal, sb_device_info *info)
     info->device_index = ordinal;
     snprintf(info->platform, sizeof info->platform, "NVIDIA CUDA");
     snprintf(info->vendor, sizeof info->vendor, "NVIDIA");
-    if (cu.cuDeviceGetName(info->name, (int)sizeof info->name, d) != CUDA_SUCCESS)
-        info->name[0] = '\0';
-    snprintf(info->driver, sizeof info->driver, "%s", driver_release());
+    char name[2 * sizeof info->name] = "";
+    if (cu.cuDeviceGetName(name, (int)sizeof name, d) != CUDA_SUCCESS)
+        name[0] = '\0';
+    name[sizeof name - 1] = '\0';
+    sb_utf8_copy(info->name, sizeof info->name, name);
+    sb_utf8_copy(info->driver, sizeof info->driver, driver_release());
     int v = 0;
     if (cu.cuDriverGetVersion(&v) == CUDA_SUCCESS)
         snprintf(info->api_version, sizeof info->api_version, "CUDA %d.%d", v / 1000,
@@ -354,6 +358,7 @@ static int fill_info(int ordinal, sb_device_info *info)
     size_t mem = 0;
     if (cu.cuDeviceTotalMem(&mem, d) == CUDA_SUCCESS)
         info->global_mem_bytes = mem;
+    info->max_alloc_bytes = info->global_mem_bytes; /* no per-allocation limit */
     info->l2_bytes = (uint64_t)ATTR(L2_CACHE_SIZE);
     snprintf(info->cache_name, sizeof info->cache_name, "L2");
     info->local_mem_bytes = (uint64_t)ATTR(MAX_SHARED_MEMORY_PER_BLOCK);
@@ -814,6 +819,18 @@ static int cuda_alloc(sb_device *d, size_t bytes, sb_buffer **out)
     return 0;
 }
 
+static int cuda_memory(sb_device *d, uint64_t *free_bytes, uint64_t *total_bytes)
+{
+    size_t avail = 0, total = 0;
+    *free_bytes = 0;
+    *total_bytes = 0;
+    if (use(d) || cu_failed(cu.cuMemGetInfo(&avail, &total), "cuMemGetInfo"))
+        return -1;
+    *free_bytes = avail;
+    *total_bytes = total;
+    return 0;
+}
+
 static void cuda_free(sb_buffer *b)
 {
     if (!b)
@@ -1102,4 +1119,5 @@ const sb_backend simtbench_backend = {
 #endif
     .batch_begin = cuda_batch_begin,
     .batch_end = cuda_batch_end,
+    .memory = cuda_memory,
 };

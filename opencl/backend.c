@@ -19,6 +19,7 @@
 #include "backend.h"
 #include "batch_rules.h"
 #include "ptxas_log.h"
+#include "text.h"
 
 /* cl_nv_device_attribute_query, not in every header set. */
 #define SB_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
@@ -153,6 +154,24 @@ static cl_uint get_devices(cl_platform_id p, cl_device_id *ids)
     return n;
 }
 
+/* A string the platform (d NULL) or device answers, read at the length
+ * the API says it has and cut to the field's n bytes (text.h); empty
+ * when the query fails. */
+static void info_string(cl_platform_id p, cl_device_id d, cl_uint what, char *out, size_t n)
+{
+    size_t size = 0;
+    out[0] = '\0';
+    cl_int e = d ? clGetDeviceInfo(d, what, 0, NULL, &size)
+                 : clGetPlatformInfo(p, what, 0, NULL, &size);
+    char *text = e == CL_SUCCESS && size > 0 ? malloc(size + 1) : NULL;
+    if (!text)
+        return;
+    e = d ? clGetDeviceInfo(d, what, size, text, NULL) : clGetPlatformInfo(p, what, size, text, NULL);
+    text[e == CL_SUCCESS ? size : 0] = '\0';
+    sb_utf8_copy(out, n, text);
+    free(text);
+}
+
 static int ocl_probe(void)
 {
     cl_platform_id p[MAX_PLATFORMS];
@@ -164,14 +183,6 @@ static int ocl_probe(void)
         if (get_devices(p[i], d) > 0)
             return 0;
     return set_error("OpenCL platforms found, but none has a device");
-}
-
-static void device_string(cl_device_id d, cl_device_info what, char *out, size_t n)
-{
-    out[0] = '\0';
-    if (clGetDeviceInfo(d, what, n, out, NULL) != CL_SUCCESS)
-        out[0] = '\0';
-    out[n - 1] = '\0';
 }
 
 /* The sizes and counts every platform answers; the API has no bus width
@@ -190,6 +201,8 @@ static void describe_numbers(cl_device_id d, sb_device_info *info)
         info->clock_mhz = (int)u;
     if (clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof ul, &ul, NULL) == CL_SUCCESS)
         info->global_mem_bytes = ul;
+    if (clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ul, &ul, NULL) == CL_SUCCESS)
+        info->max_alloc_bytes = ul;
     /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE is whatever cache the platform
        names: a CPU's own cache on PoCL, and on NVIDIA not the L2 but a far
        smaller one.  It is reported under OpenCL's name for it. */
@@ -224,14 +237,12 @@ static void describe(cl_platform_id p, cl_device_id d, int pi, int di, sb_device
     memset(info, 0, sizeof *info);
     info->platform_index = pi;
     info->device_index = di;
-    if (clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof info->platform, info->platform, NULL))
-        info->platform[0] = '\0';
-    info->platform[sizeof info->platform - 1] = '\0';
-    device_string(d, CL_DEVICE_NAME, info->name, sizeof info->name);
-    device_string(d, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
-    device_string(d, CL_DRIVER_VERSION, info->driver, sizeof info->driver);
-    device_string(d, CL_DEVICE_VERSION, info->api_version, sizeof info->api_version);
-    device_string(d, CL_DEVICE_OPENCL_C_VERSION, info->arch, sizeof info->arch);
+    info_string(p, NULL, CL_PLATFORM_NAME, info->platform, sizeof info->platform);
+    info_string(p, d, CL_DEVICE_NAME, info->name, sizeof info->name);
+    info_string(p, d, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
+    info_string(p, d, CL_DRIVER_VERSION, info->driver, sizeof info->driver);
+    info_string(p, d, CL_DEVICE_VERSION, info->api_version, sizeof info->api_version);
+    info_string(p, d, CL_DEVICE_OPENCL_C_VERSION, info->arch, sizeof info->arch);
     describe_numbers(d, info);
     describe_nvidia(d, info);
 }
@@ -569,6 +580,20 @@ static int ocl_alloc(sb_device *dev, size_t bytes, sb_buffer **out)
     return 0;
 }
 
+/* OpenCL 1.2 has no query for free memory (only vendor extensions do):
+ * free is 0, "unknown", and the total is what the device reports. */
+static int ocl_memory(sb_device *dev, uint64_t *free_bytes, uint64_t *total_bytes)
+{
+    cl_ulong total = 0;
+    *free_bytes = 0;
+    *total_bytes = 0;
+    cl_int e = clGetDeviceInfo(dev->id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof total, &total, NULL);
+    if (e != CL_SUCCESS)
+        return cl_fail("clGetDeviceInfo(CL_DEVICE_GLOBAL_MEM_SIZE)", e);
+    *total_bytes = total;
+    return 0;
+}
+
 static void ocl_free(sb_buffer *b)
 {
     if (!b)
@@ -875,4 +900,5 @@ const sb_backend simtbench_backend = {
 #endif
     .batch_begin = ocl_batch_begin,
     .batch_end = ocl_batch_end,
+    .memory = ocl_memory,
 };
