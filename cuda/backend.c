@@ -5,7 +5,9 @@
  * (compile_offline) works on machines without an NVIDIA driver, such as CI.
  * NVRTC ships with the toolkit and is linked normally.  cuBLAS, for the
  * vendor reference row, is dlopen'ed too, on first use: it is large and
- * optional, and its absence must not stop the backend loading. */
+ * optional, and its absence must not stop the backend loading.  Every
+ * library is checked (lib_search.h) before dlopen maps it: a damaged file
+ * makes the backend unavailable with a message, where dlopen would crash. */
 #define _GNU_SOURCE
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -23,6 +25,7 @@
 
 #include "backend.h"
 #include "batch_rules.h"
+#include "lib_search.h"
 #include "text.h"
 
 /* cuda.h maps API names onto versioned ABI names (cuMemAlloc is
@@ -126,10 +129,45 @@ static int cu_failed(CUresult r, const char *fmt, ...)
     return 1;
 }
 
+/* ---- loading libraries ---- */
+
+/* dlopen of soname once the file the loader would map passed the ELF
+ * check; NULL with the reason in why, *damaged set when the check refused
+ * it ("damaged: PATH (why)") and dlopen was never called. */
+static void *open_library(const char *soname, int *damaged, char *why, size_t n)
+{
+    *damaged = sb_lib_check(soname, why, n) != 0;
+    if (*damaged)
+        return NULL;
+    void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char *e = dlerror();
+        snprintf(why, n, "%s", e ? e : "No such file");
+    }
+    return lib;
+}
+
 /* ---- the driver ---- */
 
 static int driver_state; /* 0: not tried yet, 1: usable, -1: not usable */
 static char driver_why[sizeof last];
+
+/* libcuda, opened, or NULL with the reason set. */
+static void *open_driver(void)
+{
+    char why[sizeof last - 128];
+    int damaged;
+    void *lib = open_library("libcuda.so.1", &damaged, why, sizeof why);
+    if (lib)
+        return lib;
+    if (damaged)
+        set_error("CUDA driver libcuda.so.1 is %s; reinstall the NVIDIA driver", why);
+    else if (strstr(why, "No such file"))
+        set_error("CUDA driver libcuda.so.1 not found: no NVIDIA driver is installed");
+    else
+        set_error("CUDA driver libcuda.so.1 could not be loaded: %s", why);
+    return NULL;
+}
 
 /* Loads libcuda and runs cuInit once; a failure is remembered, since
  * neither would succeed on a second try. */
@@ -141,15 +179,9 @@ static int load_driver(void)
         return driver_state > 0 ? 0 : -1;
     }
     driver_state = -1;
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *lib = open_driver();
     const char *missing = NULL;
-    if (!lib) {
-        const char *why = dlerror();
-        if (!why || strstr(why, "No such file"))
-            set_error("CUDA driver libcuda.so.1 not found: no NVIDIA driver is installed");
-        else
-            set_error("CUDA driver libcuda.so.1 could not be loaded: %s", why);
-    } else {
+    if (lib) {
 #define RESOLVE(f)                                                                       \
     if (!(cu.f = (__typeof__(cu.f))dlsym(lib, SB_STR(f))) && !missing)                   \
         missing = SB_STR(f);
@@ -204,10 +236,11 @@ static int load_cublas(void)
     void *lib = NULL;
     char why[600] = "";
     for (size_t i = 0; !lib && i < sizeof names / sizeof *names; i++) {
-        lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        const char *e = lib ? NULL : dlerror();
+        char e[sizeof why];
+        int damaged;
+        lib = open_library(names[i], &damaged, e, sizeof e);
         /* The first failure that is not "not found" is the interesting one. */
-        if (e && (!why[0] || (strstr(why, "No such file") && !strstr(e, "No such file"))))
+        if (!lib && (!why[0] || (strstr(why, "No such file") && !strstr(e, "No such file"))))
             snprintf(why, sizeof why, "%s", e);
     }
     const char *missing = NULL;
@@ -308,7 +341,9 @@ static const char *driver_release(void)
     if (tried)
         return release;
     tried = 1;
-    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    char why[sizeof last];
+    int damaged;
+    void *lib = open_library("libnvidia-ml.so.1", &damaged, why, sizeof why);
     if (lib) {
         int (*init)(void) = (int (*)(void))dlsym(lib, "nvmlInit_v2");
         int (*version)(char *, unsigned) =
