@@ -322,7 +322,13 @@ static int blas_failed(cublasStatus_t s, const char *fmt, ...)
 static int device_count(void)
 {
     int n = 0;
-    return cu_failed(cu.cuDeviceGetCount(&n), "cuDeviceGetCount") ? -1 : n;
+    if (cu_failed(cu.cuDeviceGetCount(&n), "cuDeviceGetCount"))
+        return -1;
+    if (n < 0) {
+        set_error("the CUDA driver reports %d devices: reinstall the NVIDIA driver", n);
+        return -1;
+    }
+    return n;
 }
 
 /* A failed query leaves 0: a backend never invents a value. */
