@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 /* Bumped whenever the struct below changes layout or meaning. */
-#define SB_BACKEND_ABI 5
+#define SB_BACKEND_ABI 6
 #define SB_BACKEND_SYMBOL "simtbench_backend"
 
 /* The most operations one batch (batch_begin) may hold. */
@@ -25,23 +25,32 @@ typedef struct sb_program sb_program; /* opaque, backend-defined */
 typedef struct sb_kernel sb_kernel;   /* opaque, backend-defined */
 typedef struct sb_buffer sb_buffer;   /* opaque, backend-defined */
 
+/* How long a device string may be, NUL included: more than any real
+ * device's (PoCL's version string is 64 characters).  A longer one is cut
+ * between two UTF-8 characters (text.h), never inside one. */
+#define SB_DEVICE_STRING 256
+
 /* Everything the backend can tell about one device.  Unknown numbers are 0,
- * unknown strings are empty: a backend never invents a value. */
+ * unknown strings are empty: a backend never invents a value.  Strings are
+ * read at the length the API gives (SB_DEVICE_STRING at most). */
 typedef struct sb_device_info {
     int platform_index;      /* OpenCL platform; 0 for CUDA */
     int device_index;        /* index within the platform */
-    char platform[128];      /* "NVIDIA CUDA", "Portable Computing Language" */
-    char name[128];          /* "NVIDIA H200" */
-    char vendor[64];
-    char driver[64];         /* driver version string */
-    char api_version[64];    /* "CUDA 13.0" / "OpenCL 3.0 CUDA" */
-    char arch[32];           /* "sm_90", or the OpenCL C version */
+    char platform[SB_DEVICE_STRING]; /* "NVIDIA CUDA", "Portable Computing Language" */
+    char name[SB_DEVICE_STRING];     /* "NVIDIA H200" */
+    char vendor[SB_DEVICE_STRING];
+    char driver[SB_DEVICE_STRING];   /* driver version string */
+    char api_version[SB_DEVICE_STRING]; /* "CUDA 13.0" / "OpenCL 3.0 CUDA" */
+    char arch[64];           /* "sm_90", or the OpenCL C version */
     int is_gpu;
     int compute_units;       /* multiprocessors / compute units */
     int clock_mhz;           /* core clock */
     int mem_clock_mhz;       /* memory clock, 0 when the API does not say */
     int bus_width_bits;      /* memory bus width, 0 when the API does not say */
     uint64_t global_mem_bytes;
+    uint64_t max_alloc_bytes;/* the largest one allocation may be (OpenCL's
+                                CL_DEVICE_MAX_MEM_ALLOC_SIZE; CUDA has no
+                                such limit: its total memory) */
     uint64_t l2_bytes;       /* last-level cache; 0 when unknown */
     char cache_name[32];     /* what the API calls that cache: "L2" where it is
                                 the L2, else the API's own word for it */
@@ -83,6 +92,12 @@ typedef struct sb_launch {
     unsigned block[3];
 } sb_launch;
 
+/* The optional entries (compile_offline, occupancy, kernel_resources,
+ * vendor_transpose, batch_begin and batch_end, memory) may be NULL in a
+ * module, as each one's comment says; the frontend's registry fills every
+ * NULL one with a default when it loads the module, so that the rest of
+ * the frontend calls the vtable without testing for NULL.  Every other
+ * entry is required. */
 typedef struct sb_backend {
     int abi;                   /* SB_BACKEND_ABI */
     const char *name;          /* "cuda", "opencl" */
@@ -166,6 +181,14 @@ typedef struct sb_backend {
        operation at a time. */
     int (*batch_begin)(sb_device *dev, int max);
     int (*batch_end)(sb_device *dev);
+
+    /* The open device's memory now, for checking that a plan fits before
+       it runs: *total_bytes as the API counts it, *free_bytes what is free
+       (CUDA: cuMemGetInfo in the device's context), 0 where the API cannot
+       say (OpenCL has no query for it: 0, "unknown", with the total from
+       CL_DEVICE_GLOBAL_MEM_SIZE).  Non-zero with last_error() when the
+       query failed; both then 0.  NULL where the backend cannot tell. */
+    int (*memory)(sb_device *dev, uint64_t *free_bytes, uint64_t *total_bytes);
 } sb_backend;
 
 #endif

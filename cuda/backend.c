@@ -5,7 +5,9 @@
  * (compile_offline) works on machines without an NVIDIA driver, such as CI.
  * NVRTC ships with the toolkit and is linked normally.  cuBLAS, for the
  * vendor reference row, is dlopen'ed too, on first use: it is large and
- * optional, and its absence must not stop the backend loading. */
+ * optional, and its absence must not stop the backend loading.  Every
+ * library is checked (lib_search.h) before dlopen maps it: a damaged file
+ * makes the backend unavailable with a message, where dlopen would crash. */
 #define _GNU_SOURCE
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -23,6 +25,8 @@
 
 #include "backend.h"
 #include "batch_rules.h"
+#include "lib_search.h"
+#include "text.h"
 
 /* cuda.h maps API names onto versioned ABI names (cuMemAlloc is
  * cuMemAlloc_v2); stringifying after expansion gives the name libcuda
@@ -39,7 +43,7 @@
     X(cuEventSynchronize)                                                                \
     X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute)   \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuMemAlloc) X(cuMemFree)            \
-    X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) X(cuLaunchKernel)
+    X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) X(cuLaunchKernel) X(cuMemGetInfo)
 
 static struct {
 #define DECLARE(f) __typeof__(&f) f;
@@ -125,10 +129,45 @@ static int cu_failed(CUresult r, const char *fmt, ...)
     return 1;
 }
 
+/* ---- loading libraries ---- */
+
+/* dlopen of soname once the file the loader would map passed the ELF
+ * check; NULL with the reason in why, *damaged set when the check refused
+ * it ("damaged: PATH (why)") and dlopen was never called. */
+static void *open_library(const char *soname, int *damaged, char *why, size_t n)
+{
+    *damaged = sb_lib_check(soname, why, n) != 0;
+    if (*damaged)
+        return NULL;
+    void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char *e = dlerror();
+        snprintf(why, n, "%s", e ? e : "No such file");
+    }
+    return lib;
+}
+
 /* ---- the driver ---- */
 
 static int driver_state; /* 0: not tried yet, 1: usable, -1: not usable */
 static char driver_why[sizeof last];
+
+/* libcuda, opened, or NULL with the reason set. */
+static void *open_driver(void)
+{
+    char why[sizeof last - 128];
+    int damaged;
+    void *lib = open_library("libcuda.so.1", &damaged, why, sizeof why);
+    if (lib)
+        return lib;
+    if (damaged)
+        set_error("CUDA driver libcuda.so.1 is %s; reinstall the NVIDIA driver", why);
+    else if (strstr(why, "No such file"))
+        set_error("CUDA driver libcuda.so.1 not found: no NVIDIA driver is installed");
+    else
+        set_error("CUDA driver libcuda.so.1 could not be loaded: %s", why);
+    return NULL;
+}
 
 /* Loads libcuda and runs cuInit once; a failure is remembered, since
  * neither would succeed on a second try. */
@@ -140,15 +179,9 @@ static int load_driver(void)
         return driver_state > 0 ? 0 : -1;
     }
     driver_state = -1;
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *lib = open_driver();
     const char *missing = NULL;
-    if (!lib) {
-        const char *why = dlerror();
-        if (!why || strstr(why, "No such file"))
-            set_error("CUDA driver libcuda.so.1 not found: no NVIDIA driver is installed");
-        else
-            set_error("CUDA driver libcuda.so.1 could not be loaded: %s", why);
-    } else {
+    if (lib) {
 #define RESOLVE(f)                                                                       \
     if (!(cu.f = (__typeof__(cu.f))dlsym(lib, SB_STR(f))) && !missing)                   \
         missing = SB_STR(f);
@@ -203,10 +236,11 @@ static int load_cublas(void)
     void *lib = NULL;
     char why[600] = "";
     for (size_t i = 0; !lib && i < sizeof names / sizeof *names; i++) {
-        lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        const char *e = lib ? NULL : dlerror();
+        char e[sizeof why];
+        int damaged;
+        lib = open_library(names[i], &damaged, e, sizeof e);
         /* The first failure that is not "not found" is the interesting one. */
-        if (e && (!why[0] || (strstr(why, "No such file") && !strstr(e, "No such file"))))
+        if (!lib && (!why[0] || (strstr(why, "No such file") && !strstr(e, "No such file"))))
             snprintf(why, sizeof why, "%s", e);
     }
     const char *missing = NULL;
@@ -288,7 +322,13 @@ static int blas_failed(cublasStatus_t s, const char *fmt, ...)
 static int device_count(void)
 {
     int n = 0;
-    return cu_failed(cu.cuDeviceGetCount(&n), "cuDeviceGetCount") ? -1 : n;
+    if (cu_failed(cu.cuDeviceGetCount(&n), "cuDeviceGetCount"))
+        return -1;
+    if (n < 0) {
+        set_error("the CUDA driver reports %d devices: reinstall the NVIDIA driver", n);
+        return -1;
+    }
+    return n;
 }
 
 /* A failed query leaves 0: a backend never invents a value. */
@@ -307,7 +347,9 @@ static const char *driver_release(void)
     if (tried)
         return release;
     tried = 1;
-    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    char why[sizeof last];
+    int damaged;
+    void *lib = open_library("libnvidia-ml.so.1", &damaged, why, sizeof why);
     if (lib) {
         int (*init)(void) = (int (*)(void))dlsym(lib, "nvmlInit_v2");
         int (*version)(char *, unsigned) =
@@ -336,9 +378,12 @@ static int fill_info(int ordinal, sb_device_info *info)
     info->device_index = ordinal;
     snprintf(info->platform, sizeof info->platform, "NVIDIA CUDA");
     snprintf(info->vendor, sizeof info->vendor, "NVIDIA");
-    if (cu.cuDeviceGetName(info->name, (int)sizeof info->name, d) != CUDA_SUCCESS)
-        info->name[0] = '\0';
-    snprintf(info->driver, sizeof info->driver, "%s", driver_release());
+    char name[2 * sizeof info->name] = "";
+    if (cu.cuDeviceGetName(name, (int)sizeof name, d) != CUDA_SUCCESS)
+        name[0] = '\0';
+    name[sizeof name - 1] = '\0';
+    sb_utf8_copy(info->name, sizeof info->name, name);
+    sb_utf8_copy(info->driver, sizeof info->driver, driver_release());
     int v = 0;
     if (cu.cuDriverGetVersion(&v) == CUDA_SUCCESS)
         snprintf(info->api_version, sizeof info->api_version, "CUDA %d.%d", v / 1000,
@@ -354,6 +399,7 @@ static int fill_info(int ordinal, sb_device_info *info)
     size_t mem = 0;
     if (cu.cuDeviceTotalMem(&mem, d) == CUDA_SUCCESS)
         info->global_mem_bytes = mem;
+    info->max_alloc_bytes = info->global_mem_bytes; /* no per-allocation limit */
     info->l2_bytes = (uint64_t)ATTR(L2_CACHE_SIZE);
     snprintf(info->cache_name, sizeof info->cache_name, "L2");
     info->local_mem_bytes = (uint64_t)ATTR(MAX_SHARED_MEMORY_PER_BLOCK);
@@ -814,6 +860,18 @@ static int cuda_alloc(sb_device *d, size_t bytes, sb_buffer **out)
     return 0;
 }
 
+static int cuda_memory(sb_device *d, uint64_t *free_bytes, uint64_t *total_bytes)
+{
+    size_t avail = 0, total = 0;
+    *free_bytes = 0;
+    *total_bytes = 0;
+    if (use(d) || cu_failed(cu.cuMemGetInfo(&avail, &total), "cuMemGetInfo"))
+        return -1;
+    *free_bytes = avail;
+    *total_bytes = total;
+    return 0;
+}
+
 static void cuda_free(sb_buffer *b)
 {
     if (!b)
@@ -1102,4 +1160,5 @@ const sb_backend simtbench_backend = {
 #endif
     .batch_begin = cuda_batch_begin,
     .batch_end = cuda_batch_end,
+    .memory = cuda_memory,
 };

@@ -11,14 +11,18 @@
 #include <clblast_c.h>
 #endif
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "batch_rules.h"
 #include "ptxas_log.h"
+#include "text.h"
 
 /* cl_nv_device_attribute_query, not in every header set. */
 #define SB_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
@@ -27,6 +31,10 @@
 
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES 64
+
+/* Where the ICD loader looks for .icd files unless OCL_ICD_VENDORS says. */
+#define ICD_VENDOR_DIR "/etc/OpenCL/vendors"
+#define POCL_PLATFORM_NAME "Portable Computing Language"
 
 /* One operation of an open batch: its profiling event, where its time
  * goes, and what it was, for a failure found only when it ran. */
@@ -134,12 +142,44 @@ static const char *ocl_last_error(void)
     return last_error_text;
 }
 
+/* How many .icd files dir holds, the files the ICD loader reads. */
+static int count_icds(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    if (!d)
+        return 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        n += len > 4 && strcmp(e->d_name + len - 4, ".icd") == 0;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Why the ICD loader gave no platform, naming where it looked: the
+ * OCL_ICD_VENDORS the user set, else the system's vendor folder. */
+static int no_platform(void)
+{
+    const char *vendors = getenv("OCL_ICD_VENDORS");
+    if (vendors && *vendors)
+        return set_error("no OpenCL platform: no ICD loaded from OCL_ICD_VENDORS=%s (a folder of "
+                         ".icd files or one .icd file; unset it to use " ICD_VENDOR_DIR ")",
+                         vendors);
+    int icds = count_icds(ICD_VENDOR_DIR);
+    if (icds == 0)
+        return set_error("no OpenCL platform: no ICD is registered in " ICD_VENDOR_DIR
+                         " (install pocl-opencl-icd, or NVIDIA's driver)");
+    return set_error("no OpenCL platform: the %d ICD%s registered in " ICD_VENDOR_DIR
+                     " gave none (its library did not load; OCL_ICD_DEBUG=15 says why)",
+                     icds, icds == 1 ? "" : "s");
+}
+
 static int get_platforms(cl_platform_id *ids, cl_uint *count)
 {
     cl_int e = clGetPlatformIDs(MAX_PLATFORMS, ids, count);
     if (e == -1001 || (e == CL_SUCCESS && *count == 0))
-        return set_error("no OpenCL platform: no ICD is registered in /etc/OpenCL/vendors "
-                         "(install pocl-opencl-icd, or NVIDIA's driver)");
+        return no_platform();
     if (e != CL_SUCCESS)
         return cl_fail("clGetPlatformIDs", e);
     return 0;
@@ -153,6 +193,84 @@ static cl_uint get_devices(cl_platform_id p, cl_device_id *ids)
     return n;
 }
 
+/* A string the platform (d NULL) or device answers, read at the length
+ * the API says it has and cut to the field's n bytes (text.h); empty
+ * when the query fails. */
+static void info_string(cl_platform_id p, cl_device_id d, cl_uint what, char *out, size_t n)
+{
+    size_t size = 0;
+    out[0] = '\0';
+    cl_int e = d ? clGetDeviceInfo(d, what, 0, NULL, &size)
+                 : clGetPlatformInfo(p, what, 0, NULL, &size);
+    char *text = e == CL_SUCCESS && size > 0 ? malloc(size + 1) : NULL;
+    if (!text)
+        return;
+    e = d ? clGetDeviceInfo(d, what, size, text, NULL) : clGetPlatformInfo(p, what, size, text, NULL);
+    text[e == CL_SUCCESS ? size : 0] = '\0';
+    sb_utf8_copy(out, n, text);
+    free(text);
+}
+
+/* The folder PoCL keeps its kernel cache in, as PoCL chooses it. */
+static void pocl_cache_dir(char *dir, size_t n)
+{
+    const char *env = getenv("POCL_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    if (env && *env)
+        snprintf(dir, n, "%s", env);
+    else if (xdg && *xdg)
+        snprintf(dir, n, "%s/pocl/kcache", xdg);
+    else if (home && *home)
+        snprintf(dir, n, "%s/.cache/pocl/kcache", home);
+    else
+        snprintf(dir, n, "/tmp/pocl/kcache");
+}
+
+/* Whether dir exists as a writable folder or could be made: a folder made
+ * and removed at once in it, or in the nearest folder above it that
+ * exists, says so where permissions alone do not (root, /proc). */
+static int could_write(const char *dir)
+{
+    char at[1024], probe[1100];
+    struct stat st;
+    snprintf(at, sizeof at, "%s", dir);
+    while (stat(at, &st) != 0) {
+        char *slash = strrchr(at, '/');
+        if (!slash)
+            return 0;
+        if (slash == at)
+            slash[1] = '\0';
+        else
+            *slash = '\0';
+    }
+    if (!S_ISDIR(st.st_mode))
+        return 0;
+    snprintf(probe, sizeof probe, "%s/.simtbench-XXXXXX", strcmp(at, "/") ? at : "");
+    if (!mkdtemp(probe))
+        return 0;
+    rmdir(probe);
+    return 1;
+}
+
+/* PoCL shows no device when it cannot make its kernel cache: the hint,
+ * when one of the platforms is PoCL and that is the case. */
+static int no_device(const cl_platform_id *p, cl_uint np)
+{
+    for (cl_uint i = 0; i < np; i++) {
+        char name[SB_DEVICE_STRING], cache[1024];
+        info_string(p[i], NULL, CL_PLATFORM_NAME, name, sizeof name);
+        if (strcmp(name, POCL_PLATFORM_NAME) != 0)
+            continue;
+        pocl_cache_dir(cache, sizeof cache);
+        if (!could_write(cache))
+            return set_error("OpenCL platforms found, but none has a device: PoCL cannot write "
+                             "its kernel cache folder %s (set XDG_CACHE_HOME or POCL_CACHE_DIR to a "
+                             "writable folder)",
+                             cache);
+    }
+    return set_error("OpenCL platforms found, but none has a device");
+}
+
 static int ocl_probe(void)
 {
     cl_platform_id p[MAX_PLATFORMS];
@@ -163,15 +281,7 @@ static int ocl_probe(void)
     for (cl_uint i = 0; i < np; i++)
         if (get_devices(p[i], d) > 0)
             return 0;
-    return set_error("OpenCL platforms found, but none has a device");
-}
-
-static void device_string(cl_device_id d, cl_device_info what, char *out, size_t n)
-{
-    out[0] = '\0';
-    if (clGetDeviceInfo(d, what, n, out, NULL) != CL_SUCCESS)
-        out[0] = '\0';
-    out[n - 1] = '\0';
+    return no_device(p, np);
 }
 
 /* The sizes and counts every platform answers; the API has no bus width
@@ -190,6 +300,8 @@ static void describe_numbers(cl_device_id d, sb_device_info *info)
         info->clock_mhz = (int)u;
     if (clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof ul, &ul, NULL) == CL_SUCCESS)
         info->global_mem_bytes = ul;
+    if (clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ul, &ul, NULL) == CL_SUCCESS)
+        info->max_alloc_bytes = ul;
     /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE is whatever cache the platform
        names: a CPU's own cache on PoCL, and on NVIDIA not the L2 but a far
        smaller one.  It is reported under OpenCL's name for it. */
@@ -224,14 +336,12 @@ static void describe(cl_platform_id p, cl_device_id d, int pi, int di, sb_device
     memset(info, 0, sizeof *info);
     info->platform_index = pi;
     info->device_index = di;
-    if (clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof info->platform, info->platform, NULL))
-        info->platform[0] = '\0';
-    info->platform[sizeof info->platform - 1] = '\0';
-    device_string(d, CL_DEVICE_NAME, info->name, sizeof info->name);
-    device_string(d, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
-    device_string(d, CL_DRIVER_VERSION, info->driver, sizeof info->driver);
-    device_string(d, CL_DEVICE_VERSION, info->api_version, sizeof info->api_version);
-    device_string(d, CL_DEVICE_OPENCL_C_VERSION, info->arch, sizeof info->arch);
+    info_string(p, NULL, CL_PLATFORM_NAME, info->platform, sizeof info->platform);
+    info_string(p, d, CL_DEVICE_NAME, info->name, sizeof info->name);
+    info_string(p, d, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
+    info_string(p, d, CL_DRIVER_VERSION, info->driver, sizeof info->driver);
+    info_string(p, d, CL_DEVICE_VERSION, info->api_version, sizeof info->api_version);
+    info_string(p, d, CL_DEVICE_OPENCL_C_VERSION, info->arch, sizeof info->arch);
     describe_numbers(d, info);
     describe_nvidia(d, info);
 }
@@ -298,10 +408,10 @@ static int choose(const sb_device_request *req, int *pi, int *di, cl_platform_id
             }
         }
     }
+    if (first_p < 0 && req->device >= 0)
+        return set_error("no OpenCL platform has a device %d (see --list)", req->device);
     if (first_p < 0)
-        return set_error(req->device >= 0 ? "no OpenCL platform has a device %d (see --list)"
-                                          : "no OpenCL device found%s",
-                         req->device >= 0 ? req->device : 0);
+        return set_error("no OpenCL device found");
     get_devices(p[first_p], d);
     *pi = first_p;
     *di = first_d;
@@ -566,6 +676,20 @@ static int ocl_alloc(sb_device *dev, size_t bytes, sb_buffer **out)
     b->mem = m;
     b->bytes = bytes;
     *out = b;
+    return 0;
+}
+
+/* OpenCL 1.2 has no query for free memory (only vendor extensions do):
+ * free is 0, "unknown", and the total is what the device reports. */
+static int ocl_memory(sb_device *dev, uint64_t *free_bytes, uint64_t *total_bytes)
+{
+    cl_ulong total = 0;
+    *free_bytes = 0;
+    *total_bytes = 0;
+    cl_int e = clGetDeviceInfo(dev->id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof total, &total, NULL);
+    if (e != CL_SUCCESS)
+        return cl_fail("clGetDeviceInfo(CL_DEVICE_GLOBAL_MEM_SIZE)", e);
+    *total_bytes = total;
     return 0;
 }
 
@@ -875,4 +999,5 @@ const sb_backend simtbench_backend = {
 #endif
     .batch_begin = ocl_batch_begin,
     .batch_end = ocl_batch_end,
+    .memory = ocl_memory,
 };

@@ -1,0 +1,22 @@
+/* Text a backend copies out of an API into a fixed-size field.
+ *
+ * A device string longer than its field is cut, and a cut must not split
+ * a UTF-8 character: a report then carries an invalid byte sequence,
+ * which JSON writers refuse. */
+#ifndef SB_TEXT_H
+#define SB_TEXT_H
+
+#include <stddef.h>
+
+/* How many bytes of s to keep so that at most max_bytes remain and the
+ * cut falls between two UTF-8 characters: strlen(s) when it fits.  A
+ * string that is not UTF-8 (a run of more continuation bytes than a
+ * character has) is cut at max_bytes. */
+size_t sb_utf8_cut(const char *s, size_t max_bytes);
+
+/* Copies src into dst of n bytes (n > 0), always NUL-terminated, cut with
+ * sb_utf8_cut when longer than n - 1 bytes; NULL src gives "".  Returns 1
+ * when src was cut, else 0. */
+int sb_utf8_copy(char *dst, size_t n, const char *src);
+
+#endif
