@@ -155,10 +155,11 @@ static void capture_ptx(const sb_options *o, sb_session *s, const sb_experiment 
                         const sb_variant *v, sb_program *prog, sb_result *r)
 {
     char *ptx = NULL;
-    if (!s->slot.vt->program_ptx || s->slot.vt->program_ptx(prog, &ptx)) {
+    if (s->slot.vt->program_ptx(prog, &ptx)) {
         if (o->ptx_dir)
             report_failure(s, e, v, "no PTX to save: %s",
-                           s->slot.vt->program_ptx ? s->slot.vt->last_error() : "not supported");
+                           s->slot.provides.program_ptx ? s->slot.vt->last_error()
+                                                        : "not supported");
         return;
     }
     sb_ptx_summary sum;
@@ -228,6 +229,7 @@ static void workspace_free(workspace *w, const sb_backend *vt)
 /* What the variant times, as launch_once needs it. */
 typedef struct timed_op {
     const sb_backend *vt;
+    int batched; /* the backend provides batch_begin/batch_end */
     const sb_variant *v;
     const sb_plan *plan;
     sb_buffer **bufs;
@@ -261,7 +263,7 @@ static int time_launches(const timed_op *op, sb_device *dev, int n, int lead, do
                          char *err, size_t errn)
 {
     const sb_backend *vt = op->vt;
-    int batched = vt->batch_begin && vt->batch_end;
+    int batched = op->batched;
     double dropped[SB_BATCH_LEAD_MAX];
     if (!batched || lead < 0)
         lead = 0;
@@ -410,7 +412,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     double *samples = NULL;
     sb_arg args[SB_MAX_ARGS];
     size_t max_out = 0;
-    timed_op op = {vt, v, &plan, bufs, NULL, args};
+    timed_op op = {vt, s->slot.provides.batch, v, &plan, bufs, NULL, args};
 
     int nout = 0;
     for (int i = 0; i < plan.nbuffers; i++) {
@@ -538,7 +540,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     r.group = v->group;
     r.baseline = v->baseline;
     r.occupancy = -1;
-    if (k && vt->occupancy) {
+    if (k) {
         int blocks = 0;
         unsigned threads = plan.geometry.block[0] * plan.geometry.block[1] * plan.geometry.block[2];
         if (vt->occupancy(k, (int)threads, &blocks) == 0)
@@ -548,7 +550,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     r.shared_bytes = -1;
     r.private_bytes = -1;
     sb_kernel_resources res;
-    if (k && vt->kernel_resources && vt->kernel_resources(k, &res) == 0) {
+    if (k && vt->kernel_resources(k, &res) == 0) {
         r.regs = res.regs;
         r.shared_bytes = res.shared_bytes;
         r.private_bytes = res.private_bytes;
@@ -642,7 +644,7 @@ static int run_experiment(const sb_options *o, sb_session *s, const sb_experimen
         const sb_variant *v = &variants[i];
         progress(o, s, e, v, i, nvariants);
         sb_program *prog = NULL;
-        if (v->role == SB_ROLE_VENDOR && !s->slot.vt->vendor_transpose) {
+        if (v->role == SB_ROLE_VENDOR && !s->slot.provides.vendor_transpose) {
             if (!o->quiet)
                 fprintf(stderr, "simtbench: note: %s: %s/%s: no vendor library in this build, "
                                 "row left out\n", s->slot.name, e->name, v->name);

@@ -39,7 +39,7 @@ static int count_variants(const sb_experiment *e, const sb_options *o)
     int n = e->variants(vs, SB_MAX_VARIANTS), runnable = 0;
     for (int i = 0; i < n; i++)
         runnable += sb_variant_selected(o, &vs[i], i, n) &&
-                    (vs[i].role != SB_ROLE_VENDOR || session.slot.vt->vendor_transpose != NULL);
+                    (vs[i].role != SB_ROLE_VENDOR || session.slot.provides.vendor_transpose);
     free(vs);
     return runnable;
 }
@@ -81,13 +81,14 @@ static void run_all_variants(void **state)
 
 /* The timing loop itself: more repetitions than one batch holds, after
  * the time-based warm-up, for each kind of timed operation (the API copy,
- * a kernel, the vendor transpose where there is one).  state is a vtable to
+ * a kernel, the vendor transpose where there is one).  state is a slot to
  * run with instead of the backend's own (one without batching), or NULL. */
 static void many_reps_after_warm_up(void **state)
 {
-    const sb_backend *vt = *state ? *state : session.slot.vt;
     sb_session s = session;
-    s.slot.vt = vt;
+    if (*state)
+        s.slot = *(const sb_backend_slot *)*state;
+    s.slot.vt = &s.slot.ops;
     const sb_experiment *e = NULL;
     for (int i = 0; i < sb_catalogue_count() && !e; i++)
         if (strcmp(sb_catalogue_get(i)->name, "transpose") == 0)
@@ -110,7 +111,7 @@ static void many_reps_after_warm_up(void **state)
     s.run_device = 0;
     const sb_experiment *exps[1] = {e};
     assert_int_equal(sb_run_experiments(&o, &s, 1, exps, 1, &run), SB_EXIT_OK);
-    assert_int_equal((int)run.nresults, vt->vendor_transpose ? 3 : 2);
+    assert_int_equal((int)run.nresults, s.slot.provides.vendor_transpose ? 3 : 2);
     for (size_t i = 0; i < run.nresults; i++) {
         const sb_result *r = &run.results[i];
         printf("# %s: median %.4f ms, min %.4f, max %.4f over %d reps\n", r->variant,
@@ -189,12 +190,18 @@ int main(void)
 
     struct CMUnitTest tests[MAX_CASES + 3];
     int n = 0, ncases = 0;
-    /* The backend's own vtable, then the same without batch_begin and
-       batch_end: the one-at-a-time path the runner keeps for such backends. */
-    static sb_backend unbatched;
-    unbatched = *session.slot.vt;
-    unbatched.batch_begin = NULL;
-    unbatched.batch_end = NULL;
+    /* The backend's own vtable, then the same as a module without
+       batch_begin and batch_end would load: the one-at-a-time path the
+       runner keeps for such backends. */
+    static sb_backend_slot unbatched;
+    unbatched = session.slot;
+    unbatched.ops.batch_begin = NULL;
+    unbatched.ops.batch_end = NULL;
+    sb_registry_fill_defaults(&unbatched.ops, &unbatched.provides);
+    if (unbatched.provides.batch) {
+        printf("Bail out! the registry took a vtable without batch_begin for one that batches\n");
+        return 1;
+    }
     tests[n++] = (struct CMUnitTest){TEST_BACKEND " kernel resources of a 1 KiB local array",
                                      kernel_resources_of_local_array, NULL, NULL, NULL};
     tests[n++] = (struct CMUnitTest){TEST_BACKEND " 600 reps after a timed warm-up, batched",
