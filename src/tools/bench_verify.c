@@ -23,7 +23,7 @@
 #include "run/kernel_source.h"
 #include "cli/options.h"
 #include "run/registry.h"
-#include "run/runner.h"
+#include "run/session.h"
 
 #define MAX_THREAD_COUNTS 8
 
@@ -189,12 +189,11 @@ int main(int argc, char **argv)
 
     sb_session s;
     memset(&s, 0, sizeof s);
-    sb_options o;
-    sb_options_defaults(&o);
+    sb_device_request req = {-1, -1};
     sb_run scratch;
     memset(&scratch, 0, sizeof scratch);
     char err[2048];
-    if (sb_registry_load(backend, &s.slot) || sb_session_open(&s, &o, &scratch, err, sizeof err)) {
+    if (sb_registry_load(backend, &s.slot) || sb_session_open(&s, &req, &scratch, err, sizeof err)) {
         fprintf(stderr, "%s: not available: %s\n", backend, s.slot.reason);
         return 3;
     }

@@ -10,10 +10,13 @@
 #include <string.h>
 
 #include "experiments/catalogue.h"
+#include "run/analysis.h"
+#include "run/executor.h"
 #include "run/kernel_source.h"
 #include "cli/options.h"
 #include "run/registry.h"
-#include "run/runner.h"
+#include "run/session.h"
+#include "run/suite.h"
 #include "experiments/variant.h"
 
 #ifndef TEST_BACKEND
@@ -44,6 +47,31 @@ static int count_variants(const sb_experiment *e, const sb_options *o)
     return runnable;
 }
 
+/* The pipeline on one session: the options planned into a suite for the
+ * experiment e, executed, and analysed; the executor's status. */
+static int run_pipeline(sb_options *o, sb_session *s, const sb_experiment *e, sb_run *run)
+{
+    snprintf(o->experiments[0], sizeof o->experiments[0], "%s", e->name);
+    o->nexperiments = 1;
+    sb_suite suite;
+    char err[512];
+    int status = sb_suite_plan(o, &suite, err, sizeof err);
+    if (status)
+        fail_msg("the suite plan refused: %s", err);
+    assert_int_equal(suite.nexperiments, 1);
+    assert_ptr_equal(suite.experiments[0].e, e);
+    memset(run, 0, sizeof *run);
+    run->ndevices = 1;
+    run->devices[0].info = s->info;
+    s->run_device = 0;
+    status = sb_execute(&suite, s, 1, run);
+    sb_analysis analysis;
+    assert_int_equal(sb_analyse(run, &analysis), 0);
+    sb_analysis_free(&analysis);
+    sb_suite_free(&suite);
+    return status;
+}
+
 /* Every variant at one size: each must run and verify, so the run adds one
  * verified row per variant and returns success. */
 static void run_all_variants(void **state)
@@ -62,12 +90,7 @@ static void run_all_variants(void **state)
     o.rows = c->rows;
     o.cols = c->cols;
     sb_run run;
-    memset(&run, 0, sizeof run);
-    run.ndevices = 1;
-    run.devices[0].info = session.info;
-    session.run_device = 0;
-    const sb_experiment *exps[1] = {c->e};
-    int status = sb_run_experiments(&o, &session, 1, exps, 1, &run);
+    int status = run_pipeline(&o, &session, c->e, &run);
     assert_int_equal(status, SB_EXIT_OK);
     assert_int_equal((int)run.nresults, count_variants(c->e, &o));
     for (size_t i = 0; i < run.nresults; i++) {
@@ -105,12 +128,7 @@ static void many_reps_after_warm_up(void **state)
     o.quiet = 1;
     o.rows = o.cols = 64;
     sb_run run;
-    memset(&run, 0, sizeof run);
-    run.ndevices = 1;
-    run.devices[0].info = session.info;
-    s.run_device = 0;
-    const sb_experiment *exps[1] = {e};
-    assert_int_equal(sb_run_experiments(&o, &s, 1, exps, 1, &run), SB_EXIT_OK);
+    assert_int_equal(run_pipeline(&o, &s, e, &run), SB_EXIT_OK);
     assert_int_equal((int)run.nresults, s.slot.provides.vendor_transpose ? 3 : 2);
     for (size_t i = 0; i < run.nresults; i++) {
         const sb_result *r = &run.results[i];
@@ -185,14 +203,15 @@ int main(void)
     sb_run scratch;
     memset(&scratch, 0, sizeof scratch);
     char err[1024];
-    if (sb_session_open(&session, &o, &scratch, err, sizeof err))
+    sb_device_request req = {o.platform, o.device};
+    if (sb_session_open(&session, &req, &scratch, err, sizeof err))
         return sb_test_skip_all(err);
 
     struct CMUnitTest tests[MAX_CASES + 3];
     int n = 0, ncases = 0;
     /* The backend's own vtable, then the same as a module without
        batch_begin and batch_end would load: the one-at-a-time path the
-       runner keeps for such backends. */
+       executor keeps for such backends. */
     static sb_backend_slot unbatched;
     unbatched = session.slot;
     unbatched.ops.batch_begin = NULL;

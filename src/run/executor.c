@@ -1,4 +1,6 @@
-#include "run/runner.h"
+/* The executor (executor.h): the measuring policy, once for every backend
+ * and experiment. */
+#include "run/executor.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,6 +15,7 @@
 #include "run/host_data.h"
 #include "run/kernel_source.h"
 #include "run/ptx_summary.h"
+#include "cli/options.h"
 #include "experiments/variant.h"
 
 #define ERR_LEN 2048
@@ -67,50 +70,6 @@ static void report_failure(const sb_session *s, const sb_experiment *e, const sb
     fprintf(stderr, "simtbench: %s: %s/%s: %s\n", s->slot.name, e->name, v ? v->name : "*", msg);
 }
 
-int sb_session_open(sb_session *s, const sb_options *o, sb_run *run, char *err, size_t n)
-{
-    if (!s->slot.available) {
-        snprintf(err, n, "the %s backend is not available: %s", s->slot.name, s->slot.reason);
-        return SB_EXIT_UNAVAILABLE;
-    }
-    sb_device_request req = {o->platform, o->device};
-    if (s->slot.vt->open(&req, &s->dev, &s->info)) {
-        snprintf(err, n, "%s: cannot open a device: %s", s->slot.name, s->slot.vt->last_error());
-        return SB_EXIT_UNAVAILABLE;
-    }
-    if (run->ndevices >= (int)(sizeof run->devices / sizeof run->devices[0])) {
-        snprintf(err, n, "too many devices in one run");
-        return SB_EXIT_USAGE;
-    }
-    s->run_device = run->ndevices++;
-    sb_run_device *d = &run->devices[s->run_device];
-    memset(d, 0, sizeof *d);
-    snprintf(d->backend, sizeof d->backend, "%s", s->slot.name);
-    d->info = s->info;
-    return SB_EXIT_OK;
-}
-
-void sb_session_close(sb_session *s)
-{
-    if (s->dev && s->slot.vt)
-        s->slot.vt->close(s->dev);
-    s->dev = NULL;
-}
-
-int sb_variant_selected(const sb_options *o, const sb_variant *v, int index, int n)
-{
-    if (o->all_variants && o->sample_every > 1 && n > SB_SWEEP_SAMPLE_OVER)
-        return v->in_default || index % o->sample_every == 0;
-    if (o->all_variants)
-        return 1;
-    if (o->nvariants == 0)
-        return v->in_default;
-    for (int i = 0; i < o->nvariants; i++)
-        if (strcmp(o->variants[i], v->name) == 0)
-            return 1;
-    return 0;
-}
-
 static sb_program *cached_program(program_cache *cache, sb_session *s, const char *source,
                                   const sb_variant *v, int *status, char *err, size_t n)
 {
@@ -151,12 +110,12 @@ static int make_dir(const char *dir)
  * that the report can say whether two APIs emitted the same memory
  * instructions; with --dump-ptx, also save it.  An API without PTX (PoCL)
  * is silent unless the user asked for the files. */
-static void capture_ptx(const sb_options *o, sb_session *s, const sb_experiment *e,
+static void capture_ptx(const sb_suite *suite, sb_session *s, const sb_experiment *e,
                         const sb_variant *v, sb_program *prog, sb_result *r)
 {
     char *ptx = NULL;
     if (s->slot.vt->program_ptx(prog, &ptx)) {
-        if (o->ptx_dir)
+        if (suite->ptx_dir)
             report_failure(s, e, v, "no PTX to save: %s",
                            s->slot.provides.program_ptx ? s->slot.vt->last_error()
                                                         : "not supported");
@@ -166,11 +125,11 @@ static void capture_ptx(const sb_options *o, sb_session *s, const sb_experiment 
     char why[128];
     if (sb_ptx_summarize(ptx, v->kernel, &sum, why, sizeof why) == 0)
         sb_ptx_summary_format(&sum, r->ptx_memory, sizeof r->ptx_memory);
-    if (o->ptx_dir) {
+    if (suite->ptx_dir) {
         char path[sizeof r->ptx_file];
-        snprintf(path, sizeof path, "%s/%s.%s.%s.ptx", o->ptx_dir, e->name, v->name,
+        snprintf(path, sizeof path, "%s/%s.%s.%s.ptx", suite->ptx_dir, e->name, v->name,
                  s->slot.name);
-        FILE *f = make_dir(o->ptx_dir) ? NULL : fopen(path, "w");
+        FILE *f = make_dir(suite->ptx_dir) ? NULL : fopen(path, "w");
         if (!f || fputs(ptx, f) == EOF || fclose(f)) {
             report_failure(s, e, v, "cannot write %s", path);
         } else {
@@ -388,7 +347,7 @@ static double headline(sb_quantity q, const sb_plan *plan, const sb_device_info 
 }
 
 /* One variant on one session: everything from allocation to the record. */
-static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *e,
+static int run_variant(const sb_suite *suite, sb_session *s, const sb_experiment *e,
                        const sb_problem *p, const sb_variant *v, void *host, sb_program *prog,
                        workspace *ws, sb_run *run)
 {
@@ -452,7 +411,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
         sb_poison(ws->poison, max_out);
     }
     poison = ws->poison;
-    samples = sb_host_alloc(sizeof *samples * (size_t)o->reps, err, sizeof err);
+    samples = sb_host_alloc(sizeof *samples * (size_t)suite->reps, err, sizeof err);
     if (!samples) {
         status = SB_EXIT_RUNTIME;
         goto done;
@@ -489,7 +448,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
         status = SB_EXIT_RUNTIME;
     }
     if (status == SB_EXIT_RUNTIME && v->role == SB_ROLE_VENDOR) {
-        if (!o->quiet)
+        if (!suite->quiet)
             fprintf(stderr, "simtbench: note: %s: %s/%s left out: %s\n", s->slot.name, e->name,
                     v->name, err);
         status = SB_EXIT_OK;
@@ -497,8 +456,8 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     }
     if (status)
         goto done;
-    if (warm_up(&op, s->dev, o->warmup, err, sizeof err) ||
-        time_launches(&op, s->dev, o->reps, SB_BATCH_LEAD, samples, err, sizeof err)) {
+    if (warm_up(&op, s->dev, suite->warmup, err, sizeof err) ||
+        time_launches(&op, s->dev, suite->reps, SB_BATCH_LEAD, samples, err, sizeof err)) {
         status = SB_EXIT_RUNTIME;
         goto done;
     }
@@ -523,9 +482,9 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     r.cols = p->cols;
     memcpy(r.grid, plan.geometry.grid, sizeof r.grid);
     memcpy(r.block, plan.geometry.block, sizeof r.block);
-    r.reps = o->reps;
-    r.warmup = o->warmup;
-    if (sb_stats_compute(samples, (size_t)o->reps, &r.ms)) {
+    r.reps = suite->reps;
+    r.warmup = suite->warmup;
+    if (sb_stats_compute(samples, (size_t)suite->reps, &r.ms)) {
         snprintf(err, sizeof err, "the device returned a time that is not a number");
         status = SB_EXIT_RUNTIME;
         goto done;
@@ -580,7 +539,7 @@ static int run_variant(const sb_options *o, sb_session *s, const sb_experiment *
     r.host_ms = ms_since(&t0);
     r.verify_ms = verify_ms;
     if (prog)
-        capture_ptx(o, s, e, v, prog, &r);
+        capture_ptx(suite, s, e, v, prog, &r);
     if (e->quantity == SB_QUANTITY_BANDWIDTH) {
         sb_run_device *d = &run->devices[s->run_device];
         if (v->role == SB_ROLE_API_COPY && d->memcpy_gbs < r.value)
@@ -605,24 +564,24 @@ done:
     return status;
 }
 
-static void progress(const sb_options *o, const sb_session *s, const sb_experiment *e,
+static void progress(const sb_suite *suite, const sb_session *s, const sb_experiment *e,
                      const sb_variant *v, int i, int n)
 {
-    if (o->quiet || !isatty(STDERR_FILENO))
+    if (suite->quiet || !isatty(STDERR_FILENO))
         return;
     fprintf(stderr, "\r\033[K[%s] %s/%s (%d/%d)", s->slot.name, e->name, v->name, i + 1, n);
     fflush(stderr);
 }
 
-static void progress_done(const sb_options *o)
+static void progress_done(const sb_suite *suite)
 {
-    if (!o->quiet && isatty(STDERR_FILENO))
+    if (!suite->quiet && isatty(STDERR_FILENO))
         fputs("\r\033[K", stderr);
 }
 
-static int run_experiment(const sb_options *o, sb_session *s, const sb_experiment *e,
-                          const sb_problem *size, void *host, sb_variant *variants, int nvariants,
-                          sb_run *run)
+static int run_experiment(const sb_suite *suite, sb_session *s, const sb_experiment *e,
+                          const sb_problem *size, void *host, const sb_variant *variants,
+                          int nvariants, sb_run *run)
 {
     char err[ERR_LEN];
     sb_problem p = *size;
@@ -642,10 +601,10 @@ static int run_experiment(const sb_options *o, sb_session *s, const sb_experimen
     int status = SB_EXIT_OK;
     for (int i = 0; i < nvariants; i++) {
         const sb_variant *v = &variants[i];
-        progress(o, s, e, v, i, nvariants);
+        progress(suite, s, e, v, i, nvariants);
         sb_program *prog = NULL;
         if (v->role == SB_ROLE_VENDOR && !s->slot.provides.vendor_transpose) {
-            if (!o->quiet)
+            if (!suite->quiet)
                 fprintf(stderr, "simtbench: note: %s: %s/%s: no vendor library in this build, "
                                 "row left out\n", s->slot.name, e->name, v->name);
             continue;
@@ -660,11 +619,11 @@ static int run_experiment(const sb_options *o, sb_session *s, const sb_experimen
                 continue;
             }
         }
-        int st = run_variant(o, s, e, &p, v, host, prog, ws, run);
+        int st = run_variant(suite, s, e, &p, v, host, prog, ws, run);
         if (st && !status)
             status = st;
     }
-    progress_done(o);
+    progress_done(suite);
     release_cache(cache, s->slot.vt);
     workspace_free(ws, s->slot.vt);
     free(ws);
@@ -673,30 +632,16 @@ static int run_experiment(const sb_options *o, sb_session *s, const sb_experimen
     return status;
 }
 
-int sb_run_experiments(const sb_options *o, sb_session *sessions, int nsessions,
-                       const sb_experiment *const *exps, int nexps, sb_run *run)
+int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_run *run)
 {
     int status = SB_EXIT_OK;
-    sb_variant *all = calloc(SB_MAX_VARIANTS, sizeof *all);
-    sb_variant *chosen = calloc(SB_MAX_VARIANTS, sizeof *chosen);
-    if (!all || !chosen) {
-        free(all);
-        free(chosen);
-        fprintf(stderr, "simtbench: out of host memory\n");
-        return SB_EXIT_RUNTIME;
-    }
-    for (int x = 0; x < nexps; x++) {
-        const sb_experiment *e = exps[x];
-        int n = e->variants(all, SB_MAX_VARIANTS), m = 0;
-        for (int i = 0; i < n; i++)
-            if (sb_variant_selected(o, &all[i], i, n))
-                chosen[m++] = all[i];
-        if (m == 0)
-            continue;
+    for (int x = 0; x < suite->nexperiments; x++) {
+        const sb_suite_experiment *se = &suite->experiments[x];
+        const sb_experiment *e = se->e;
         /* One size for every API, so that their rows compare: the largest
            any device asks for (OpenCL, for one, reports no true L2 size). */
-        sb_problem size = {o->rows, o->cols};
-        for (int si = 0; o->rows == 0 && si < nsessions; si++) {
+        sb_problem size = {suite->rows, suite->cols};
+        for (int si = 0; suite->rows == 0 && si < nsessions; si++) {
             sb_problem p;
             e->default_size(&sessions[si].info, &p);
             if ((double)p.rows * p.cols > (double)size.rows * size.cols)
@@ -705,20 +650,19 @@ int sb_run_experiments(const sb_options *o, sb_session *sessions, int nsessions,
         /* Inputs and reference once, shared by every API. */
         void *host = NULL;
         char err[ERR_LEN];
-        if (e->prepare(&size, o->seed, &host, err, sizeof err)) {
+        if (e->prepare(&size, suite->seed, &host, err, sizeof err)) {
             fprintf(stderr, "simtbench: %s: %s\n", e->name, err);
             if (!status)
                 status = SB_EXIT_RUNTIME;
             continue;
         }
         for (int si = 0; si < nsessions; si++) {
-            int st = run_experiment(o, &sessions[si], e, &size, host, chosen, m, run);
+            int st = run_experiment(suite, &sessions[si], e, &size, host, se->variants,
+                                    se->nvariants, run);
             if (st && !status)
                 status = st;
         }
         e->release(host);
     }
-    free(all);
-    free(chosen);
     return status;
 }
