@@ -1,7 +1,10 @@
 /* The executor: runs a checked suite plan on opened sessions.  For every
  * experiment, once per size, the inputs and the reference; then, on every
  * session, for every chosen variant: build, allocate and upload, launch,
- * warm up, time, verify against the reference, and record the result. */
+ * warm up, time, verify against the reference, and record the raw
+ * result (samples' statistics, compiler resources, occupancy, what the
+ * launch is worth, the declared access patterns).  Headline figures, roofs
+ * and the model's predictions are analysis's (analysis.h). */
 #ifndef SB_EXECUTOR_H
 #define SB_EXECUTOR_H
 
