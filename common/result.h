@@ -50,6 +50,8 @@ typedef struct sb_result {
                                 ceiling); 0 if none */
     double slowdown;         /* median over the baseline variant's; 0 if none */
     int group, baseline;     /* the variant's slowdown group, and whether it is the base */
+    int role;                /* the variant's sb_role (experiments/experiment.h); set by the
+                                run, not saved: 0 (a kernel) in a run read back */
     int occupancy;           /* blocks per multiprocessor the API reports; -1 unknown */
     long threads_in_flight;  /* threads resident at once: min(launched, units x occupancy
                                 x block); -1 when the API gives no occupancy */

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/registry.h"
+
 void sb_options_defaults(sb_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -109,6 +111,20 @@ static int check_reference(const sb_options *o, char *err, size_t n)
     return fail(err, n, "--reference: no %s device in this run (not in --backend)", o->reference);
 }
 
+/* --backend LIST: names the registry knows, one session each. */
+static int parse_backends(const char *list, sb_options *o, char *err, size_t n)
+{
+    char known[128];
+    sb_registry_names(known, sizeof known);
+    if (split_list(list, o->backends, sizeof o->backends[0], SB_MAX_NAMES, &o->nbackends))
+        return fail(err, n, "--backend: expected %s, all or a comma list, got '%s'", known, list);
+    for (int i = 0; i < o->nbackends; i++)
+        if (!sb_registry_knows(o->backends[i]))
+            return fail(err, n, "--backend: unknown backend '%s' (known: %s, all)", o->backends[i],
+                        known);
+    return 0;
+}
+
 int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
 {
     enum { OPT_PLOT = 256, OPT_PTX, OPT_SEED, OPT_VARIANT, OPT_SAVE, OPT_REFERENCE };
@@ -145,14 +161,8 @@ int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
                 o->nbackends = 0;
                 break;
             }
-            if (split_list(optarg, o->backends, sizeof o->backends[0],
-                           SB_MAX_NAMES, &o->nbackends))
-                return fail(err, n, "--backend: expected cuda, opencl, all or a comma list, got '%s'",
-                            optarg);
-            for (int i = 0; i < o->nbackends; i++)
-                if (strcmp(o->backends[i], "cuda") && strcmp(o->backends[i], "opencl"))
-                    return fail(err, n, "--backend: unknown backend '%s' (known: cuda, opencl, all)",
-                                o->backends[i]);
+            if (parse_backends(optarg, o, err, n))
+                return SB_EXIT_USAGE;
             break;
         case 'e':
             if (split_list(optarg, o->experiments, sizeof o->experiments[0],

@@ -2,9 +2,87 @@
 
 #include <string.h>
 
+#include "experiments/experiment.h"
+#include "model.h"
+
+/* The headline figure of a record at one time per launch: what the
+ * launch is worth (bytes, FLOP or accesses) over that time. */
+static double headline(const sb_result *r, const sb_device_info *info, double ms)
+{
+    switch (r->quantity) {
+    case SB_QUANTITY_BANDWIDTH:
+        return r->bytes / (ms * 1e-3) / 1e9;
+    case SB_QUANTITY_FLOPS:
+        return r->flops / (ms * 1e-3) / 1e9;
+    case SB_QUANTITY_ACCESS:
+        /* Time one multiprocessor spends per warp-wide access, if the
+           accesses are spread evenly: comparable across strides. */
+        return r->accesses > 0
+                   ? ms * 1e6 * (info->compute_units > 0 ? info->compute_units : 1) / r->accesses
+                   : 0.0;
+    }
+    return 0.0;
+}
+
+static void derive_headline(const sb_run *run, sb_result *r)
+{
+    const sb_device_info *info = &run->devices[r->device_slot].info;
+    r->value = headline(r, info, r->ms.median);
+    r->value_best = headline(r, info, r->ms.min);
+}
+
+/* Latency is covered by what is resident, not by what is launched:
+ * min(launched, multiprocessors x blocks per multiprocessor x block). */
+static void derive_threads_in_flight(const sb_run *run, sb_result *r)
+{
+    int units = run->devices[r->device_slot].info.compute_units;
+    r->threads_in_flight = -1;
+    if (r->occupancy < 0 || units <= 0)
+        return;
+    double threads = (double)r->block[0] * r->block[1] * r->block[2];
+    double launched = threads * r->grid[0] * r->grid[1] * r->grid[2];
+    double resident = threads * r->occupancy * units;
+    r->threads_in_flight = (long)(launched < resident ? launched : resident);
+}
+
+/* The model's prediction for each declared pattern (the executor refused
+ * any the model rejects; one read back that it rejects keeps what it has). */
+static void derive_predictions(sb_result *r)
+{
+    for (int i = 0; i < r->npatterns && i < 2; i++) {
+        sb_prediction p;
+        if (sb_predict(&r->pattern[i], &p) == 0)
+            r->prediction[i] = p;
+    }
+}
+
+/* Each device's copy roofs: the fastest API copy and copy kernel of its
+ * bandwidth rows.  Only ever raised, so that a run read back (whose rows
+ * carry no role) keeps the roofs it was saved with. */
+static void derive_copy_roofs(sb_run *run)
+{
+    for (size_t i = 0; i < run->nresults; i++) {
+        const sb_result *r = &run->results[i];
+        sb_run_device *d = &run->devices[r->device_slot];
+        if (r->quantity != SB_QUANTITY_BANDWIDTH)
+            continue;
+        if (r->role == SB_ROLE_API_COPY && d->memcpy_gbs < r->value)
+            d->memcpy_gbs = r->value;
+        if (r->role == SB_ROLE_COPY_ROOF && d->copy_gbs < r->value)
+            d->copy_gbs = r->value;
+    }
+}
+
 /* Shares of the roof and slowdowns need the whole run's rows. */
 static void derive(sb_run *run)
 {
+    for (size_t i = 0; i < run->nresults; i++) {
+        sb_result *r = &run->results[i];
+        derive_headline(run, r);
+        derive_threads_in_flight(run, r);
+        derive_predictions(r);
+    }
+    derive_copy_roofs(run);
     for (size_t i = 0; i < run->nresults; i++) {
         sb_result *r = &run->results[i];
         const sb_run_device *d = &run->devices[r->device_slot];

@@ -11,6 +11,27 @@
 const char *const sb_known_backends[] = {"cuda", "opencl"};
 const int sb_nknown_backends = 2;
 
+int sb_registry_knows(const char *name)
+{
+    for (int b = 0; b < sb_nknown_backends; b++)
+        if (strcmp(name, sb_known_backends[b]) == 0)
+            return 1;
+    return 0;
+}
+
+void sb_registry_names(char *buf, size_t n)
+{
+    size_t used = 0;
+    if (n > 0)
+        buf[0] = '\0';
+    for (int b = 0; b < sb_nknown_backends && used < n; b++) {
+        int w = snprintf(buf + used, n - used, "%s%s", b ? ", " : "", sb_known_backends[b]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
 /* The installed module directory comes first; the build tree's is a last
  * resort, so that `./simtbench` works before `make install`. */
 static int find_module(const char *name, char *path, size_t n)
@@ -46,6 +67,129 @@ static int find_module(const char *name, char *path, size_t n)
     return -1;
 }
 
+/* The defaults: each gives the answer backend.h documents for a backend
+   that cannot do the thing. */
+static int cannot_compile_offline(const char *source, const char *const *defines, int ndefines,
+                                  const char *target, char **ptx)
+{
+    (void)source, (void)defines, (void)ndefines, (void)target;
+    *ptx = NULL;
+    return -1;
+}
+
+static int cannot_program_ptx(sb_program *prog, char **ptx)
+{
+    (void)prog;
+    *ptx = NULL;
+    return -1;
+}
+
+static int cannot_occupancy(sb_kernel *k, int block_threads, int *blocks_per_unit)
+{
+    (void)k, (void)block_threads, (void)blocks_per_unit;
+    return -1;
+}
+
+/* Not a failure: the API says nothing, which is every field -1. */
+static int unknown_kernel_resources(sb_kernel *k, sb_kernel_resources *out)
+{
+    (void)k;
+    out->regs = -1;
+    out->shared_bytes = -1;
+    out->private_bytes = -1;
+    return 0;
+}
+
+static int cannot_vendor_transpose(sb_buffer *dst, sb_buffer *src, int rows, int cols,
+                                   double *ms)
+{
+    (void)dst, (void)src, (void)rows, (void)cols, (void)ms;
+    return -1;
+}
+
+static int cannot_batch_begin(sb_device *dev, int max)
+{
+    (void)dev, (void)max;
+    return -1;
+}
+
+static int cannot_batch_end(sb_device *dev)
+{
+    (void)dev;
+    return -1;
+}
+
+void sb_registry_fill_defaults(sb_backend *vt, sb_backend_provides *provides)
+{
+    memset(provides, 0, sizeof *provides);
+#define SB_FILL(entry, fallback)                                                                 \
+    do {                                                                                         \
+        provides->entry = vt->entry != NULL;                                                     \
+        if (!vt->entry)                                                                          \
+            vt->entry = fallback;                                                                \
+    } while (0)
+    SB_FILL(compile_offline, cannot_compile_offline);
+    SB_FILL(program_ptx, cannot_program_ptx);
+    SB_FILL(occupancy, cannot_occupancy);
+    SB_FILL(kernel_resources, unknown_kernel_resources);
+    SB_FILL(vendor_transpose, cannot_vendor_transpose);
+#undef SB_FILL
+    if (!vt->vendor_transpose_name)
+        vt->vendor_transpose_name = "";
+    /* Batching is one capability: half of it is none. */
+    provides->batch = vt->batch_begin && vt->batch_end;
+    if (!provides->batch) {
+        vt->batch_begin = cannot_batch_begin;
+        vt->batch_end = cannot_batch_end;
+    }
+}
+
+/* The first entry a module must provide and left NULL, or NULL when none. */
+static const char *missing_required(const sb_backend *vt)
+{
+    const struct {
+        const char *name;
+        int present;
+    } required[] = {
+        {"name", vt->name != NULL},       {"prelude", vt->prelude != NULL},
+        {"probe", vt->probe != NULL},     {"enumerate", vt->enumerate != NULL},
+        {"open", vt->open != NULL},       {"close", vt->close != NULL},
+        {"build", vt->build != NULL},     {"release_program", vt->release_program != NULL},
+        {"kernel", vt->kernel != NULL},   {"release_kernel", vt->release_kernel != NULL},
+        {"alloc", vt->alloc != NULL},     {"free", vt->free != NULL},
+        {"upload", vt->upload != NULL},   {"download", vt->download != NULL},
+        {"copy", vt->copy != NULL},       {"launch", vt->launch != NULL},
+        {"last_error", vt->last_error != NULL},
+    };
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (!required[i].present)
+            return required[i].name;
+    return NULL;
+}
+
+/* The module's vtable, checked and copied into the slot with the defaults
+   filled in; 0, or -1 with the reason in slot->reason. */
+static int adopt_vtable(sb_backend_slot *slot, const sb_backend *vt)
+{
+    if (vt->abi != SB_BACKEND_ABI) {
+        snprintf(slot->reason, sizeof slot->reason,
+                 "%s implements backend ABI %d, this simtbench needs %d (mixed installations?)",
+                 slot->path, vt->abi, SB_BACKEND_ABI);
+        return -1;
+    }
+    const char *missing = missing_required(vt);
+    if (missing) {
+        snprintf(slot->reason, sizeof slot->reason,
+                 "%s leaves the required backend entry '%s' empty (a broken module?)",
+                 slot->path, missing);
+        return -1;
+    }
+    slot->ops = *vt;
+    sb_registry_fill_defaults(&slot->ops, &slot->provides);
+    slot->vt = &slot->ops;
+    return 0;
+}
+
 int sb_registry_load(const char *name, sb_backend_slot *slot)
 {
     memset(slot, 0, sizeof *slot);
@@ -70,16 +214,12 @@ int sb_registry_load(const char *name, sb_backend_slot *slot)
         sb_registry_unload(slot);
         return -1;
     }
-    if (vt->abi != SB_BACKEND_ABI) {
-        snprintf(slot->reason, sizeof slot->reason,
-                 "%s implements backend ABI %d, this simtbench needs %d (mixed installations?)",
-                 slot->path, vt->abi, SB_BACKEND_ABI);
+    if (adopt_vtable(slot, vt)) {
         sb_registry_unload(slot);
         return -1;
     }
-    slot->vt = vt;
-    if (vt->probe() != 0) {
-        snprintf(slot->reason, sizeof slot->reason, "%s", vt->last_error());
+    if (slot->vt->probe() != 0) {
+        snprintf(slot->reason, sizeof slot->reason, "%s", slot->vt->last_error());
         return -1;
     }
     slot->available = 1;

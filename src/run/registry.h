@@ -1,5 +1,7 @@
-/* The backend registry: finds backend modules, loads them with dlopen and
- * says why one cannot be used. */
+/* The backend registry: the only place that names the backends.  Finds
+ * backend modules, loads them with dlopen, says why one cannot be used,
+ * and fills the optional vtable entries a module leaves NULL with
+ * defaults, so that callers never test an entry for NULL. */
 #ifndef SB_REGISTRY_H
 #define SB_REGISTRY_H
 
@@ -7,10 +9,27 @@
 
 #include "backend.h"
 
+/* Which optional entries the module itself provides.  The others are the
+ * registry's defaults, which give the documented "cannot" answer: -1 from
+ * compile_offline, program_ptx, occupancy, vendor_transpose, batch_begin
+ * and batch_end, and every field -1 from kernel_resources.  A default sets
+ * no last_error(): where the absence itself is worth saying, the caller
+ * says it from these flags. */
+typedef struct sb_backend_provides {
+    int compile_offline;
+    int program_ptx;
+    int occupancy;
+    int kernel_resources;
+    int vendor_transpose; /* built with a vendor library */
+    int batch;            /* batch_begin and batch_end: times back-to-back launches */
+} sb_backend_provides;
+
 typedef struct sb_backend_slot {
     char name[16];
     void *handle;           /* dlopen handle, NULL when not loaded */
-    const sb_backend *vt;   /* NULL when not loaded */
+    const sb_backend *vt;   /* &ops once loaded, NULL when not loaded */
+    sb_backend ops;         /* the module's vtable with the defaults filled in */
+    sb_backend_provides provides;
     int available;          /* loaded and probe() succeeded */
     char path[512];         /* the module file that was loaded */
     char reason[1200];      /* why not available */
@@ -19,6 +38,16 @@ typedef struct sb_backend_slot {
 /* The backends this program knows, in their default order. */
 extern const char *const sb_known_backends[];
 extern const int sb_nknown_backends;
+
+/* Whether name is a backend this program knows (loaded or not). */
+int sb_registry_knows(const char *name);
+
+/* The known backends' names as "a, b" into buf, for messages. */
+void sb_registry_names(char *buf, size_t n);
+
+/* Fill the optional entries vt leaves NULL with the registry's defaults;
+ * *provides says which ones vt had.  sb_registry_load does this. */
+void sb_registry_fill_defaults(sb_backend *vt, sb_backend_provides *provides);
 
 /* Load and probe the named backend; always fills slot (reason on failure).
  * Returns 0 when the backend is available. */

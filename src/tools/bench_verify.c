@@ -23,7 +23,7 @@
 #include "run/kernel_source.h"
 #include "cli/options.h"
 #include "run/registry.h"
-#include "run/runner.h"
+#include "run/session.h"
 
 #define MAX_THREAD_COUNTS 8
 
@@ -118,8 +118,7 @@ static int run_once(sb_session *s, const sb_experiment *e, const char *source,
         if (vt->copy(bufs[1], bufs[0], plan->buffer[0].bytes, NULL))
             goto done;
     } else if (v->role == SB_ROLE_VENDOR) {
-        if (!vt->vendor_transpose ||
-            vt->vendor_transpose(bufs[1], bufs[0], plan->arg[0].i, plan->arg[1].i, NULL))
+        if (vt->vendor_transpose(bufs[1], bufs[0], plan->arg[0].i, plan->arg[1].i, NULL))
             goto done;
     } else {
         const char *defs[SB_MAX_DEFINES];
@@ -190,12 +189,11 @@ int main(int argc, char **argv)
 
     sb_session s;
     memset(&s, 0, sizeof s);
-    sb_options o;
-    sb_options_defaults(&o);
+    sb_device_request req = {-1, -1};
     sb_run scratch;
     memset(&scratch, 0, sizeof scratch);
     char err[2048];
-    if (sb_registry_load(backend, &s.slot) || sb_session_open(&s, &o, &scratch, err, sizeof err)) {
+    if (sb_registry_load(backend, &s.slot) || sb_session_open(&s, &req, &scratch, err, sizeof err)) {
         fprintf(stderr, "%s: not available: %s\n", backend, s.slot.reason);
         return 3;
     }
@@ -221,7 +219,7 @@ int main(int argc, char **argv)
         int chosen = argc - optind == 2 ? v->in_default : 0;
         for (int a = optind + 2; a < argc; a++)
             chosen |= strcmp(argv[a], v->name) == 0 || strcmp(argv[a], "all") == 0;
-        if (!chosen || (v->role == SB_ROLE_VENDOR && !s.slot.vt->vendor_transpose))
+        if (!chosen || (v->role == SB_ROLE_VENDOR && !s.slot.provides.vendor_transpose))
             continue;
         sb_plan plan;
         memset(&plan, 0, sizeof plan);

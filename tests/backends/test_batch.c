@@ -304,7 +304,7 @@ int main(void)
         return sb_test_skip_all(why);
     }
     vt = slot.vt;
-    if (!vt->batch_begin || !vt->batch_end) {
+    if (!slot.provides.batch) {
         printf("Bail out! the " TEST_BACKEND " backend has no batch_begin/batch_end\n");
         return 1;
     }
@@ -344,7 +344,7 @@ int main(void)
     /* The vendor row needs the library at build time and at run time: an
        untimed transpose outside a batch says whether it can run here. */
     sb_buffer *x = NULL, *y = NULL;
-    if (!vt->vendor_transpose) {
+    if (!slot.provides.vendor_transpose) {
         printf("# no vendor transpose in this build: its batch is not tested\n");
         n--;
     } else if (vt->alloc(dev, 4 * sizeof(float), &x) || vt->alloc(dev, 4 * sizeof(float), &y) ||

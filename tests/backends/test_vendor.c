@@ -127,7 +127,7 @@ int main(void)
         return sb_test_skip_all(why);
     }
     vt = slot.vt;
-    if (!vt->vendor_transpose) {
+    if (!slot.provides.vendor_transpose) {
         sb_registry_unload(&slot);
         return sb_test_skip_all(strcmp(TEST_BACKEND, "cuda") == 0
                                     ? "the cuda backend was built without cuBLAS (configure "

@@ -10,10 +10,13 @@
 #include <string.h>
 
 #include "experiments/catalogue.h"
+#include "run/analysis.h"
+#include "run/executor.h"
 #include "run/kernel_source.h"
 #include "cli/options.h"
 #include "run/registry.h"
-#include "run/runner.h"
+#include "run/session.h"
+#include "run/suite.h"
 #include "experiments/variant.h"
 
 #ifndef TEST_BACKEND
@@ -39,9 +42,34 @@ static int count_variants(const sb_experiment *e, const sb_options *o)
     int n = e->variants(vs, SB_MAX_VARIANTS), runnable = 0;
     for (int i = 0; i < n; i++)
         runnable += sb_variant_selected(o, &vs[i], i, n) &&
-                    (vs[i].role != SB_ROLE_VENDOR || session.slot.vt->vendor_transpose != NULL);
+                    (vs[i].role != SB_ROLE_VENDOR || session.slot.provides.vendor_transpose);
     free(vs);
     return runnable;
+}
+
+/* The pipeline on one session: the options planned into a suite for the
+ * experiment e, executed, and analysed; the executor's status. */
+static int run_pipeline(sb_options *o, sb_session *s, const sb_experiment *e, sb_run *run)
+{
+    snprintf(o->experiments[0], sizeof o->experiments[0], "%s", e->name);
+    o->nexperiments = 1;
+    sb_suite suite;
+    char err[512];
+    int status = sb_suite_plan(o, &suite, err, sizeof err);
+    if (status)
+        fail_msg("the suite plan refused: %s", err);
+    assert_int_equal(suite.nexperiments, 1);
+    assert_ptr_equal(suite.experiments[0].e, e);
+    memset(run, 0, sizeof *run);
+    run->ndevices = 1;
+    run->devices[0].info = s->info;
+    s->run_device = 0;
+    status = sb_execute(&suite, s, 1, run);
+    sb_analysis analysis;
+    assert_int_equal(sb_analyse(run, NULL, &analysis), 0);
+    sb_analysis_free(&analysis);
+    sb_suite_free(&suite);
+    return status;
 }
 
 /* Every variant at one size: each must run and verify, so the run adds one
@@ -62,12 +90,7 @@ static void run_all_variants(void **state)
     o.rows = c->rows;
     o.cols = c->cols;
     sb_run run;
-    memset(&run, 0, sizeof run);
-    run.ndevices = 1;
-    run.devices[0].info = session.info;
-    session.run_device = 0;
-    const sb_experiment *exps[1] = {c->e};
-    int status = sb_run_experiments(&o, &session, 1, exps, 1, &run);
+    int status = run_pipeline(&o, &session, c->e, &run);
     assert_int_equal(status, SB_EXIT_OK);
     assert_int_equal((int)run.nresults, count_variants(c->e, &o));
     for (size_t i = 0; i < run.nresults; i++) {
@@ -81,13 +104,14 @@ static void run_all_variants(void **state)
 
 /* The timing loop itself: more repetitions than one batch holds, after
  * the time-based warm-up, for each kind of timed operation (the API copy,
- * a kernel, the vendor transpose where there is one).  state is a vtable to
+ * a kernel, the vendor transpose where there is one).  state is a slot to
  * run with instead of the backend's own (one without batching), or NULL. */
 static void many_reps_after_warm_up(void **state)
 {
-    const sb_backend *vt = *state ? *state : session.slot.vt;
     sb_session s = session;
-    s.slot.vt = vt;
+    if (*state)
+        s.slot = *(const sb_backend_slot *)*state;
+    s.slot.vt = &s.slot.ops;
     const sb_experiment *e = NULL;
     for (int i = 0; i < sb_catalogue_count() && !e; i++)
         if (strcmp(sb_catalogue_get(i)->name, "transpose") == 0)
@@ -104,13 +128,8 @@ static void many_reps_after_warm_up(void **state)
     o.quiet = 1;
     o.rows = o.cols = 64;
     sb_run run;
-    memset(&run, 0, sizeof run);
-    run.ndevices = 1;
-    run.devices[0].info = session.info;
-    s.run_device = 0;
-    const sb_experiment *exps[1] = {e};
-    assert_int_equal(sb_run_experiments(&o, &s, 1, exps, 1, &run), SB_EXIT_OK);
-    assert_int_equal((int)run.nresults, vt->vendor_transpose ? 3 : 2);
+    assert_int_equal(run_pipeline(&o, &s, e, &run), SB_EXIT_OK);
+    assert_int_equal((int)run.nresults, s.slot.provides.vendor_transpose ? 3 : 2);
     for (size_t i = 0; i < run.nresults; i++) {
         const sb_result *r = &run.results[i];
         printf("# %s: median %.4f ms, min %.4f, max %.4f over %d reps\n", r->variant,
@@ -184,17 +203,24 @@ int main(void)
     sb_run scratch;
     memset(&scratch, 0, sizeof scratch);
     char err[1024];
-    if (sb_session_open(&session, &o, &scratch, err, sizeof err))
+    sb_device_request req = {o.platform, o.device};
+    if (sb_session_open(&session, &req, &scratch, err, sizeof err))
         return sb_test_skip_all(err);
 
     struct CMUnitTest tests[MAX_CASES + 3];
     int n = 0, ncases = 0;
-    /* The backend's own vtable, then the same without batch_begin and
-       batch_end: the one-at-a-time path the runner keeps for such backends. */
-    static sb_backend unbatched;
-    unbatched = *session.slot.vt;
-    unbatched.batch_begin = NULL;
-    unbatched.batch_end = NULL;
+    /* The backend's own vtable, then the same as a module without
+       batch_begin and batch_end would load: the one-at-a-time path the
+       executor keeps for such backends. */
+    static sb_backend_slot unbatched;
+    unbatched = session.slot;
+    unbatched.ops.batch_begin = NULL;
+    unbatched.ops.batch_end = NULL;
+    sb_registry_fill_defaults(&unbatched.ops, &unbatched.provides);
+    if (unbatched.provides.batch) {
+        printf("Bail out! the registry took a vtable without batch_begin for one that batches\n");
+        return 1;
+    }
     tests[n++] = (struct CMUnitTest){TEST_BACKEND " kernel resources of a 1 KiB local array",
                                      kernel_resources_of_local_array, NULL, NULL, NULL};
     tests[n++] = (struct CMUnitTest){TEST_BACKEND " 600 reps after a timed warm-up, batched",

@@ -98,7 +98,7 @@ int main(void)
     sb_registry_load("cuda", &slot);
     if (!slot.vt)
         return sb_test_skip_all(slot.reason);
-    if (!slot.vt->compile_offline)
+    if (!slot.provides.compile_offline)
         return sb_test_skip_all("the cuda backend cannot compile without a device");
     char err[512];
     source = sb_kernel_source(slot.vt->prelude, "transpose.cl", err, sizeof err);

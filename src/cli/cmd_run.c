@@ -1,0 +1,126 @@
+/* The run command (cmd_run.h): the pipeline's stages in order, each
+ * handing the next a typed value. */
+#include "cli/cmd_run.h"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "report/output_file.h"
+#include "report/plot.h"
+#include "report/report.h"
+#include "run/analysis.h"
+#include "run/crossapi.h"
+#include "run/executor.h"
+#include "run/session.h"
+#include "run/suite.h"
+
+/* The run's provenance: this program's version, when, and where. */
+static void stamp(sb_run *run)
+{
+    snprintf(run->tool_version, sizeof run->tool_version, "%s", PACKAGE_VERSION);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(run->date, sizeof run->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (gethostname(run->host, sizeof run->host))
+        snprintf(run->host, sizeof run->host, "unknown");
+    run->host[sizeof run->host - 1] = '\0';
+}
+
+/* One output through sb_output_*: to path (written beside it and renamed
+ * when complete, so a failure leaves an existing file as it was), or to
+ * standard output when path is NULL. */
+static int write_output(const char *path, sb_format format, const sb_analysis *a)
+{
+    char err[1024];
+    if (!path) {
+        if (sb_report_write(format, a, stdout) == 0)
+            return SB_EXIT_OK;
+        fprintf(stderr, "simtbench: cannot write the report\n");
+        return SB_EXIT_IO;
+    }
+    sb_output_file f;
+    if (sb_output_open(&f, path, err, sizeof err)) {
+        fprintf(stderr, "simtbench: %s\n", err);
+        return SB_EXIT_IO;
+    }
+    if (sb_report_write(format, a, f.f)) {
+        sb_output_abort(&f);
+        fprintf(stderr, "simtbench: cannot write the report to %s\n", path);
+        return SB_EXIT_IO;
+    }
+    if (sb_output_commit(&f, err, sizeof err)) {
+        fprintf(stderr, "simtbench: %s\n", err);
+        return SB_EXIT_IO;
+    }
+    return SB_EXIT_OK;
+}
+
+/* The report, the saved JSON and the plots of whatever ran; the first
+ * failure's status, or SB_EXIT_OK. */
+static int write_files(const sb_options *o, const sb_suite *suite, const sb_analysis *a)
+{
+    int status = SB_EXIT_OK, st;
+    if (a->run->ndevices == 0)
+        return status;
+    if ((st = write_output(o->output, o->format, a)) && !status)
+        status = st;
+    if (suite->save && (st = write_output(suite->save, SB_FORMAT_JSON, a)) && !status)
+        status = st;
+    /* After the report, so a plotting problem never costs the figures. */
+    if (suite->plot_dir && a->run->nresults > 0 && sb_plot_run(a, suite->plot_dir, stderr) &&
+        !status)
+        status = SB_EXIT_IO;
+    return status;
+}
+
+/* --reference must name a backend with a device in this run: checked once
+ * the devices are open, before anything is measured. */
+static int check_reference(const sb_options *o, const sb_run *run)
+{
+    if (!o->reference || run->ndevices == 0 || sb_crossapi_reference(run, o->reference) >= 0)
+        return SB_EXIT_OK;
+    fprintf(stderr, "simtbench: --reference: no %s device in this run\n", o->reference);
+    return SB_EXIT_USAGE;
+}
+
+int sb_cmd_run(const sb_options *o)
+{
+    sb_suite suite;
+    char err[1024];
+    int status = sb_suite_plan(o, &suite, err, sizeof err);
+    if (status) {
+        fprintf(stderr, "simtbench: %s\n", err);
+        return status;
+    }
+    sb_run run;
+    memset(&run, 0, sizeof run);
+    stamp(&run);
+    sb_session sessions[SB_RUN_MAX_DEVICES];
+    int nsessions = 0;
+    status = sb_sessions_open(&suite, sessions, &nsessions, &run);
+    if (status == SB_EXIT_OK && (status = check_reference(o, &run)) != SB_EXIT_OK)
+        run.ndevices = 0; /* nothing measured, nothing to report */
+    if (status == SB_EXIT_OK)
+        status = sb_execute(&suite, sessions, nsessions, &run);
+    sb_sessions_close(sessions, nsessions);
+    sb_analysis analysis;
+    int analysed = sb_analyse(&run, o->reference, &analysis);
+    if (analysed) {
+        fprintf(stderr, "simtbench: out of host memory\n");
+        if (!status)
+            status = SB_EXIT_RUNTIME;
+    } else {
+        int st = write_files(o, &suite, &analysis);
+        if (st && !status)
+            status = st;
+    }
+    sb_analysis_free(&analysis);
+    sb_run_free(&run);
+    sb_suite_free(&suite);
+    return status;
+}

@@ -1,0 +1,21 @@
+/* The executor: runs a checked suite plan on opened sessions.  For every
+ * experiment, once per size, the inputs and the reference; then, on every
+ * session, for every chosen variant: build, allocate and upload, launch,
+ * warm up, time, verify against the reference, and record the raw
+ * result (samples' statistics, compiler resources, occupancy, what the
+ * launch is worth, the declared access patterns).  Headline figures, roofs
+ * and the model's predictions are analysis's (analysis.h). */
+#ifndef SB_EXECUTOR_H
+#define SB_EXECUTOR_H
+
+#include "result.h"
+#include "run/session.h"
+#include "run/suite.h"
+
+/* Run the suite on sessions[0..nsessions), appending verified results to
+ * run.  Failures are reported on stderr as they happen, one line each;
+ * returns the exit status (SB_EXIT_OK when every variant ran and was
+ * verified, else the first failure's). */
+int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_run *run);
+
+#endif

@@ -1,0 +1,93 @@
+/* Sessions (session.h): the devices a run measures on. */
+#include "run/session.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/options.h"
+
+int sb_session_open(sb_session *s, const sb_device_request *req, sb_run *run, char *err,
+                    size_t n)
+{
+    if (!s->slot.available) {
+        snprintf(err, n, "the %s backend is not available: %s", s->slot.name, s->slot.reason);
+        return SB_EXIT_UNAVAILABLE;
+    }
+    if (s->slot.vt->open(req, &s->dev, &s->info)) {
+        snprintf(err, n, "%s: cannot open a device: %s", s->slot.name, s->slot.vt->last_error());
+        return SB_EXIT_UNAVAILABLE;
+    }
+    if (run->ndevices >= SB_RUN_MAX_DEVICES) {
+        snprintf(err, n, "too many devices in one run");
+        sb_session_close(s);
+        return SB_EXIT_USAGE;
+    }
+    s->run_device = run->ndevices++;
+    sb_run_device *d = &run->devices[s->run_device];
+    memset(d, 0, sizeof *d);
+    snprintf(d->backend, sizeof d->backend, "%s", s->slot.name);
+    d->info = s->info;
+    return SB_EXIT_OK;
+}
+
+void sb_session_close(sb_session *s)
+{
+    if (s->dev && s->slot.vt)
+        s->slot.vt->close(s->dev);
+    s->dev = NULL;
+}
+
+/* No backend named: each known one that loads and opens, in the
+   registry's order. */
+static int open_every_available(const sb_suite *suite, sb_session *sessions, int *n, sb_run *run)
+{
+    char err[1024];
+    for (int b = 0; b < sb_nknown_backends && *n < SB_RUN_MAX_DEVICES; b++) {
+        sb_session *s = &sessions[*n];
+        memset(s, 0, sizeof *s);
+        if (sb_registry_load(sb_known_backends[b], &s->slot)) {
+            sb_registry_unload(&s->slot);
+            continue;
+        }
+        if (sb_session_open(s, &suite->device, run, err, sizeof err)) {
+            fprintf(stderr, "simtbench: note: skipping %s\n", err);
+            sb_registry_unload(&s->slot);
+            continue;
+        }
+        (*n)++;
+    }
+    if (*n == 0) {
+        fprintf(stderr, "simtbench: no backend is available (see simtbench --list)\n");
+        return SB_EXIT_UNAVAILABLE;
+    }
+    return SB_EXIT_OK;
+}
+
+int sb_sessions_open(const sb_suite *suite, sb_session *sessions, int *n, sb_run *run)
+{
+    char err[1024];
+    *n = 0;
+    if (suite->nsessions == 0)
+        return open_every_available(suite, sessions, n, run);
+    for (int b = 0; b < suite->nsessions; b++) {
+        sb_session *s = &sessions[*n];
+        memset(s, 0, sizeof *s);
+        sb_registry_load(suite->sessions[b], &s->slot);
+        int st = sb_session_open(s, &suite->device, run, err, sizeof err);
+        if (st) {
+            fprintf(stderr, "simtbench: %s\n", err);
+            sb_registry_unload(&s->slot);
+            return st;
+        }
+        (*n)++;
+    }
+    return SB_EXIT_OK;
+}
+
+void sb_sessions_close(sb_session *sessions, int n)
+{
+    for (int i = 0; i < n; i++) {
+        sb_session_close(&sessions[i]);
+        sb_registry_unload(&sessions[i].slot);
+    }
+}

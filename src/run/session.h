@@ -1,0 +1,40 @@
+/* Sessions: one opened device of one loaded backend, each a device of the
+ * run's record.  Opened from the suite plan, after it has been checked. */
+#ifndef SB_SESSION_H
+#define SB_SESSION_H
+
+#include <stddef.h>
+
+#include "backend.h"
+#include "result.h"
+#include "run/registry.h"
+#include "run/suite.h"
+
+/* One opened device of one backend. */
+typedef struct sb_session {
+    sb_backend_slot slot;
+    sb_device *dev;
+    sb_device_info info;
+    int run_device;          /* index into sb_run.devices */
+} sb_session;
+
+/* Open the requested device on a loaded backend and add it to run's
+ * devices; SB_EXIT_OK, or SB_EXIT_UNAVAILABLE (SB_EXIT_USAGE when run holds
+ * no more devices) with the reason in err. */
+int sb_session_open(sb_session *s, const sb_device_request *req, sb_run *run, char *err,
+                    size_t n);
+
+/* Close a session opened by sb_session_open. */
+void sb_session_close(sb_session *s);
+
+/* Load the suite's backends and open a session on each into sessions[]
+ * (room for SB_RUN_MAX_DEVICES), *n of them.  Named backends must all open
+ * (else the status, with one line on stderr); with none named, every
+ * known backend that opens, the others left out with a note.  On failure
+ * the sessions opened so far stay in sessions[0..*n) for sb_sessions_close. */
+int sb_sessions_open(const sb_suite *suite, sb_session *sessions, int *n, sb_run *run);
+
+/* Close and unload sessions[0..n). */
+void sb_sessions_close(sb_session *sessions, int n);
+
+#endif

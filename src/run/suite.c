@@ -1,0 +1,274 @@
+/* The suite plan (suite.h): every check a run can make before a device
+ * opens, so that a run that cannot succeed stops before it measures. */
+#include "run/suite.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "experiments/catalogue.h"
+#include "run/registry.h"
+
+static int fail(int status, char *err, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int fail(int status, char *err, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+int sb_variant_selected(const sb_options *o, const sb_variant *v, int index, int n)
+{
+    if (o->all_variants && o->sample_every > 1 && n > SB_SWEEP_SAMPLE_OVER)
+        return v->in_default || index % o->sample_every == 0;
+    if (o->all_variants)
+        return 1;
+    if (o->nvariants == 0)
+        return v->in_default;
+    for (int i = 0; i < o->nvariants; i++)
+        if (strcmp(o->variants[i], v->name) == 0)
+            return 1;
+    return 0;
+}
+
+/* --experiment into catalogue entries, each once, in the order asked
+   (a family in catalogue order); none asked: the default suite. */
+static int resolve_experiments(const sb_options *o, const sb_experiment **exps, int *n, char *err,
+                               size_t en)
+{
+    *n = 0;
+    if (o->nexperiments == 0) {
+        for (int i = 0; i < sb_catalogue_count() && *n < SB_SUITE_MAX_EXPERIMENTS; i++)
+            if (sb_catalogue_get(i)->in_default)
+                exps[(*n)++] = sb_catalogue_get(i);
+        return SB_EXIT_OK;
+    }
+    for (int i = 0; i < o->nexperiments; i++) {
+        const sb_experiment *found[SB_SUITE_MAX_EXPERIMENTS];
+        int m = sb_catalogue_select(o->experiments[i], found, SB_SUITE_MAX_EXPERIMENTS);
+        if (m == 0)
+            return fail(SB_EXIT_USAGE, err, en, "unknown experiment '%s' (see --list)",
+                        o->experiments[i]);
+        for (int j = 0; j < m; j++) {
+            int dup = 0;
+            for (int k = 0; k < *n; k++)
+                dup |= exps[k] == found[j];
+            if (!dup && *n < SB_SUITE_MAX_EXPERIMENTS)
+                exps[(*n)++] = found[j];
+        }
+    }
+    return SB_EXIT_OK;
+}
+
+/* Every --variant name must belong to one of the chosen experiments. */
+static int check_variant_names(const sb_options *o, const sb_experiment *const *exps, int nexps,
+                               sb_variant *scratch, char *err, size_t en)
+{
+    for (int i = 0; i < o->nvariants; i++) {
+        int found = 0;
+        for (int x = 0; x < nexps && !found; x++) {
+            int n = exps[x]->variants(scratch, SB_MAX_VARIANTS);
+            for (int j = 0; j < n && !found; j++)
+                found = strcmp(scratch[j].name, o->variants[i]) == 0;
+        }
+        if (!found)
+            return fail(SB_EXIT_USAGE, err, en,
+                        "unknown variant '%s' for the chosen experiments (see --list)",
+                        o->variants[i]);
+    }
+    return SB_EXIT_OK;
+}
+
+/* Each experiment with the variants the options select; one that selects
+   none is left out of the plan. */
+static int choose_variants(const sb_options *o, const sb_experiment *const *exps, int nexps,
+                           sb_variant *scratch, sb_suite *s, char *err, size_t en)
+{
+    for (int x = 0; x < nexps; x++) {
+        int n = exps[x]->variants(scratch, SB_MAX_VARIANTS), m = 0;
+        for (int i = 0; i < n; i++)
+            if (sb_variant_selected(o, &scratch[i], i, n))
+                scratch[m++] = scratch[i];
+        if (m == 0)
+            continue;
+        sb_suite_experiment *se = &s->experiments[s->nexperiments];
+        se->variants = malloc(sizeof *se->variants * (size_t)m);
+        if (!se->variants)
+            return fail(SB_EXIT_RUNTIME, err, en, "out of host memory");
+        memcpy(se->variants, scratch, sizeof *se->variants * (size_t)m);
+        se->nvariants = m;
+        se->e = exps[x];
+        s->nexperiments++;
+    }
+    return SB_EXIT_OK;
+}
+
+/* The sessions --backend names: each a backend the registry knows, and no
+   more than one run holds. */
+static int plan_sessions(const sb_options *o, sb_suite *s, char *err, size_t en)
+{
+    char known[128];
+    sb_registry_names(known, sizeof known);
+    for (int i = 0; i < o->nbackends; i++)
+        if (!sb_registry_knows(o->backends[i]))
+            return fail(SB_EXIT_USAGE, err, en, "--backend: unknown backend '%s' (known: %s, all)",
+                        o->backends[i], known);
+    if (o->nbackends > SB_RUN_MAX_DEVICES)
+        return fail(SB_EXIT_USAGE, err, en,
+                    "--backend: %d sessions asked for, one run holds at most %d", o->nbackends,
+                    SB_RUN_MAX_DEVICES);
+    s->nsessions = o->nbackends;
+    for (int i = 0; i < o->nbackends; i++)
+        snprintf(s->sessions[i], sizeof s->sessions[i], "%s", o->backends[i]);
+    return SB_EXIT_OK;
+}
+
+/* Why a path in a directory that may not exist could not be made: the
+   directory missing (what it is called, for the message), or error. */
+static const char *why_not_made(const char *path, const char *missing, int error)
+{
+    char *copy = strdup(path);
+    struct stat st;
+    int no_dir = copy && stat(dirname(copy), &st) != 0;
+    free(copy);
+    return no_dir ? missing : strerror(error);
+}
+
+/* Whether the file an option names could be written: an existing file is
+   opened for writing and closed, not truncated; a new one is made and
+   removed again, which asks the file system itself (access() would say yes
+   to root where nothing can be made, as in /proc). */
+static int check_output_file(const char *option, const char *path, char *err, size_t en)
+{
+    struct stat st;
+    if (!*path)
+        return fail(SB_EXIT_IO, err, en, "%s: the path is empty", option);
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return fail(SB_EXIT_IO, err, en, "cannot write %s: it is a directory", path);
+        /* A FIFO or a terminal is not opened: that could block or take it. */
+        int fd = S_ISREG(st.st_mode) ? open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC) : -2;
+        if (fd == -1 || (fd == -2 && access(path, W_OK) != 0))
+            return fail(SB_EXIT_IO, err, en, "cannot write %s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return SB_EXIT_OK;
+    }
+    if (errno != ENOENT)
+        return fail(SB_EXIT_IO, err, en, "cannot write %s: %s", path, strerror(errno));
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return fail(SB_EXIT_IO, err, en, "cannot write %s: %s", path,
+                    why_not_made(path, "its directory does not exist", errno));
+    close(fd);
+    unlink(path);
+    return SB_EXIT_OK;
+}
+
+/* Whether files could be written into the directory an option names: it
+   exists and takes a new file, or it can be made (the writers make one
+   level), which is tried and undone. */
+static int check_output_dir(const char *option, const char *dir, char *err, size_t en)
+{
+    struct stat st;
+    if (!*dir)
+        return fail(SB_EXIT_IO, err, en, "%s: the path is empty", option);
+    if (stat(dir, &st) != 0) {
+        if (errno != ENOENT || mkdir(dir, 0777) != 0)
+            return fail(SB_EXIT_IO, err, en, "cannot make the directory %s: %s", dir,
+                        errno == ENOENT
+                            ? why_not_made(dir, "its parent directory does not exist", errno)
+                            : strerror(errno));
+        rmdir(dir);
+        return SB_EXIT_OK;
+    }
+    if (!S_ISDIR(st.st_mode))
+        return fail(SB_EXIT_IO, err, en, "cannot write into %s: it is not a directory", dir);
+    size_t len = strlen(dir) + 32;
+    char *probe = malloc(len);
+    if (!probe)
+        return fail(SB_EXIT_RUNTIME, err, en, "out of host memory");
+    snprintf(probe, len, "%s/.simtbench-probe-XXXXXX", dir);
+    int fd = mkstemp(probe);
+    int status = fd < 0 ? fail(SB_EXIT_IO, err, en, "cannot write into %s: %s", dir,
+                               strerror(errno))
+                        : SB_EXIT_OK;
+    if (fd >= 0) {
+        close(fd);
+        unlink(probe);
+    }
+    free(probe);
+    return status;
+}
+
+static int check_outputs(const sb_suite *s, char *err, size_t en)
+{
+    int st = SB_EXIT_OK;
+    if (!st && s->output)
+        st = check_output_file("--output", s->output, err, en);
+    if (!st && s->save)
+        st = check_output_file("--save", s->save, err, en);
+    if (!st && s->plot_dir)
+        st = check_output_dir("--plot", s->plot_dir, err, en);
+    if (!st && s->ptx_dir)
+        st = check_output_dir("--dump-ptx", s->ptx_dir, err, en);
+    return st;
+}
+
+static void copy_policy(const sb_options *o, sb_suite *s)
+{
+    s->device.platform = o->platform;
+    s->device.device = o->device;
+    s->rows = o->rows;
+    s->cols = o->cols;
+    s->reps = o->reps;
+    s->warmup = o->warmup;
+    s->seed = o->seed;
+    s->quiet = o->quiet;
+    s->output = o->output;
+    s->save = o->save;
+    s->plot_dir = o->plot_dir;
+    s->ptx_dir = o->ptx_dir;
+}
+
+int sb_suite_plan(const sb_options *o, sb_suite *s, char *err, size_t n)
+{
+    memset(s, 0, sizeof *s);
+    const sb_experiment *exps[SB_SUITE_MAX_EXPERIMENTS];
+    int nexps = 0;
+    sb_variant *scratch = calloc(SB_MAX_VARIANTS, sizeof *scratch);
+    if (!scratch)
+        return fail(SB_EXIT_RUNTIME, err, n, "out of host memory");
+    int st = resolve_experiments(o, exps, &nexps, err, n);
+    if (!st)
+        st = check_variant_names(o, exps, nexps, scratch, err, n);
+    if (!st)
+        st = choose_variants(o, exps, nexps, scratch, s, err, n);
+    free(scratch);
+    if (!st)
+        st = plan_sessions(o, s, err, n);
+    if (!st) {
+        copy_policy(o, s);
+        st = check_outputs(s, err, n);
+    }
+    if (st)
+        sb_suite_free(s);
+    return st;
+}
+
+void sb_suite_free(sb_suite *s)
+{
+    for (int i = 0; i < s->nexperiments; i++)
+        free(s->experiments[i].variants);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,60 @@
+/* The suite plan: what a run will do, resolved from the options and
+ * checked before any device opens.  Experiments from the catalogue, each
+ * with its chosen variants; the backends to open a session on; the
+ * measuring policy (size, repetitions, warm-up, seed); and the output
+ * paths, checked writable.  A plan that cannot run fails here, with one
+ * line on stderr and nothing written. */
+#ifndef SB_SUITE_H
+#define SB_SUITE_H
+
+#include <stddef.h>
+
+#include "backend.h"
+#include "cli/options.h"
+#include "experiments/experiment.h"
+#include "result.h"
+
+#define SB_SUITE_MAX_EXPERIMENTS 64
+
+/* One experiment of the plan and the variants it runs, in catalogue order. */
+typedef struct sb_suite_experiment {
+    const sb_experiment *e;
+    int nvariants;         /* at least 1 */
+    sb_variant *variants;  /* malloc'd */
+} sb_suite_experiment;
+
+typedef struct sb_suite {
+    int nexperiments;
+    sb_suite_experiment experiments[SB_SUITE_MAX_EXPERIMENTS];
+    /* Sessions: one per name, in order (a name given twice opens two); none
+       named: one on every known backend that opens, the unavailable ones
+       left out with a note. */
+    int nsessions;
+    char sessions[SB_RUN_MAX_DEVICES][16];
+    sb_device_request device;  /* which device each session opens */
+    long rows, cols;           /* 0: the largest default any session's device asks for */
+    int reps, warmup;
+    unsigned seed;
+    int quiet;                 /* no progress and no notes on stderr */
+    const char *output;        /* the report; NULL: standard output */
+    const char *save;          /* the JSON copy; NULL: none */
+    const char *plot_dir;      /* NULL: no plots */
+    const char *ptx_dir;       /* NULL: PTX is summarised, not saved */
+} sb_suite;
+
+/* Resolve and check options into *s: SB_EXIT_OK; SB_EXIT_USAGE for an
+ * unknown experiment, variant or backend, or more sessions than a run
+ * holds; SB_EXIT_IO for an output path that cannot be written;
+ * SB_EXIT_RUNTIME when out of host memory.  On failure the one line a
+ * user reads is in err (without the program's name), *s holds nothing to
+ * free, and no file has been made or changed. */
+int sb_suite_plan(const sb_options *o, sb_suite *s, char *err, size_t n);
+
+/* Free what sb_suite_plan allocated. */
+void sb_suite_free(sb_suite *s);
+
+/* Whether options select variant v, the index-th of n (by name, 'all',
+ * a sample of a long sweep, or the default set). */
+int sb_variant_selected(const sb_options *o, const sb_variant *v, int index, int n);
+
+#endif

@@ -1,0 +1,85 @@
+/* The timing policy (timing.h). */
+#include "run/timing.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#define SB_WARMUP_MS 20.0        /* device time the warm-up lasts at least */
+#define SB_WARMUP_MAX_EXTRA 1000 /* launches it may add to reach that time */
+#define SB_BATCH_LEAD_MAX 8
+
+int sb_launch_once(const sb_timed_op *op, double *ms)
+{
+    const sb_backend *vt = op->vt;
+    const sb_plan *plan = op->plan;
+    if (op->role == SB_ROLE_API_COPY)
+        return vt->copy(op->bufs[1], op->bufs[0], plan->buffer[0].bytes, ms);
+    if (op->role == SB_ROLE_VENDOR)
+        return vt->vendor_transpose(op->bufs[1], op->bufs[0], plan->arg[0].i, plan->arg[1].i,
+                                    ms);
+    return vt->launch(op->k, &plan->geometry, op->args, plan->nargs, ms);
+}
+
+/* Where the backend batches, the launches are queued back to back,
+ * SB_BATCH_CHUNK at a time, with no host round trip between them; each
+ * batch starts with lead launches whose times are dropped, so that the
+ * first recorded launch follows a busy GPU and not the host's wait for the
+ * previous batch.  Else each launch waits for itself. */
+int sb_time_launches(const sb_timed_op *op, int n, int lead, double *ms, char *err, size_t errn)
+{
+    const sb_backend *vt = op->vt;
+    int batched = op->batched;
+    double dropped[SB_BATCH_LEAD_MAX];
+    if (!batched || lead < 0)
+        lead = 0;
+    if (lead > SB_BATCH_LEAD_MAX)
+        lead = SB_BATCH_LEAD_MAX;
+    for (int done = 0; done < n;) {
+        int m = !batched ? 1 : n - done < SB_BATCH_CHUNK ? n - done : SB_BATCH_CHUNK;
+        if (batched && vt->batch_begin(op->dev, lead + m)) {
+            snprintf(err, errn, "%s", vt->last_error());
+            return -1;
+        }
+        int failed = 0;
+        for (int i = 0; i < lead + m && !failed; i++)
+            if ((failed = sb_launch_once(op, i < lead ? &dropped[i] : &ms[done + i - lead]) != 0))
+                snprintf(err, errn, "%s", vt->last_error());
+        /* The batch ends even after a failure, so that the device is left
+           usable; the first failure is the one reported. */
+        if (batched && vt->batch_end(op->dev) && !failed) {
+            snprintf(err, errn, "%s", vt->last_error());
+            failed = 1;
+        }
+        if (failed)
+            return -1;
+        done += m;
+    }
+    return 0;
+}
+
+/* The extra launches are sized from the time per launch measured so far. */
+int sb_warm_up(const sb_timed_op *op, int warmup, char *err, size_t n)
+{
+    double ms[SB_BATCH_CHUNK], warm_ms = 0.0;
+    int done = 0, extra = 0;
+    for (;;) {
+        int m;
+        if (done < warmup) {
+            m = warmup - done;
+        } else if (warmup > 0 && warm_ms < SB_WARMUP_MS && extra < SB_WARMUP_MAX_EXTRA) {
+            double left = SB_WARMUP_MAX_EXTRA - extra, per = warm_ms / done;
+            double need = per > 0 ? ceil((SB_WARMUP_MS - warm_ms) / per) : left;
+            m = need < 1 ? 1 : need < left ? (int)need : (int)left;
+            extra += m < SB_BATCH_CHUNK ? m : SB_BATCH_CHUNK;
+        } else {
+            return 0;
+        }
+        if (m > SB_BATCH_CHUNK)
+            m = SB_BATCH_CHUNK;
+        if (sb_time_launches(op, m, 0, ms, err, n))
+            return -1;
+        for (int i = 0; i < m; i++)
+            warm_ms += ms[i];
+        done += m;
+    }
+}

@@ -1,0 +1,44 @@
+/* What the variants of one experiment on one session share, so that a
+ * family of variants costs launches, not host work: the programs built so
+ * far (keyed by definitions: variants that differ only in block shape or
+ * host parameters share one), device copies of the big inputs (read-only
+ * by contract; the final verification would catch a kernel that wrote
+ * one), host buffers for the outputs, and the poison. */
+#ifndef SB_WORKSPACE_H
+#define SB_WORKSPACE_H
+
+#include <stddef.h>
+
+#include "backend.h"
+#include "experiments/experiment.h"
+
+/* Only inputs this big are cached, by address: small ones (a permutation
+   table an experiment rewrites for each variant) are uploaded every time. */
+#define SB_CACHE_INPUT_MIN (1u << 20)
+
+typedef struct sb_workspace sb_workspace;
+
+/* A new, empty workspace for one session's backend and device; NULL when
+ * out of host memory. */
+sb_workspace *sb_workspace_new(const sb_backend *vt, sb_device *dev);
+
+/* Release everything the workspace holds, and the workspace. */
+void sb_workspace_free(sb_workspace *w);
+
+/* The program of source built with v's definitions, built on first use;
+ * NULL with the compiler's message in err. */
+sb_program *sb_workspace_program(sb_workspace *w, const char *source, const sb_variant *v,
+                                 char *err, size_t n);
+
+/* The device copy of a big input, uploaded on first use; NULL with the
+ * reason in the backend's last_error(). */
+sb_buffer *sb_workspace_input(sb_workspace *w, const void *init, size_t bytes);
+
+/* The host buffer for the index-th output, at least bytes long; NULL with
+ * the reason in err. */
+void *sb_workspace_output(sb_workspace *w, int index, size_t bytes, char *err, size_t n);
+
+/* At least bytes of poison (host_data.h's word); NULL with the reason in err. */
+void *sb_workspace_poison(sb_workspace *w, size_t bytes, char *err, size_t n);
+
+#endif
