@@ -1,0 +1,389 @@
+/* A backend module for the fault table (tests/faults/faults.sh): the real
+ * OpenCL module with one fault injected.
+ *
+ * Built as tests/faults/opencl/simtbench_opencl.so, so that the registry
+ * finds it under a real backend's name when $SIMTBENCH_BACKEND_PATH points
+ * at its folder.  When loaded it opens the module named by $SB_FAULT_REAL
+ * and copies its vtable, so every entry forwards to the real one; then the
+ * faults named in $SB_FAULT (a '+' list, "download-noop-after=1+error-null")
+ * replace the entries they break.  The fault table (see FAULTS below) says
+ * what each one does.  Not installed: a test fixture only. */
+#include "backend.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Filled when the module is loaded: see load_real(). */
+sb_backend simtbench_backend;
+
+static void *real_handle;
+static const sb_backend *real;   /* the real module's vtable */
+static char load_error[600];     /* why the real module could not be loaded */
+static const char *injected;     /* the message of the last injected failure */
+static long download_calls_left; /* download-noop-after=N: real downloads left */
+static double bad_time;          /* what a timing fault reports */
+static int in_batch;
+static int nbatch_times;
+static double *batch_times[SB_BATCH_MAX]; /* ms pointers of the open batch */
+
+/* ---------------------------------------------------------------- errors */
+
+static const char *fault_last_error(void)
+{
+    return injected ? injected : real->last_error();
+}
+
+static const char *null_last_error(void)
+{
+    return NULL;
+}
+
+/* Fail the way a backend fails: a message for last_error(), then -1. */
+static int inject(const char *what)
+{
+    injected = what;
+    return -1;
+}
+
+/* ------------------------------------------------------- failing entries */
+
+static int fail_probe_empty(void)
+{
+    injected = "";
+    return 1;
+}
+
+static int fail_open(const sb_device_request *req, sb_device **dev, sb_device_info *info)
+{
+    (void)req, (void)dev, (void)info;
+    return inject("fault injected: open failed");
+}
+
+static int fail_build(sb_device *dev, const char *source, const char *const *defines,
+                      int ndefines, sb_program **prog)
+{
+    (void)dev, (void)source, (void)defines, (void)ndefines, (void)prog;
+    return inject("fault injected: build failed");
+}
+
+static int fail_kernel(sb_program *prog, const char *name, sb_kernel **k)
+{
+    (void)prog, (void)name, (void)k;
+    return inject("fault injected: no such kernel");
+}
+
+static int fail_alloc(sb_device *dev, size_t bytes, sb_buffer **buf)
+{
+    (void)dev, (void)bytes, (void)buf;
+    return inject("fault injected: out of device memory");
+}
+
+static int fail_upload(sb_buffer *dst, const void *src, size_t bytes)
+{
+    (void)dst, (void)src, (void)bytes;
+    return inject("fault injected: upload failed");
+}
+
+static int fail_download(void *dst, sb_buffer *src, size_t bytes)
+{
+    (void)dst, (void)src, (void)bytes;
+    return inject("fault injected: download failed");
+}
+
+static int fail_copy(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms)
+{
+    (void)dst, (void)src, (void)bytes, (void)ms;
+    return inject("fault injected: copy failed");
+}
+
+static int fail_launch(sb_kernel *k, const sb_launch *geometry, const sb_arg *args, int nargs,
+                       double *ms)
+{
+    (void)k, (void)geometry, (void)args, (void)nargs, (void)ms;
+    return inject("fault injected: launch failed");
+}
+
+static int fail_batch_begin(sb_device *dev, int max)
+{
+    (void)dev, (void)max;
+    return inject("fault injected: cannot begin a batch");
+}
+
+/* The batch is ended for real, so the device stays usable, then reported
+ * as failed (a fault while waiting). */
+static int fail_batch_end(sb_device *dev)
+{
+    real->batch_end(dev);
+    return inject("fault injected: waiting for the batch failed");
+}
+
+/* -------------------------------------------------------- lying entries */
+
+/* Success, but after the first N calls nothing is copied: the host buffer
+ * keeps whatever it held, as a driver that lost the transfer would. */
+static int noop_download(void *dst, sb_buffer *src, size_t bytes)
+{
+    if (download_calls_left > 0) {
+        download_calls_left--;
+        return real->download(dst, src, bytes);
+    }
+    return 0;
+}
+
+static int enumerate_negative(sb_device_info *out, int max)
+{
+    (void)out, (void)max;
+    return -7;
+}
+
+/* Claims far more devices than there is room for, and fills none. */
+static int enumerate_overflow(sb_device_info *out, int max)
+{
+    (void)out;
+    return max + 100000;
+}
+
+/* Every string of info filled to its last byte, no terminating NUL; each
+ * field with its own letter so that a reader running past one is seen. */
+static void fill_strings(sb_device_info *info)
+{
+    memset(info->platform, 'P', sizeof info->platform);
+    memset(info->name, 'N', sizeof info->name);
+    memset(info->vendor, 'V', sizeof info->vendor);
+    memset(info->driver, 'D', sizeof info->driver);
+    memset(info->api_version, 'A', sizeof info->api_version);
+    memset(info->arch, 'R', sizeof info->arch);
+    memset(info->cache_name, 'C', sizeof info->cache_name);
+}
+
+static int long_strings_enumerate(sb_device_info *out, int max)
+{
+    int n = real->enumerate(out, max);
+    for (int i = 0; i < n && i < max; i++)
+        fill_strings(&out[i]);
+    return n;
+}
+
+static int long_strings_open(const sb_device_request *req, sb_device **dev, sb_device_info *info)
+{
+    int st = real->open(req, dev, info);
+    if (st == 0)
+        fill_strings(info);
+    return st;
+}
+
+/* A time the frontend must refuse, written where the real one went: at
+ * once outside a batch, at batch_end inside one. */
+static void spoil_time(double *ms)
+{
+    if (!ms)
+        return;
+    if (!in_batch)
+        *ms = bad_time;
+    else if (nbatch_times < SB_BATCH_MAX)
+        batch_times[nbatch_times++] = ms;
+}
+
+static int bad_time_launch(sb_kernel *k, const sb_launch *geometry, const sb_arg *args,
+                           int nargs, double *ms)
+{
+    int st = real->launch(k, geometry, args, nargs, ms);
+    if (st == 0)
+        spoil_time(ms);
+    return st;
+}
+
+static int bad_time_copy(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms)
+{
+    int st = real->copy(dst, src, bytes, ms);
+    if (st == 0)
+        spoil_time(ms);
+    return st;
+}
+
+static int bad_time_batch_begin(sb_device *dev, int max)
+{
+    int st = real->batch_begin(dev, max);
+    in_batch = st == 0;
+    nbatch_times = 0;
+    return st;
+}
+
+static int bad_time_batch_end(sb_device *dev)
+{
+    int st = real->batch_end(dev);
+    for (int i = 0; i < nbatch_times; i++)
+        *batch_times[i] = bad_time;
+    in_batch = 0;
+    nbatch_times = 0;
+    return st;
+}
+
+/* ------------------------------------------------------------ the table */
+
+static void install_timing(sb_backend *b, double t)
+{
+    bad_time = t;
+    b->launch = bad_time_launch;
+    b->copy = bad_time_copy;
+    if (b->batch_begin && b->batch_end) {
+        b->batch_begin = bad_time_batch_begin;
+        b->batch_end = bad_time_batch_end;
+    }
+}
+
+/* Each fault changes the copied vtable b; fault_arg is the number after
+ * '=' in its name (0 when none). */
+static long fault_arg;
+
+static void fault_probe_empty(sb_backend *b) { b->probe = fail_probe_empty; }
+static void fault_enum_negative(sb_backend *b) { b->enumerate = enumerate_negative; }
+static void fault_enum_overflow(sb_backend *b) { b->enumerate = enumerate_overflow; }
+static void fault_open(sb_backend *b) { b->open = fail_open; }
+static void fault_build(sb_backend *b) { b->build = fail_build; }
+static void fault_kernel(sb_backend *b) { b->kernel = fail_kernel; }
+static void fault_alloc(sb_backend *b) { b->alloc = fail_alloc; }
+static void fault_upload(sb_backend *b) { b->upload = fail_upload; }
+static void fault_download(sb_backend *b) { b->download = fail_download; }
+static void fault_copy(sb_backend *b) { b->copy = fail_copy; }
+static void fault_launch(sb_backend *b) { b->launch = fail_launch; }
+static void fault_batch_begin(sb_backend *b) { b->batch_begin = fail_batch_begin; }
+static void fault_batch_end(sb_backend *b) { b->batch_end = fail_batch_end; }
+static void fault_timing_nan(sb_backend *b) { install_timing(b, NAN); }
+static void fault_timing_negative(sb_backend *b) { install_timing(b, -1.0); }
+static void fault_timing_zero(sb_backend *b) { install_timing(b, 0.0); }
+static void fault_timing_inf(sb_backend *b) { install_timing(b, INFINITY); }
+static void fault_error_null(sb_backend *b) { b->last_error = null_last_error; }
+static void fault_abi_old(sb_backend *b) { b->abi = SB_BACKEND_ABI - 1; }
+
+static void fault_download_noop(sb_backend *b)
+{
+    download_calls_left = fault_arg;
+    b->download = noop_download;
+}
+
+static void fault_long_strings(sb_backend *b)
+{
+    b->enumerate = long_strings_enumerate;
+    b->open = long_strings_open;
+}
+
+/* The entries the ABI lets a backend leave NULL, all left NULL. */
+static void fault_optional_null(sb_backend *b)
+{
+    b->compile_offline = NULL;
+    b->program_ptx = NULL;
+    b->occupancy = NULL;
+    b->kernel_resources = NULL;
+    b->vendor_transpose = NULL;
+    b->vendor_transpose_name = NULL;
+    b->batch_begin = NULL;
+    b->batch_end = NULL;
+}
+
+/* A required entry missing: the registry must refuse the module. */
+static void fault_missing_download(sb_backend *b) { b->download = NULL; }
+
+static const struct {
+    const char *name;
+    void (*install)(sb_backend *b);
+} FAULTS[] = {
+    {"probe-fail-empty", fault_probe_empty},     /* probe fails, last_error "" */
+    {"enumerate-negative", fault_enum_negative}, /* enumerate returns -7 */
+    {"enumerate-overflow", fault_enum_overflow}, /* enumerate returns max + 100000 */
+    {"open-fail", fault_open},
+    {"build-fail", fault_build},
+    {"kernel-fail", fault_kernel},
+    {"alloc-fail", fault_alloc},
+    {"upload-fail", fault_upload},
+    {"download-fail", fault_download},
+    {"download-noop-after", fault_download_noop}, /* =N: success, nothing copied */
+    {"copy-fail", fault_copy},
+    {"launch-fail", fault_launch},
+    {"batch-begin-fail", fault_batch_begin},
+    {"batch-fail", fault_batch_end},              /* batch_end fails */
+    {"timing-nan", fault_timing_nan},             /* device times NaN */
+    {"timing-negative", fault_timing_negative},   /* -1 ms */
+    {"timing-zero", fault_timing_zero},           /* 0 ms */
+    {"timing-inf", fault_timing_inf},             /* +inf ms */
+    {"long-strings", fault_long_strings},         /* info strings with no NUL */
+    {"error-null", fault_error_null},             /* last_error returns NULL */
+    {"abi-old", fault_abi_old},                   /* the previous ABI number */
+    {"optional-null", fault_optional_null},       /* every optional entry NULL */
+    {"missing-download", fault_missing_download}, /* a required entry NULL */
+};
+
+/* ------------------------------------------------------------- loading */
+
+static int unknown_fault(void)
+{
+    return inject(load_error);
+}
+
+/* A module that cannot do anything: probe says why. */
+static void disable(void)
+{
+    memset(&simtbench_backend, 0, sizeof simtbench_backend);
+    simtbench_backend.abi = SB_BACKEND_ABI;
+    simtbench_backend.name = "opencl";
+    simtbench_backend.probe = unknown_fault;
+    simtbench_backend.last_error = fault_last_error;
+    injected = load_error;
+}
+
+/* Apply one "NAME" or "NAME=N"; -1 for a name not in FAULTS. */
+static int apply_fault(const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    size_t len = eq ? (size_t)(eq - spec) : strlen(spec);
+    for (size_t i = 0; i < sizeof FAULTS / sizeof FAULTS[0]; i++)
+        if (strlen(FAULTS[i].name) == len && strncmp(FAULTS[i].name, spec, len) == 0) {
+            fault_arg = eq ? strtol(eq + 1, NULL, 10) : 0;
+            FAULTS[i].install(&simtbench_backend);
+            return 0;
+        }
+    return -1;
+}
+
+static int apply_faults(const char *list)
+{
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *save = NULL, *f = strtok_r(copy, "+", &save); f; f = strtok_r(NULL, "+", &save))
+        if (apply_fault(f)) {
+            snprintf(load_error, sizeof load_error, "SB_FAULT: unknown fault '%s'", f);
+            return -1;
+        }
+    return 0;
+}
+
+__attribute__((constructor)) static void load_real(void)
+{
+    const char *path = getenv("SB_FAULT_REAL");
+    if (!path || !*path) {
+        snprintf(load_error, sizeof load_error, "SB_FAULT_REAL is not set");
+        disable();
+        return;
+    }
+    real_handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    real = real_handle ? dlsym(real_handle, SB_BACKEND_SYMBOL) : NULL;
+    if (!real) {
+        snprintf(load_error, sizeof load_error, "SB_FAULT_REAL=%s: %s", path, dlerror());
+        disable();
+        return;
+    }
+    simtbench_backend = *real;
+    simtbench_backend.last_error = fault_last_error;
+    const char *faults = getenv("SB_FAULT");
+    if (faults && *faults && apply_faults(faults))
+        disable();
+}
+
+__attribute__((destructor)) static void unload_real(void)
+{
+    if (real_handle)
+        dlclose(real_handle);
+}

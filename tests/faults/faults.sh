@@ -1,0 +1,481 @@
+#!/bin/sh
+# The fault table: every bad input and fault in tests/faults/cases.tsv, run
+# as one TAP test each, with the exit status it must give and what must not
+# happen.  Plain POSIX sh and coreutils (awk, sed, timeout).
+#
+# Every case runs in a scratch directory of its own with the environment it
+# names, and is checked for: the exact exit status; no crash (no death by a
+# signal, no crash or sanitizer report on stderr); no temporary file
+# (".NAME.XXXXXX") left beside a target; nothing written at all when the
+# status is 2 or 3 (a refused run); then the checks its row lists (see
+# check_one below).  A row that ends in "# TODO REASON" is a known failure:
+# its TAP line carries the directive, so Automake counts it as XFAIL, and as
+# XPASS (a failure) once it passes: then the TODO goes.
+#
+# SB_FAULT_ONLY=ID runs only the rows whose id contains ID; SB_FAULT_VERBOSE=1
+# shows every row's stderr and stdout.
+#
+# shellcheck disable=SC2034,SC2086,SC2317,SC2016
+# (the table's commands use the variables and functions through eval; the
+# environment lists are split on purpose; sh -c scripts are single-quoted)
+SB=${SIMTBENCH:-./simtbench}
+case $SB in /*) ;; *) SB=$(pwd)/$SB ;; esac
+here=$(cd "$(dirname "$0")" && pwd)
+TABLE=$here/cases.tsv
+BUILD=${SB_TOP_BUILDDIR:-$(dirname "$SB")}
+REAL_MODULE=$BUILD/opencl/.libs/simtbench_opencl.so
+FAULT_DIR=$BUILD/tests/faults/opencl/.libs
+LIMIT=30                      # seconds any one command may take
+NU=$(printf '\377')           # a byte that is never valid UTF-8, for paths
+R251=$(head -c 251 /dev/zero | tr '\0' r)
+NAME255=$R251.txt             # the longest name a file may have
+NAME256=${R251}r.txt          # one byte too long
+HUGE=$(head -c 100000 /dev/zero | tr '\0' 9)
+PRECIOUS='precious: a file that was here before the run'
+unset SB_FAULT SB_FAULT_REAL OCL_ICD_VENDORS OCL_ICD_FILENAMES
+# shellcheck disable=SC3045
+ulimit -c 0 2>/dev/null || : # no core files in the scratch directories
+
+tmp=$(mktemp -d)
+trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+FIX=$tmp/fix
+mkdir "$FIX" "$tmp/io"
+
+# ---------------------------------------------------------------- fixtures
+
+# A saved run as `simtbench --save` writes it: one device, two results.
+good_json() {
+    cat <<'EOF'
+{
+  "schema": "simtbench-result/1",
+  "tool": {"name": "simtbench", "version": "0.1.0"},
+  "date": "2026-01-01T00:00:00Z",
+  "host": "fixture",
+  "devices": [
+    {"backend": "opencl", "platform": "Portable Computing Language",
+     "name": "pthread-fixture", "vendor": "Fixture", "driver": "3.1",
+     "api_version": "", "arch": "OpenCL C 1.2 PoCL", "is_gpu": false,
+     "compute_units": 2, "clock_mhz": 2596, "mem_clock_mhz": 0,
+     "bus_width_bits": 0, "global_mem_bytes": 5103740928,
+     "l2_bytes": 33554432, "local_mem_bytes": 1048576, "max_group_size": 4096,
+     "warp_size": 0, "cache_name": "global memory cache",
+     "theoretical_peak_gbs": null, "memcpy_gbs": null, "copy_kernel_gbs": null}
+  ],
+  "results": [
+    {"backend": "opencl", "device": 0, "experiment": "vecadd", "family": "coarsening",
+     "variant": "coarse1", "kernel": "vecadd", "params": "COARSE=1", "rows": 8, "cols": 8,
+     "grid": [1, 1, 1], "block": [256, 1, 1], "reps": 1, "warmup": 0,
+     "time_ms": {"median": 0.000631, "min": 0.000631, "max": 0.000631, "mean": 0.000631,
+                 "stddev": 0.0, "spread": 0.0, "fastest_rep": 0, "slowest_rep": 0},
+     "bytes": 768.0, "flops": 64.0, "accesses": 0.0, "unit": "GB/s",
+     "value": 1.21711569, "value_best": 1.21711569, "verified": true,
+     "host_ms": 0.529736, "verify_ms": 0.037746, "intensity": 0.0833333333,
+     "roof_share": null, "slowdown": 1.0, "occupancy_blocks_per_unit": null,
+     "threads_in_flight": null, "registers": null, "shared_bytes": 0, "private_bytes": 1024,
+     "model": [{"label": "load",
+                "pattern": {"space": "global", "word_bytes": 4, "stride": 1, "offset": 0,
+                            "perm": "none", "perm_arg": 0, "spread": 0, "same": 0,
+                            "tile_rows": 0, "tile_cols": 0, "pad": 0, "swizzle": 0,
+                            "walk": "none", "walk_index": 0},
+                "prediction": {"space": 0, "word_bytes": 4, "lanes": 32, "sectors": 4,
+                               "segments": 1, "requested_bytes": 128, "unique_bytes": 128,
+                               "transferred_bytes": 128, "efficiency": 1.0, "wavefronts": 1,
+                               "ideal_wavefronts": 1, "ways": 1, "conflicts": 0,
+                               "broadcast": 0},
+                "summary": "4 sectors/req, 100.0% used"}]},
+    {"backend": "opencl", "device": 0, "experiment": "vecadd", "family": "coarsening",
+     "variant": "coarse2", "kernel": "vecadd", "params": "COARSE=2", "rows": 8, "cols": 8,
+     "grid": [1, 1, 1], "block": [256, 1, 1], "reps": 1, "warmup": 0,
+     "time_ms": {"median": 0.000691, "min": 0.000691, "max": 0.000691, "mean": 0.000691,
+                 "stddev": 0.0, "spread": 0.0, "fastest_rep": 0, "slowest_rep": 0},
+     "bytes": 768.0, "flops": 64.0, "accesses": 0.0, "unit": "GB/s",
+     "value": 1.1114, "value_best": 1.1114, "verified": true,
+     "host_ms": 0.5, "verify_ms": 0.03, "intensity": 0.0833333333,
+     "roof_share": null, "slowdown": 1.09, "occupancy_blocks_per_unit": null,
+     "threads_in_flight": null, "registers": null, "shared_bytes": 0, "private_bytes": 1024,
+     "model": []}
+  ],
+  "comparisons": []
+}
+EOF
+}
+
+# hostile NAME SED-SCRIPT: good.json changed by one sed script.
+hostile() { sed "$2" "$FIX/good.json" >"$FIX/$1.json"; }
+
+make_saved_runs() {
+    good_json >"$FIX/good.json"
+    cp "$FIX/good.json" "$FIX/g$NU.json"
+    : >"$FIX/empty.json"
+    mkdir "$FIX/dir.json"
+    echo 'this is not JSON' >"$FIX/text.json"
+    head -c 700 "$FIX/good.json" >"$FIX/truncated.json"
+    printf '\357\273\277' | cat - "$FIX/good.json" >"$FIX/bom.json"
+    echo '[]' >"$FIX/array.json"
+    echo '"simtbench-result/1"' >"$FIX/string.json"
+    hostile foreign 's|"simtbench-result/1"|"other-tool/1"|'
+    hostile schema9 's|"simtbench-result/1"|"simtbench-result/9"|'
+    hostile noschema '/"schema"/d'
+    hostile rows-huge 's/"rows": 8,/"rows": 1e300,/'
+    hostile rows-neghuge 's/"rows": 8,/"rows": -1e300,/'
+    hostile rows-negative 's/"rows": 8,/"rows": -8,/'
+    hostile rows-string 's/"rows": 8,/"rows": "4096",/'
+    hostile rows-bigint 's/"rows": 8,/"rows": 99999999999999999999,/'
+    hostile cols-long 's/"cols": 8,/"cols": 9223372036854775807,/'
+    hostile reps-huge 's/"reps": 1,/"reps": 1e300,/'
+    hostile reps-zero 's/"reps": 1,/"reps": 0,/'
+    hostile device-range 's/"device": 0,/"device": 7,/'
+    hostile device-negative 's/"device": 0,/"device": -1,/'
+    hostile device-real 's/"device": 0,/"device": 0.5,/'
+    hostile median-string 's/"median": 0.000631,/"median": "0.1",/'
+    hostile median-negative 's/"median": 0.000631,/"median": -1,/'
+    hostile median-underflow 's/"median": 0.000631,/"median": 1e-400,/'
+    hostile median-overflow 's/"median": 0.000631,/"median": 1e999,/'
+    hostile median-nan 's/"median": 0.000631,/"median": NaN,/'
+    hostile value-string 's/"value": 1.21711569,/"value": "NaN",/'
+    hostile value-huge 's/"value": 1.21711569,/"value": -1e300,/'
+    hostile fastest-negative 's/"fastest_rep": 0,/"fastest_rep": -1,/'
+    hostile grid-negative 's/"grid": \[1, 1, 1\]/"grid": [-1, 1, 1]/'
+    hostile grid-huge 's/"block": \[256, 1, 1\]/"block": [1e300, 1, 1]/'
+    hostile ways-huge 's/"ways": 1,/"ways": 1e300,/'
+    hostile cu-huge 's/"compute_units": 2,/"compute_units": 1e300,/'
+    hostile mem-negative 's/"global_mem_bytes": 5103740928,/"global_mem_bytes": -5,/'
+    hostile verified-string 's/"verified": true,/"verified": "yes",/'
+    hostile unit-unknown 's|"unit": "GB/s",|"unit": "furlongs",|'
+    hostile variant-number 's/"variant": "coarse1",/"variant": 1,/'
+    hostile devices-object '/^  "devices": \[$/,/^  \],$/c\
+  "devices": {"backend": "opencl", "name": "d"},'
+    hostile results-numbers 's/^  "results": \[$/  "results": [1, 2, 3],"old": [/'
+    hostile no-results '/^  "results": \[$/,/^  \],$/d'
+    hostile zero-results 's/^  "results": \[$/  "results": [],"old": [/'
+    hostile utf8 "s/\"coarse1\"/\"coarse$NU\"/"
+    hostile nul-escape 's/"coarse1"/"coarse\\u0000x"/'
+    hostile surrogate 's/"coarse1"/"coarse\\ud800"/'
+    long=$(head -c 10000 /dev/zero | tr '\0' v)
+    hostile long-variant "s/\"coarse1\"/\"$long\"/"
+    awk 'BEGIN { printf "{\"schema\": \"simtbench-result/1\", \"results\": []," ;
+                 printf "\"devices\": [" ;
+                 for (i = 0; i < 1000; i++)
+                     printf "%s{\"backend\": \"opencl\", \"name\": \"d%d\"}", i ? "," : "", i ;
+                 print "]}" }' >"$FIX/devices-1000.json"
+    awk 'BEGIN { printf "{\"schema\": \"simtbench-result/1\", \"devices\": " ;
+                 printf "[{\"backend\": \"opencl\", \"name\": \"d\"}], \"results\": [" ;
+                 for (i = 0; i < 5000; i++)
+                     printf "%s{\"backend\": \"opencl\", \"device\": 0, \"experiment\": " \
+                            "\"vecadd\", \"variant\": \"v%d\", \"unit\": \"GB/s\", " \
+                            "\"time_ms\": {\"median\": 0.5}}", i ? "," : "", i ;
+                 print "]}" }' >"$FIX/results-5000.json"
+    awk 'BEGIN { printf "{\"schema\": \"simtbench-result/1\", \"devices\": [], \"results\": " ;
+                 for (i = 0; i < 100000; i++) printf "[" ;
+                 for (i = 0; i < 100000; i++) printf "]" ;
+                 print "}" }' >"$FIX/deep.json"
+}
+
+# A folder holding one file under the OpenCL module's name.
+module_dir() {
+    mkdir "$FIX/$1"
+    cat >"$FIX/$1/simtbench_opencl.so"
+}
+
+# set_byte FILE OFFSET OCTAL: overwrite one byte in place.
+# shellcheck disable=SC2059
+set_byte() { printf "\\$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null; }
+
+# The damaged copies of the real module: cut short, of the 32-bit ELF class,
+# for another machine (EM_AARCH64); and files that are no module at all.
+make_modules() {
+    module_dir mod-empty </dev/null
+    echo 'INPUT(this is not a library)' | module_dir mod-text
+    mkdir -p "$FIX/mod-directory/simtbench_opencl.so"
+    [ -n "$libm" ] && module_dir mod-nosymbol <"$libm"
+    [ -r "$REAL_MODULE" ] || return 0
+    head -c 4096 "$REAL_MODULE" | module_dir mod-truncated
+    module_dir mod-class32 <"$REAL_MODULE"
+    set_byte "$FIX/mod-class32/simtbench_opencl.so" 4 001
+    module_dir mod-machine <"$REAL_MODULE"
+    set_byte "$FIX/mod-machine/simtbench_opencl.so" 18 267
+}
+
+# ICD folders for OCL_ICD_VENDORS.
+make_icds() {
+    mkdir "$FIX/icd-empty" "$FIX/icd-missing" "$FIX/icd-text" "$FIX/icd-blank" "$FIX/icd-nosym"
+    echo /nonexistent/libOpenCL-vendor.so >"$FIX/icd-missing/missing.icd"
+    echo 'not a library' >"$FIX/icd-text/vendor.so"
+    echo "$FIX/icd-text/vendor.so" >"$FIX/icd-text/text.icd"
+    : >"$FIX/icd-blank/blank.icd"
+    [ -n "$libm" ] && echo "$libm" >"$FIX/icd-nosym/libm.icd"
+    return 0
+}
+
+# Folders for LD_LIBRARY_PATH holding a libcuda.so.1 that is not a driver.
+make_cuda_stubs() {
+    mkdir "$FIX/cuda-stub" "$FIX/cuda-text" "$FIX/cuda-empty" "$FIX/cuda-nosym"
+    stub=${CUDA_HOME:-/usr/local/cuda}/lib64/stubs/libcuda.so
+    [ -r "$stub" ] && cp "$stub" "$FIX/cuda-stub/libcuda.so.1"
+    echo 'not a library' >"$FIX/cuda-text/libcuda.so.1"
+    : >"$FIX/cuda-empty/libcuda.so.1"
+    [ -n "$libm" ] && cp "$libm" "$FIX/cuda-nosym/libcuda.so.1"
+    return 0
+}
+
+# Kernel folders for SIMTBENCH_KERNEL_PATH with a damaged vecadd.cl.
+make_kernels() {
+    src=${SB_TOP_SRCDIR:-$here/../..}/common/kernels
+    for k in kern-garbage kern-truncated kern-directory; do
+        mkdir "$FIX/$k"
+        cp "$src"/*.h "$FIX/$k/" 2>/dev/null
+    done
+    echo 'KERNEL void vecadd(GLOBAL float *x) { this is not C }' >"$FIX/kern-garbage/vecadd.cl"
+    head -c 200 "$src/vecadd.cl" >"$FIX/kern-truncated/vecadd.cl"
+    mkdir "$FIX/kern-directory/vecadd.cl"
+}
+
+# ------------------------------------------------------------- running
+
+# The commands a row may use.  ENVARGS: the row's environment, for env(1).
+sb() { env $ENVARGS timeout -k 5 $LIMIT "$SB" "$@"; }
+# sig SIGNAL SECONDS ARGS: a run sent SIGNAL after SECONDS.
+sig() {
+    s=$1 t=$2
+    shift 2
+    env $ENVARGS timeout -k 10 -s "$s" --preserve-status "$t" "$SB" "$@"
+}
+# full ARGS: simtbench with ./full a tmpfs with no space left (in a mount
+# namespace of its own) that holds what ./full held before; afterwards
+# ./full holds what the tmpfs held, for the checks.
+full() {
+    mkdir -p full && mv full full.before && mkdir full full.after || return 99
+    SB=$SB LIMIT=$LIMIT ENVARGS=$ENVARGS unshare -rm sh -c '
+        mount -t tmpfs -o size=64k tmpfs full || exit 99
+        cp -a full.before/. full/
+        cat /dev/zero >full/filler 2>/dev/null
+        env $ENVARGS timeout -k 5 "$LIMIT" "$SB" "$@"
+        rc=$?
+        rm -f full/filler
+        cp -a full/. full.after/
+        exit $rc' full "$@"
+    rc=$?
+    rm -rf full full.before
+    mv full.after full
+    return $rc
+}
+# A tiny run on PoCL, for rows that must get as far as a device.
+TINY='--backend opencl --experiment vecadd --variant coarse1 --size 8 --reps 1 --warmup 0 --quiet'
+# A run of a second or more, of many short variants, for the signal rows.
+LONG='--backend opencl --experiment vecadd --size 1024 --reps 400 --warmup 0 --quiet'
+
+# The row's environment: "-", "fault=NAME" (the fault backend with that
+# fault) or K=V items, comma-separated; $FIX and the like are expanded.
+row_env() {
+    ENVARGS=
+    [ "$1" = - ] && return 0
+    old=$IFS
+    IFS=,
+    for item in $1; do
+        IFS=$old
+        case $item in
+        fault=*)
+            ENVARGS="$ENVARGS SIMTBENCH_BACKEND_PATH=$FAULT_DIR SB_FAULT_REAL=$REAL_MODULE"
+            ENVARGS="$ENVARGS SB_FAULT=${item#fault=}" ;;
+        *) eval "ENVARGS=\"\$ENVARGS $item\"" ;;
+        esac
+    done
+    IFS=$old
+}
+
+# Error lines: "simtbench: ..." or, from a command, "simtbench report: ...".
+ERROR_LINE='^simtbench( [a-z]+)?:'
+simtbench_lines() { grep -Ec "$ERROR_LINE" "$tmp/io/err"; }
+
+# check_one CHECK: one of the checks a row lists; sets why on failure.
+check_one() {
+    arg=${1#*=}
+    case $1 in
+    1line) [ "$(simtbench_lines)" = 1 ] ||
+        why="$(simtbench_lines) 'simtbench:' lines on stderr, expected 1" ;;
+    err) [ "$(simtbench_lines)" -ge 1 ] || why="no 'simtbench:' line on stderr" ;;
+    noout) [ ! -s "$tmp/io/out" ] || why="stdout is not empty" ;;
+    out) [ -s "$tmp/io/out" ] || why="stdout is empty" ;;
+    said=*) grep -qF -- "$arg" "$tmp/io/err" || why="stderr does not say '$arg'" ;;
+    unsaid=*) ! grep -qF -- "$arg" "$tmp/io/err" || why="stderr says '$arg'" ;;
+    shows=*) grep -qF -- "$arg" "$tmp/io/out" || why="stdout does not show '$arg'" ;;
+    reason) grep -E "$ERROR_LINE" "$tmp/io/err" | grep -Eqv ':[[:space:]]*$' ||
+        why="the error line gives no reason" ;;
+    keep=*) unchanged "$arg" || why="$arg was changed" ;;
+    gone=*) [ ! -e "$arg" ] || why="$arg was left behind" ;;
+    made=*) [ -s "$arg" ] || why="$arg was not written" ;;
+    saved=*) readable_run "$arg" || why="$arg is not a saved run that report reads" ;;
+    intr=*) readable_run "$arg" && grep -q '"interrupted": true' "$arg" ||
+        why="$arg is not a saved run marked interrupted" ;;
+    verified=*) [ "$(grep -c '"verified": true' "$tmp/io/out")" = "$arg" ] ||
+        why="not $arg verified results on stdout" ;;
+    nonan) ! grep -Eiq '(^|[^a-z])-?(nan|inf|infinity)([^a-z]|$)' "$tmp/io/out" ||
+        why="stdout shows a NaN or infinite figure" ;;
+    nooverread) ! grep -Eq 'PPPPN|NNNNV|VVVVD|DDDDA|AAAAR' "$tmp/io/out" ||
+        why="a device string was read past its field" ;;
+    listbad=*) line=$(grep '^  opencl ' "$tmp/io/out")
+        case $line in
+        *"available ("* | "") why="--list does not say the opencl module is damaged" ;;
+        *"$arg"*) ;;
+        *) why="--list does not name $arg" ;;
+        esac ;;
+    - | ocl | nocuda | cudastub | module | libm | tmpfs) ;;
+    *) why="unknown check '$1' in the table" ;;
+    esac
+}
+
+# Whether FILE still holds exactly the line PRECIOUS that was put there.
+unchanged() {
+    [ -f "$1" ] && [ "$(wc -c <"$1")" -eq $((${#PRECIOUS} + 1)) ] &&
+        [ "$(cat "$1")" = "$PRECIOUS" ]
+}
+
+# A saved run that `simtbench report` reads; "-" is stdout.
+readable_run() {
+    f=$1
+    [ "$f" = - ] && f=$tmp/io/out
+    [ -s "$f" ] && "$SB" report --format json "$f" >/dev/null 2>&1
+}
+
+# What a crash, an abort or a sanitizer leaves on stderr.
+CRASH_WORDS='Segmentation|Bus error|Aborted|core dumped|Sanitizer|runtime error:'
+CRASH_WORDS="$CRASH_WORDS|stack smashing|double free|free\(\):|malloc\(\):"
+
+# Checks every row gets: status, no crash, no temporary left.
+check_always() {
+    why=
+    if [ "$rc" -ge 124 ] && [ "$rc" -ne "$status" ]; then
+        why="killed or timed out (exit $rc)"
+    elif [ "$rc" -ne "$status" ]; then
+        why="exit $rc, expected $status"
+    fi
+    if grep -Eq "$CRASH_WORDS" "$tmp/io/err"; then
+        why="a crash or sanitizer report on stderr"
+    fi
+    [ -n "$why" ] && return
+    left=$(find . -name '.*.??????' | head -n 1)
+    [ -z "$left" ] || why="temporary file $left left behind"
+    case $status in 2 | 3) nothing_written ;; esac
+}
+
+# A run refused (bad usage, no backend) writes nothing: the scratch
+# directory holds only the row's keep= files.
+nothing_written() {
+    for f in * .[!.]* ..?*; do
+        [ -e "$f" ] || continue
+        case " $checks " in
+        *" keep=$f "*) ;;
+        *) why="$f was written by a refused run" ;;
+        esac
+    done
+}
+
+# Whether a row's preconditions hold (CHECKS ENV); else the reason to skip it.
+skip_reason() {
+    case $2 in fault=*)
+        if [ ! -r "$FAULT_DIR/simtbench_opencl.so" ] || [ ! -r "$REAL_MODULE" ]; then
+            echo "no fault backend or no OpenCL module built"
+            return
+        fi ;;
+    esac
+    for c in $1; do
+        case $c in
+        ocl) [ "$have_opencl" = 1 ] || { echo "no OpenCL device"; return; } ;;
+        nocuda) [ "$have_cuda" = 0 ] || { echo "a CUDA device is present"; return; } ;;
+        cudastub) [ -r "$FIX/cuda-stub/libcuda.so.1" ] || { echo "no CUDA stub library"; return; } ;;
+        module) [ -r "$REAL_MODULE" ] || { echo "no OpenCL module built"; return; } ;;
+        libm) [ -n "$libm" ] || { echo "no libm.so.6 found"; return; } ;;
+        tmpfs) [ "$have_tmpfs" = 1 ] || { echo "cannot mount a tmpfs (unshare -rm)"; return; } ;;
+        esac
+    done
+}
+
+# The head of a row's stderr and stdout, as TAP comments.
+show_io() {
+    sed 's/^/#   stderr: /' "$tmp/io/err" | head -n "$1"
+    sed 's/^/#   stdout: /' "$tmp/io/out" | head -n "$1"
+}
+
+# run_row ID STATUS CHECKS ENV COMMAND TODO
+run_row() {
+    id=$1 status=$2 env=$4 cmd=$5 todo=$6
+    eval "checks=\"$3\""
+    checks=$(printf '%s' "$checks" | tr ',' ' ')
+    n=$((n + 1))
+    desc=$(printf '%s: %s [exit %s]' "$id" "$cmd" "$status" | tr '#' '_')
+    skip=$(skip_reason "$checks" "$env")
+    if [ -n "$skip" ]; then
+        echo "ok $n - $desc # SKIP $skip"
+        return
+    fi
+    dir=$tmp/case/$n
+    mkdir -p "$dir"
+    cd "$dir" || exit 99
+    for c in $checks; do
+        case $c in keep=*)
+            mkdir -p "$(dirname "${c#keep=}")"
+            printf '%s\n' "$PRECIOUS" >"${c#keep=}" ;;
+        esac
+    done
+    row_env "$env"
+    (eval "$cmd") >"$tmp/io/out" 2>"$tmp/io/err" </dev/null
+    rc=$?
+    why=
+    check_always
+    for c in $checks; do
+        [ -n "$why" ] || check_one "$c"
+    done
+    cd "$tmp" || exit 99
+    if [ -z "$why" ]; then
+        echo "ok $n - $desc${todo:+ # TODO $todo}"
+    else
+        echo "not ok $n - $desc: $why${todo:+ # TODO $todo}"
+        [ -n "$todo" ] || [ -n "${SB_FAULT_VERBOSE-}" ] || show_io 5
+    fi
+    [ -z "${SB_FAULT_VERBOSE-}" ] || show_io 20
+    chmod -R u+rwx "$dir" 2>/dev/null
+    rm -rf "$dir"
+}
+
+# Rows: ID STATUS CHECKS ENV COMMAND [# TODO REASON]; blank lines and
+# lines starting with '#' are comments.
+rows() {
+    grep -v '^[[:space:]]*\(#\|$\)' "$TABLE" |
+        awk -v only="${SB_FAULT_ONLY-}" 'only == "" || index($1, only) > 0'
+}
+
+# A shared library that is not a backend, an ICD or a driver.
+find_libm() {
+    libm=$(ldd "$SB" 2>/dev/null | sed -n 's/^.*libm\.so\.6 => \([^ ]*\) .*$/\1/p')
+    for f in "$libm" /lib/x86_64-linux-gnu/libm.so.6 /lib64/libm.so.6 /usr/lib/libm.so.6; do
+        [ -r "$f" ] && { libm=$f; return 0; }
+    done
+    libm=
+}
+
+find_libm
+make_saved_runs
+make_modules
+make_icds
+make_cuda_stubs
+make_kernels
+have_opencl=0
+"$SB" --list 2>/dev/null | grep -q '^  opencl   available' && have_opencl=1
+have_tmpfs=0
+mkdir "$tmp/probe"
+unshare -rm sh -c 'mount -t tmpfs -o size=4k tmpfs "$0"' "$tmp/probe" 2>/dev/null && have_tmpfs=1
+have_cuda=0
+"$SB" --list 2>/dev/null | grep -q '^  cuda     available' && have_cuda=1
+
+echo "1..$(rows | wc -l | tr -d ' ')"
+n=0
+cd "$tmp" || exit 99
+rows | while read -r id status checks env cmd; do
+    todo=
+    case $cmd in *' # TODO '*)
+        todo=${cmd#*' # TODO '}
+        cmd=${cmd%%' # TODO '*} ;;
+    esac
+    run_row "$id" "$status" "$checks" "$env" "$cmd" "$todo"
+done
+exit 0
