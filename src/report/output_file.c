@@ -38,7 +38,10 @@ static int make_temp(sb_output_file *o, char *err, size_t n)
         snprintf(err, n, "out of memory opening %s", o->target);
         return -1;
     }
-    snprintf(o->temp, len, "%s/.%s.XXXXXX", dir, basename(copy));
+    /* ".NAME.XXXXXX" beside the target, unless NAME is too long for a
+       temporary name to fit the file system's limit. */
+    const char *base = basename(copy);
+    snprintf(o->temp, len, "%s/.%s.XXXXXX", dir, strlen(base) > 200 ? "simtbench" : base);
     free(copy);
     free(dir);
     int fd = mkstemp(o->temp);
