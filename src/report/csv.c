@@ -31,11 +31,7 @@ static void field(FILE *out, const char *s)
 static void cross_columns(const sb_run *run, const sb_crossapi *x, size_t i, FILE *out)
 {
     const sb_result *r = &run->results[i];
-    const sb_cross_row *row = NULL;
-    for (size_t j = 0; j < x->nrows && !row; j++)
-        if (r->device_slot >= 0 && r->device_slot < x->ndevices &&
-            x->rows[j].result[r->device_slot] == (long)i)
-            row = &x->rows[j];
+    const sb_cross_row *row = x->row_of && x->row_of[i] >= 0 ? &x->rows[x->row_of[i]] : NULL;
     int slot = r->device_slot;
     fputc(',', out);
     if (slot >= 0 && slot < x->ndevices)

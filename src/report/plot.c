@@ -166,6 +166,7 @@ static void cmd_title(cmd_buf *c, const char *s)
 typedef struct plot_ctx {
     const sb_run *run;
     const sb_crossapi *x;
+    const sb_cross_experiment *e; /* the experiment being plotted */
     const char *dir;
     sb_plot_list *list;
     char *err;
@@ -242,22 +243,17 @@ static int in_series(const sb_result *r, const sweep *sw, int s)
            strcmp(r->kernel, sw->kernel[s]) == 0;
 }
 
-static int in_sweep(const sb_result *r, const char *exp, int space)
-{
-    return strcmp(r->experiment, exp) == 0 && sweep_point(r, space);
-}
-
-/* Every (slot, kernel, word) among the sweep points into cand, with
- * distinct[s] = 2 where that series has two or more strides. */
-static int candidate_series(const sb_run *run, const char *exp, int space, sweep *cand,
-                            int distinct[64])
+/* Every (slot, kernel, word) among the experiment's sweep points into
+ * cand, with distinct[s] = 2 where that series has two or more strides. */
+static int candidate_series(const sb_run *run, const sb_cross_experiment *e, int space,
+                            sweep *cand, int distinct[64])
 {
     long first_stride[64];
     int candidates = 0;
     memset(cand, 0, sizeof *cand);
-    for (size_t i = 0; i < run->nresults; i++) {
-        const sb_result *r = &run->results[i];
-        if (!in_sweep(r, exp, space))
+    for (size_t i = 0; i < e->nresults; i++) {
+        const sb_result *r = &run->results[e->results[i]];
+        if (!sweep_point(r, space))
             continue;
         int s;
         for (s = 0; s < candidates && !in_series(r, cand, s); s++)
@@ -278,36 +274,50 @@ static int candidate_series(const sb_run *run, const char *exp, int space, sweep
     return candidates;
 }
 
-/* Series s's points into sw->idx from `at`, by stride (insertion keeps
- * equal strides in run order); returns how many. */
-static size_t fill_series(const sb_run *run, const char *exp, int space, sweep *sw, int s,
-                          size_t at)
+/* A sweep point's place: its stride, then run order. */
+typedef struct point {
+    long stride;
+    size_t i;
+} point;
+
+static int by_stride(const void *pa, const void *pb)
 {
+    const point *a = pa, *b = pb;
+    if (a->stride != b->stride)
+        return a->stride < b->stride ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Series s's points into sw->idx from `at`, by stride, equal strides in
+ * run order; returns how many, or (size_t)-1 out of memory. */
+static size_t fill_series(const sb_run *run, const sb_cross_experiment *e, int space, sweep *sw,
+                          int s, size_t at)
+{
+    point *p = malloc((e->nresults + 1) * sizeof *p);
+    if (!p)
+        return (size_t)-1;
     size_t k = 0;
-    for (size_t i = 0; i < run->nresults; i++) {
-        const sb_result *r = &run->results[i];
-        if (!in_sweep(r, exp, space) || !in_series(r, sw, s))
-            continue;
-        size_t j = at + k;
-        while (j > at && run->results[sw->idx[j - 1]].pattern[0].stride > r->pattern[0].stride) {
-            sw->idx[j] = sw->idx[j - 1];
-            j--;
-        }
-        sw->idx[j] = i;
-        k++;
+    for (size_t i = 0; i < e->nresults; i++) {
+        const sb_result *r = &run->results[e->results[i]];
+        if (sweep_point(r, space) && in_series(r, sw, s))
+            p[k++] = (point){r->pattern[0].stride, e->results[i]};
     }
+    qsort(p, k, sizeof *p, by_stride);
+    for (size_t j = 0; j < k; j++)
+        sw->idx[at + j] = p[j].i;
+    free(p);
     return k;
 }
 
-static int collect_sweep(const sb_run *run, const char *exp, int space, sweep *sw)
+static int collect_sweep(const sb_run *run, const sb_cross_experiment *e, int space, sweep *sw)
 {
     memset(sw, 0, sizeof *sw);
-    sw->idx = malloc((run->nresults + 1) * sizeof *sw->idx);
+    sw->idx = malloc((e->nresults + 1) * sizeof *sw->idx);
     if (!sw->idx)
         return -1;
     int distinct[64];
     sweep cand; /* every (slot, kernel, word) seen, before the two-stride test */
-    int candidates = candidate_series(run, exp, space, &cand, distinct);
+    int candidates = candidate_series(run, e, space, &cand, distinct);
     for (int c = 0; c < candidates; c++) {
         if (distinct[c] < 2)
             continue;
@@ -323,7 +333,12 @@ static int collect_sweep(const sb_run *run, const char *exp, int space, sweep *s
     size_t at = 0;
     for (int s = 0; s < sw->nseries; s++) {
         sw->start[s] = at;
-        sw->count[s] = fill_series(run, exp, space, sw, s, at);
+        sw->count[s] = fill_series(run, e, space, sw, s, at);
+        if (sw->count[s] == (size_t)-1) {
+            free(sw->idx);
+            sw->idx = NULL;
+            return -1;
+        }
         at += sw->count[s];
     }
     sw->n = at;
@@ -492,14 +507,9 @@ static int conflict_plot(const plot_ctx *c, const char *exp, const sweep *sw)
 
 /* ---------------------------------------------------------------- roofline */
 
-static int roofline_row(const sb_result *r, const char *exp)
-{
-    return strcmp(r->experiment, exp) == 0 && r->intensity > 0;
-}
-
 /* Each device's variants as points, one block per device that has any;
  * returns the number of blocks written. */
-static int roofline_points(const plot_ctx *c, const char *exp, plot_files *pf, cmd_buf *cmd)
+static int roofline_points(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
 {
     const sb_run *run = c->run;
     int block = 0;
@@ -507,9 +517,9 @@ static int roofline_points(const plot_ctx *c, const char *exp, plot_files *pf, c
         char label[24];
         sb_slot_label(run, s, label, sizeof label);
         int any = 0;
-        for (size_t i = 0; i < run->nresults; i++) {
-            const sb_result *r = &run->results[i];
-            if (!roofline_row(r, exp) || r->device_slot != s)
+        for (size_t i = 0; i < c->e->nresults; i++) {
+            const sb_result *r = &run->results[c->e->results[i]];
+            if (!(r->intensity > 0) || r->device_slot != s)
                 continue;
             if (!any++)
                 fprintf(pf->dat, "%s# %s\n", block ? "\n\n" : "", label);
@@ -532,15 +542,17 @@ static int roofline_points(const plot_ctx *c, const char *exp, plot_files *pf, c
 
 /* Each measured device's roof line over the intensities lo..hi, as blocks
  * from `block` on. */
-static void roofline_roofs(const plot_ctx *c, const char *exp, double lo, double hi, int block,
-                           plot_files *pf, cmd_buf *cmd)
+static void roofline_roofs(const plot_ctx *c, double lo, double hi, int block, plot_files *pf,
+                           cmd_buf *cmd)
 {
     const sb_run *run = c->run;
     for (int s = 0; s < run->ndevices; s++) {
         double roof = device_roof(run, s);
         int measured = 0;
-        for (size_t i = 0; i < run->nresults; i++)
-            measured |= roofline_row(&run->results[i], exp) && run->results[i].device_slot == s;
+        for (size_t i = 0; i < c->e->nresults && !measured; i++) {
+            const sb_result *r = &run->results[c->e->results[i]];
+            measured = r->intensity > 0 && r->device_slot == s;
+        }
         if (!(roof > 0) || !measured)
             continue;
         char label[24], roof_title[96];
@@ -563,9 +575,9 @@ static int roofline_plot(const plot_ctx *c, const char *exp)
                                   "bandwidth roof",
              exp);
     double lo = 0, hi = 0;
-    for (size_t i = 0; i < c->run->nresults; i++) {
-        const sb_result *r = &c->run->results[i];
-        if (!roofline_row(r, exp))
+    for (size_t i = 0; i < c->e->nresults; i++) {
+        const sb_result *r = &c->run->results[c->e->results[i]];
+        if (!(r->intensity > 0))
             continue;
         lo = lo > 0 && lo < r->intensity ? lo : r->intensity;
         hi = hi > r->intensity ? hi : r->intensity;
@@ -583,27 +595,25 @@ static int roofline_plot(const plot_ctx *c, const char *exp)
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
         return -1;
-    int blocks = roofline_points(c, exp, &pf, cmd);
-    roofline_roofs(c, exp, lo, hi, blocks, &pf, cmd);
+    int blocks = roofline_points(c, &pf, cmd);
+    roofline_roofs(c, lo, hi, blocks, &pf, cmd);
     return finish_plot(&pf, cmd, exp, title, c);
 }
 
 /* ---------------------------------------------------------------- bars */
 
 /* One line per variant of the experiment: its name, then each device's figure. */
-static void bars_data(const plot_ctx *c, size_t first, plot_files *pf)
+static void bars_data(const plot_ctx *c, plot_files *pf)
 {
     const sb_run *run = c->run;
     const sb_crossapi *x = c->x;
-    const sb_result *f = &run->results[first];
+    const sb_result *f = &run->results[c->e->first];
     fputs("# columns: variant, then one per device:", pf->dat);
     for (int s = 0; s < x->ndevices; s++)
         fprintf(pf->dat, " %s", x->label[s]);
     fputc('\n', pf->dat);
-    for (size_t j = 0; j < x->nrows; j++) {
-        const sb_cross_row *row = &x->rows[j];
-        if (!sb_cross_row_in(run, row, first))
-            continue;
+    for (size_t j = 0; j < c->e->nrows; j++) {
+        const sb_cross_row *row = &x->rows[c->e->rows[j]];
         const sb_result *any = &run->results[row->first];
         char variant[80];
         if (any->rows == f->rows && any->cols == f->cols)
@@ -621,9 +631,9 @@ static void bars_data(const plot_ctx *c, size_t first, plot_files *pf)
     }
 }
 
-static int bars_plot(const plot_ctx *c, size_t first)
+static int bars_plot(const plot_ctx *c)
 {
-    const sb_result *f = &c->run->results[first];
+    const sb_result *f = &c->run->results[c->e->first];
     const sb_crossapi *x = c->x;
     char name[80], title[160];
     stem(f->experiment, "bars", name, sizeof name);
@@ -632,9 +642,7 @@ static int bars_plot(const plot_ctx *c, size_t first)
     plot_files pf;
     if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
-    size_t nbars = 0;
-    for (size_t j = 0; j < x->nrows; j++)
-        nbars += sb_cross_row_in(c->run, &x->rows[j], first);
+    size_t nbars = c->e->nrows;
     int w = 160 + (int)nbars * (12 * x->ndevices + 14);
     pf.width = w < 1100 ? 1100 : w > 4000 ? 4000 : w;
     script_head(&pf, title);
@@ -642,7 +650,7 @@ static int bars_plot(const plot_ctx *c, size_t first)
                    "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
                    "set xtics rotate by -35 left\nset ylabel '%s'\nset yrange [0:*]\n",
             sb_quantity_unit(f->quantity));
-    bars_data(c, first, &pf);
+    bars_data(c, &pf);
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
         return -1;
@@ -691,14 +699,14 @@ int sb_plot_find_gnuplot(char *buf, size_t n)
 
 /* The plots of one experiment: a sweep per memory space that has one, a
  * roofline where it measured GFLOP/s with an intensity, else bars. */
-static int plot_experiment(const plot_ctx *c, size_t first)
+static int plot_experiment(const plot_ctx *c)
 {
     const sb_run *run = c->run;
-    const sb_result *f = &run->results[first];
+    const sb_result *f = &run->results[c->e->first];
     int plotted = 0, rc = 0;
     for (int space = SB_SPACE_GLOBAL; space <= SB_SPACE_SHARED && rc == 0; space++) {
         sweep sw;
-        if (collect_sweep(run, f->experiment, space, &sw)) {
+        if (collect_sweep(run, c->e, space, &sw)) {
             snprintf(c->err, c->errn, "out of host memory");
             return -1;
         }
@@ -710,15 +718,16 @@ static int plot_experiment(const plot_ctx *c, size_t first)
         free(sw.idx);
     }
     int flops = 0;
-    for (size_t i = 0; i < run->nresults; i++)
-        flops |= roofline_row(&run->results[i], f->experiment) &&
-                 run->results[i].quantity == SB_QUANTITY_FLOPS;
+    for (size_t i = 0; i < c->e->nresults && !flops; i++) {
+        const sb_result *r = &run->results[c->e->results[i]];
+        flops = r->intensity > 0 && r->quantity == SB_QUANTITY_FLOPS;
+    }
     if (rc == 0 && flops) {
         rc = roofline_plot(c, f->experiment);
         plotted = 1;
     }
     if (rc == 0 && !plotted)
-        rc = bars_plot(c, first);
+        rc = bars_plot(c);
     return rc;
 }
 
@@ -729,12 +738,11 @@ int sb_plot_write(const sb_analysis *a, const char *dir, sb_plot_list *list, cha
         snprintf(err, n, "cannot create %s: %s", dir, strerror(errno));
         return -1;
     }
-    const plot_ctx c = {a->run, &a->cross, dir, list, err, n};
-    size_t firsts[SB_REPORT_MAX_EXPERIMENTS];
-    size_t ne = sb_run_experiments_seen(a->run, firsts, SB_REPORT_MAX_EXPERIMENTS);
     int rc = 0;
-    for (size_t e = 0; e < ne && rc == 0; e++)
-        rc = plot_experiment(&c, firsts[e]);
+    for (size_t e = 0; e < a->cross.nexperiments && rc == 0; e++) {
+        const plot_ctx c = {a->run, &a->cross, &a->cross.experiments[e], dir, list, err, n};
+        rc = plot_experiment(&c);
+    }
     return rc;
 }
 
