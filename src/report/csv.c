@@ -116,8 +116,9 @@ static void measured_columns(const sb_run *run, const sb_result *r, FILE *out)
 
 sb_report_writer sb_report_csv;
 
-int sb_report_csv(const sb_analysis *a, FILE *out)
+int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
 {
+    (void)err, (void)n; /* nothing a text format cannot hold */
     const sb_run *run = a->run;
     header(out);
     for (size_t i = 0; i < run->nresults; i++) {

@@ -390,8 +390,9 @@ static void page_head(const sb_analysis *a, const plots *p, FILE *out)
 
 sb_report_writer sb_report_html;
 
-int sb_report_html(const sb_analysis *a, FILE *out)
+int sb_report_html(const sb_analysis *a, FILE *out, char *err, size_t n)
 {
+    (void)err, (void)n; /* nothing a text format cannot hold */
     const sb_run *run = a->run;
     plots *p = calloc(1, sizeof *p);
     if (!p)

@@ -222,8 +222,9 @@ static void cross_table(const sb_run *run, const sb_crossapi *x, const sb_cross_
 
 sb_report_writer sb_report_markdown;
 
-int sb_report_markdown(const sb_analysis *a, FILE *out)
+int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
 {
+    (void)err, (void)n; /* nothing a text format cannot hold */
     const sb_run *run = a->run;
     const sb_crossapi *x = &a->cross;
     fputs("# simtbench ", out);

@@ -202,8 +202,9 @@ static void cross_section(const sb_run *run, const sb_crossapi *x, const sb_cros
 
 sb_report_writer sb_report_table;
 
-int sb_report_table(const sb_analysis *a, FILE *out)
+int sb_report_table(const sb_analysis *a, FILE *out, char *err, size_t n)
 {
+    (void)err, (void)n; /* nothing a text format cannot hold */
     const sb_run *run = a->run;
     const sb_crossapi *x = &a->cross;
     fprintf(out, "simtbench %s  %s  %s\n", run->tool_version, run->date, run->host);
