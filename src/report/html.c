@@ -311,15 +311,23 @@ static void make_plots(const sb_analysis *a, plots *p)
         return;
     }
     FILE *devnull = fopen("/dev/null", "w");
+    int failed = 0;
     for (int i = 0; i < p->list.n; i++) {
         sb_plot_list one;
         memset(&one, 0, sizeof one);
         one.n = 1;
         memcpy(one.name[0], p->list.name[i], sizeof one.name[0]);
         p->rendered[i] = sb_plot_render(p->dir, &one, gnuplot, devnull ? devnull : stderr) == 1;
+        failed += !p->rendered[i];
     }
     if (devnull)
         fclose(devnull);
+    /* A plot that gnuplot could not draw is said, not silently missing. */
+    if (failed)
+        snprintf(p->note, sizeof p->note, "%d of %d plots are not embedded: gnuplot (%.200s) could "
+                                          "not render them (--plot DIR writes their data and "
+                                          "scripts to try by hand).",
+                 failed, p->list.n, gnuplot);
 }
 
 static void remove_plots(plots *p)

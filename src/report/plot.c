@@ -2,6 +2,7 @@
 
 #include "report/plot.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "report/describe.h"
+#include "report/output_file.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -57,8 +59,11 @@ static int make_dir(const char *dir)
     return mkdir(dir, 0777) == 0 || errno == EEXIST ? 0 : -1;
 }
 
+/* A plot's data and script, each written beside its file and renamed over
+ * it when complete (output_file.h). */
 typedef struct plot_files {
-    FILE *dat, *gp;
+    sb_output_file dat_file, gp_file;
+    FILE *dat, *gp; /* where to write: the two files' streams */
     char name[80];
     int width; /* pixels; bars widen it so that every label stays readable */
 } plot_files;
@@ -69,19 +74,23 @@ static int open_plot(const char *dir, const char *name, plot_files *pf, char *er
     snprintf(pf->name, sizeof pf->name, "%s", name);
     pf->width = 1100;
     snprintf(path, sizeof path, "%s/%s.dat", dir, name);
-    pf->dat = fopen(path, "w");
-    if (!pf->dat) {
-        snprintf(err, n, "cannot write %s: %s", path, strerror(errno));
+    if (sb_output_open(&pf->dat_file, path, err, n))
         return -1;
-    }
     snprintf(path, sizeof path, "%s/%s.gp", dir, name);
-    pf->gp = fopen(path, "w");
-    if (!pf->gp) {
-        snprintf(err, n, "cannot write %s: %s", path, strerror(errno));
-        fclose(pf->dat);
+    if (sb_output_open(&pf->gp_file, path, err, n)) {
+        sb_output_abort(&pf->dat_file);
         return -1;
     }
+    pf->dat = pf->dat_file.f;
+    pf->gp = pf->gp_file.f;
     return 0;
+}
+
+/* Give a plot up: neither file is replaced. */
+static void abandon_plot(plot_files *pf)
+{
+    sb_output_abort(&pf->dat_file);
+    sb_output_abort(&pf->gp_file);
 }
 
 /* The script's head: what it is, how to run it, and the shared settings. */
@@ -112,14 +121,14 @@ static void script_outputs(plot_files *pf, const char *plot_command)
             pf->width, pf->width, pf->name, plot_command, pf->width, pf->name, plot_command);
 }
 
-static int close_plot(plot_files *pf, const char *dir, char *err, size_t n)
+/* Both files complete: each renamed over its target. */
+static int close_plot(plot_files *pf, char *err, size_t n)
 {
-    int bad = ferror(pf->dat) | ferror(pf->gp);
-    bad |= fclose(pf->dat) != 0;
-    bad |= fclose(pf->gp) != 0;
-    if (bad)
-        snprintf(err, n, "cannot write %s/%s.dat or .gp", dir, pf->name);
-    return bad ? -1 : 0;
+    if (sb_output_commit(&pf->dat_file, err, n)) {
+        sb_output_abort(&pf->gp_file);
+        return -1;
+    }
+    return sb_output_commit(&pf->gp_file, err, n);
 }
 
 static void list_add(sb_plot_list *list, const char *exp, const char *name, const char *title)
@@ -185,7 +194,7 @@ static cmd_buf *new_command(plot_files *pf, const plot_ctx *c)
 {
     cmd_buf *cmd = calloc(1, sizeof *cmd);
     if (!cmd) {
-        close_plot(pf, c->dir, c->err, c->errn);
+        abandon_plot(pf);
         snprintf(c->err, c->errn, "out of host memory");
         return NULL;
     }
@@ -200,7 +209,7 @@ static int finish_plot(plot_files *pf, cmd_buf *cmd, const char *exp, const char
     script_outputs(pf, cmd->text);
     free(cmd);
     list_add(c->list, exp, pf->name, title);
-    return close_plot(pf, c->dir, c->err, c->errn);
+    return close_plot(pf, c->err, c->errn);
 }
 
 /* ---------------------------------------------------------------- sweeps */
@@ -746,38 +755,141 @@ int sb_plot_write(const sb_analysis *a, const char *dir, sb_plot_list *list, cha
     return rc;
 }
 
+/* ---------------------------------------------------------------- rendering */
+
+/* A private directory beside the images, DIR/.NAME.render-XXXXXX, with a
+ * link to the plot's data, for gnuplot to write the images into: the
+ * script runs as it is, and the images it writes replace the old ones
+ * only when they are whole. */
+static int render_dir(const char *dir, const char *name, char *tmp, size_t n)
+{
+    char target[128], link_path[4200];
+    snprintf(tmp, n, "%s/.%s.render-XXXXXX", dir, name);
+    if (!mkdtemp(tmp))
+        return -1;
+    snprintf(target, sizeof target, "../%s.dat", name);
+    snprintf(link_path, sizeof link_path, "%s/%s.dat", tmp, name);
+    if (symlink(target, link_path) == 0)
+        return 0;
+    int saved = errno;
+    rmdir(tmp);
+    errno = saved;
+    return -1;
+}
+
+/* The render directory and whatever gnuplot left in it, removed. */
+static void remove_render_dir(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char path[4400];
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(tmp);
+}
+
+/* Whether tmp/NAME.EXT is whole, and on the disk: a PNG ends with its
+ * IEND chunk and an SVG with its closing tag, which a disk that filled up
+ * (gnuplot still exits 0) leaves out. */
+static int image_whole(const char *tmp, const char *name, const char *ext)
+{
+    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+    char path[4400], tail[64];
+    snprintf(path, sizeof path, "%s/%s.%s", tmp, name, ext);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t got = 0;
+    if (fseek(f, -(long)sizeof tail, SEEK_END) != 0)
+        rewind(f);
+    got = fread(tail, 1, sizeof tail, f);
+    int synced = fsync(fileno(f)) == 0;
+    fclose(f);
+    if (!synced)
+        return 0;
+    if (strcmp(ext, "png") == 0)
+        return got >= sizeof iend && memcmp(tail + got - sizeof iend, iend, sizeof iend) == 0;
+    for (size_t at = 0; at + 6 <= got; at++)
+        if (memcmp(tail + at, "</svg>", 6) == 0)
+            return 1;
+    return 0;
+}
+
+/* gnuplot on ../NAME.gp from inside tmp; the exit status, 128 + the
+ * signal for one killed, or -1 when it could not be started. */
+static int run_gnuplot(const char *gnuplot, const char *tmp, const char *name)
+{
+    char script[128];
+    snprintf(script, sizeof script, "../%s.gp", name);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (chdir(tmp) == 0) {
+            int fd = open("/dev/null", O_WRONLY);
+            if (fd >= 0)
+                dup2(fd, STDOUT_FILENO);
+            execl(gnuplot, gnuplot, script, (char *)NULL);
+        }
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The two images of tmp moved over DIR/NAME.png and .svg. */
+static int move_images(const char *tmp, const char *dir, const char *name, FILE *note)
+{
+    static const char *const ext[] = {"png", "svg"};
+    for (int k = 0; k < 2; k++) {
+        char from[4400], to[4400];
+        snprintf(from, sizeof from, "%s/%s.%s", tmp, name, ext[k]);
+        snprintf(to, sizeof to, "%s/%s.%s", dir, name, ext[k]);
+        if (rename(from, to)) {
+            fprintf(note, "simtbench: cannot write %s: %s\n", to, strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* One plot rendered, its images replacing the old ones only when gnuplot
+ * succeeded and both are whole; 0, or -1 after one line on note. */
+static int render_one(const char *dir, const char *name, const char *gnuplot, FILE *note)
+{
+    char tmp[4096];
+    if (render_dir(dir, name, tmp, sizeof tmp)) {
+        fprintf(note, "simtbench: cannot render %s/%s.gp: %s\n", dir, name, strerror(errno));
+        return -1;
+    }
+    int st = run_gnuplot(gnuplot, tmp, name), rc = -1;
+    if (st < 0)
+        fprintf(note, "simtbench: cannot start %s: %s\n", gnuplot, strerror(errno));
+    else if (st > 0)
+        fprintf(note, "simtbench: gnuplot failed on %s/%s.gp (status %d)\n", dir, name, st);
+    else if (!image_whole(tmp, name, "png") || !image_whole(tmp, name, "svg"))
+        fprintf(note, "simtbench: gnuplot did not write %s/%s.png and .svg whole (a full disk?); "
+                      "the old ones are kept\n",
+                dir, name);
+    else
+        rc = move_images(tmp, dir, name, note);
+    remove_render_dir(tmp);
+    return rc;
+}
+
 int sb_plot_render(const char *dir, const sb_plot_list *list, const char *gnuplot, FILE *note)
 {
     int rendered = 0;
-    for (int i = 0; i < list->n; i++) {
-        char script[128];
-        snprintf(script, sizeof script, "%s.gp", list->name[i]);
-        fflush(NULL);
-        pid_t pid = fork();
-        if (pid < 0) {
-            fprintf(note, "simtbench: cannot start %s: %s\n", gnuplot, strerror(errno));
-            return rendered;
-        }
-        if (pid == 0) {
-            /* Scripts name their files relative to their directory, so the
-               user can rerun them there by hand. */
-            if (chdir(dir) == 0) {
-                int fd = open("/dev/null", O_WRONLY);
-                if (fd >= 0)
-                    dup2(fd, STDOUT_FILENO);
-                execl(gnuplot, gnuplot, script, (char *)NULL);
-            }
-            _exit(127);
-        }
-        int st = 0;
-        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-            ;
-        if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-            rendered++;
-        else
-            fprintf(note, "simtbench: gnuplot failed on %s/%s (status %d)\n", dir, script,
-                    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
-    }
+    for (int i = 0; i < list->n; i++)
+        rendered += render_one(dir, list->name[i], gnuplot, note) == 0;
     return rendered;
 }
 
@@ -795,13 +907,14 @@ int sb_plot_run(const sb_analysis *a, const char *dir, FILE *note)
         return -1;
     }
     char gnuplot[4096];
+    int rc = 0;
     if (list->n > 0 && sb_plot_find_gnuplot(gnuplot, sizeof gnuplot) == 0)
-        sb_plot_render(dir, list, gnuplot, note);
+        rc = sb_plot_render(dir, list, gnuplot, note) == list->n ? 0 : -1;
     else if (list->n > 0)
         fprintf(note, "simtbench: note: gnuplot not found, so %d plot(s) were written to %s as "
                       "data and scripts only; render them with: cd %s && for f in *.gp; do "
                       "gnuplot \"$f\"; done\n",
                 list->n, dir, dir);
     free(list);
-    return 0;
+    return rc;
 }
