@@ -389,7 +389,10 @@ static json_t *checked_head(const sb_run *run, json_t **devices, char *err, size
     *devices = json_array();
     for (int i = 0; i < run->ndevices; i++) {
         json_t *d = device_json(&run->devices[i], &b);
+        if (b.refused)
+            json_decref(d);
         if (b.refused || json_array_append_new(*devices, d)) {
+            sb_json_put(NULL, "device", NULL, &b); /* out of memory, if nothing else */
             refused_device(&run->devices[i], i, &b, err, n);
             json_decref(*devices);
             json_decref(head);

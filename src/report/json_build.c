@@ -13,6 +13,9 @@ static void refuse(sb_json_builder *b, const char *key, const char *why)
 
 void sb_json_put(json_t *o, const char *key, json_t *v, sb_json_builder *b)
 {
+    /* json_object_set_new frees v when it fails; without o, v is ours. */
+    if (!o)
+        json_decref(v);
     if (!v || !o || json_object_set_new(o, key, v))
         refuse(b, key, "could not be stored (out of host memory)");
 }

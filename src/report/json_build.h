@@ -17,7 +17,8 @@ typedef struct sb_json_builder {
     const char *why;     /* what is wrong with it: "is not valid UTF-8", ... */
 } sb_json_builder;
 
-/* v (a new reference; NULL: out of memory) as o's key. */
+/* v (a new reference, always taken; NULL: out of memory) as o's key; o
+ * NULL (an object that could not be made) refuses it. */
 void sb_json_put(json_t *o, const char *key, json_t *v, sb_json_builder *b);
 
 /* A string; NULL or one that is not UTF-8 is refused. */

@@ -145,6 +145,10 @@ static void reads_what_the_program_writes(void **state)
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[1024], err[1024];
         snprintf(path, sizeof path, "%s/%s", top ? top : ".", files[i]);
+        if (i >= 2 && access(path, R_OK) != 0) {
+            print_message("# %s is not here (a tarball leaves results/ out)\n", files[i]);
+            continue;
+        }
         sb_run run;
         int reference;
         if (sb_run_read_saved(path, &run, &reference, err, sizeof err))
