@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "cli/options.h"
-#include "report/json_read.h"
 #include "report/format.h"
+#include "report/json_build.h"
+#include "report/json_read.h"
+#include "report/output_file.h"
 #include "run/crossapi.h"
 
 #define PROG "simtbench compare"
@@ -18,6 +20,7 @@ typedef struct settings {
     sb_format format;
     int all;
     const char *old_path, *new_path;
+    const char *output; /* -o FILE, or NULL for the caller's stream */
 } settings;
 
 /* One matched, or unmatched, row. */
@@ -38,11 +41,14 @@ static void usage(FILE *f)
           "\n"
           "  --threshold PCT           extra margin in percent (default 0)\n"
           "  --format table|json|markdown   output (default table)\n"
+          "  -o, --output FILE         write to FILE instead of standard output (replaced\n"
+          "                            only once the comparison is complete)\n"
           "  --all                     list unchanged rows too\n"
           "  -h, --help                this text\n"
           "\n"
           "Exit status: 0 compared (whether or not anything changed), 2 bad usage,\n"
-          "5 a file cannot be read, is not JSON or is not a simtbench result.\n",
+          "5 a file cannot be read, is not JSON or is not a simtbench result, or the\n"
+          "comparison cannot be written.\n",
           f);
 }
 
@@ -51,6 +57,7 @@ static int parse(int argc, char **argv, settings *s, FILE *err, int *help)
     static const struct option longopts[] = {{"threshold", required_argument, NULL, 't'},
                                              {"format", required_argument, NULL, 'f'},
                                              {"all", no_argument, NULL, 'a'},
+                                             {"output", required_argument, NULL, 'o'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     memset(s, 0, sizeof *s);
@@ -58,7 +65,7 @@ static int parse(int argc, char **argv, settings *s, FILE *err, int *help)
     optind = 0;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
         switch (c) {
         case 't': {
             char *end;
@@ -84,6 +91,9 @@ static int parse(int argc, char **argv, settings *s, FILE *err, int *help)
             break;
         case 'a':
             s->all = 1;
+            break;
+        case 'o':
+            s->output = optarg;
             break;
         case 'h':
             *help = 1;
@@ -115,46 +125,104 @@ static void label_of(const sb_run *run, const sb_result *r, char *buf, size_t n)
         snprintf(buf, n, "%s", r->backend);
 }
 
-static int same_key(const sb_run *a, const sb_result *ra, const sb_run *b, const sb_result *rb)
+/* A result with what it is matched on: its device's label, experiment,
+ * variant and size; then its place in its run. */
+typedef struct keyed {
+    char label[24];
+    const sb_result *r;
+    size_t i;
+} keyed;
+
+static int key_order(const keyed *a, const keyed *b)
 {
-    char la[24], lb[24];
-    label_of(a, ra, la, sizeof la);
-    label_of(b, rb, lb, sizeof lb);
-    return strcmp(la, lb) == 0 && strcmp(ra->experiment, rb->experiment) == 0 &&
-           strcmp(ra->variant, rb->variant) == 0 && ra->rows == rb->rows && ra->cols == rb->cols;
+    int c = strcmp(a->label, b->label);
+    if (!c)
+        c = strcmp(a->r->experiment, b->r->experiment);
+    if (!c)
+        c = strcmp(a->r->variant, b->r->variant);
+    if (!c)
+        c = (a->r->rows > b->r->rows) - (a->r->rows < b->r->rows);
+    if (!c)
+        c = (a->r->cols > b->r->cols) - (a->r->cols < b->r->cols);
+    return c;
 }
 
-/* Old rows in order, each with its new partner; then the new rows nobody
- * took. */
+static int by_key(const void *pa, const void *pb)
+{
+    const keyed *a = pa, *b = pb;
+    int c = key_order(a, b);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* The run's results keyed and sorted; NULL out of memory. */
+static keyed *sorted_keys(const sb_run *run)
+{
+    keyed *k = malloc((run->nresults + 1) * sizeof *k);
+    if (!k)
+        return NULL;
+    for (size_t i = 0; i < run->nresults; i++) {
+        k[i].r = &run->results[i];
+        k[i].i = i;
+        label_of(run, k[i].r, k[i].label, sizeof k[i].label);
+    }
+    qsort(k, run->nresults, sizeof *k, by_key);
+    return k;
+}
+
+/* Where the new results of old result ko's key start in nk (sorted), or
+ * nn when there are none. */
+static size_t first_of_key(const keyed *nk, size_t nn, const keyed *ko)
+{
+    size_t lo = 0, hi = nn;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (key_order(&nk[mid], ko) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < nn && key_order(&nk[lo], ko) == 0 ? lo : nn;
+}
+
+/* Old rows in order, each with the first new row of its key that no
+ * earlier old row took; then the new rows nobody took.  Within one key
+ * the new rows are taken in run order, so each key keeps a cursor. */
 static match *match_rows(const sb_run *o, const sb_run *n, double threshold, size_t *count)
 {
     match *m = calloc(o->nresults + n->nresults + 1, sizeof *m);
     char *taken = calloc(n->nresults + 1, 1);
-    if (!m || !taken) {
-        free(m);
-        free(taken);
-        return NULL;
-    }
+    size_t *cursor = malloc((n->nresults + 1) * sizeof *cursor);
+    keyed *ok = sorted_keys(o), *nk = sorted_keys(n);
     size_t k = 0;
-    for (size_t i = 0; i < o->nresults; i++) {
-        m[k].old_i = (long)i;
-        m[k].new_i = -1;
+    if (m && taken && cursor && ok && nk) {
         for (size_t j = 0; j < n->nresults; j++)
-            if (!taken[j] && same_key(o, &o->results[i], n, &n->results[j])) {
-                taken[j] = 1;
-                m[k].new_i = (long)j;
-                m[k].v = sb_verdict_of(&o->results[i].ms, &n->results[j].ms, threshold);
-                break;
+            cursor[j] = j;
+        for (size_t i = 0; i < o->nresults; i++) {
+            const keyed *key = &ok[i];
+            size_t at = first_of_key(nk, n->nresults, key);
+            size_t next = at < n->nresults ? cursor[at] : at;
+            match *x = &m[key->i];
+            x->old_i = (long)key->i;
+            x->new_i = -1;
+            if (next < n->nresults && key_order(&nk[next], key) == 0) {
+                cursor[at] = next + 1;
+                taken[nk[next].i] = 1;
+                x->new_i = (long)nk[next].i;
+                x->v = sb_verdict_of(&key->r->ms, &nk[next].r->ms, threshold);
             }
-        k++;
-    }
-    for (size_t j = 0; j < n->nresults; j++)
-        if (!taken[j]) {
-            m[k].old_i = -1;
-            m[k].new_i = (long)j;
-            k++;
         }
+        k = o->nresults;
+        for (size_t j = 0; j < n->nresults; j++)
+            if (!taken[j])
+                m[k++] = (match){-1, (long)j, {0}};
+    } else {
+        free(m);
+        m = NULL;
+    }
     free(taken);
+    free(cursor);
+    free(ok);
+    free(nk);
     *count = k;
     return m;
 }
@@ -421,69 +489,198 @@ static void write_markdown(const settings *s, const sb_run *o, const sb_run *n, 
     }
 }
 
-static json_t *side_json(const char *path, const sb_run *r)
+/* One run's provenance: the file, the tool, and each device. */
+static json_t *side_json(const char *path, const sb_run *r, sb_json_builder *b)
 {
-    json_t *devs = json_array();
-    for (int i = 0; i < r->ndevices; i++) {
+    json_t *side = json_object(), *devs = json_array();
+    sb_json_put_str(side, "file", path, b);
+    sb_json_put_str(side, "tool_version", r->tool_version, b);
+    sb_json_put_str(side, "date", r->date, b);
+    sb_json_put_str(side, "host", r->host, b);
+    sb_json_put(side, "devices", devs, b);
+    for (int i = 0; devs && i < r->ndevices; i++) {
         char label[24];
         sb_slot_label(r, i, label, sizeof label);
-        json_array_append_new(devs, json_pack("{s:s, s:s, s:s, s:s}", "device", label, "name",
-                                              r->devices[i].info.name, "driver",
-                                              r->devices[i].info.driver, "api_version",
-                                              r->devices[i].info.api_version));
+        json_t *d = json_object();
+        sb_json_put_str(d, "device", label, b);
+        sb_json_put_str(d, "name", r->devices[i].info.name, b);
+        sb_json_put_str(d, "driver", r->devices[i].info.driver, b);
+        sb_json_put_str(d, "api_version", r->devices[i].info.api_version, b);
+        if (json_array_append_new(devs, d))
+            sb_json_put(NULL, "devices", NULL, b);
     }
-    return json_pack("{s:s, s:s, s:s, s:s, s:o}", "file", path, "tool_version", r->tool_version,
-                     "date", r->date, "host", r->host, "devices", devs);
+    return side;
 }
 
-static int write_json(const settings *s, const sb_run *o, const sb_run *n, const match *m,
-                      size_t nm, FILE *out)
+/* One side's time of a matched or unmatched row. */
+static void time_json(json_t *row, const char *key, const sb_result *r, sb_json_builder *b)
+{
+    json_t *t = sb_json_put_object(row, key, b);
+    sb_json_put_real(t, "median_ms", r->ms.median, b);
+    sb_json_put_real(t, "spread", r->ms.spread, b);
+}
+
+static json_t *row_json(const sb_run *o, const sb_run *n, const match *x, sb_json_builder *b)
+{
+    const sb_run *run = x->old_i >= 0 ? o : n;
+    const sb_result *r = &run->results[x->old_i >= 0 ? x->old_i : x->new_i];
+    char label[24];
+    label_of(run, r, label, sizeof label);
+    json_t *row = json_object();
+    sb_json_put_str(row, "device", label, b);
+    sb_json_put_str(row, "experiment", r->experiment, b);
+    sb_json_put_str(row, "variant", r->variant, b);
+    sb_json_put_int(row, "rows", r->rows, b);
+    sb_json_put_int(row, "cols", r->cols, b);
+    sb_json_put_str(row, "verdict", kind_name(x), b);
+    if (x->old_i >= 0)
+        time_json(row, "old", &o->results[x->old_i], b);
+    if (x->new_i >= 0)
+        time_json(row, "new", &n->results[x->new_i], b);
+    if (x->old_i >= 0 && x->new_i >= 0) {
+        sb_json_put_real(row, "change", x->v.change, b);
+        sb_json_put_real(row, "margin", x->v.margin, b);
+        sb_json_put_real(row, "by", x->v.by, b);
+    }
+    return row;
+}
+
+/* Everything before the rows; NULL with the reason in why. */
+static json_t *head_json(const settings *s, const sb_run *o, const sb_run *n, const match *m,
+                         size_t nm, char *why, size_t wn)
 {
     difference d[64];
     int nd = differences(o, n, d, 64);
     tally t = count(m, nm);
-    json_t *diffs = json_array(), *rows = json_array();
-    for (int i = 0; i < nd; i++)
-        json_array_append_new(diffs, json_pack("{s:s, s:s, s:s}", "what", d[i].what, "old",
-                                               d[i].old_value, "new", d[i].new_value));
-    for (size_t i = 0; i < nm; i++) {
-        const match *x = &m[i];
-        const sb_run *run = x->old_i >= 0 ? o : n;
-        const sb_result *r = &run->results[x->old_i >= 0 ? x->old_i : x->new_i];
-        char label[24];
-        label_of(run, r, label, sizeof label);
-        json_t *row = json_pack("{s:s, s:s, s:s, s:I, s:I, s:s}", "device", label, "experiment",
-                                r->experiment, "variant", r->variant, "rows",
-                                (json_int_t)r->rows, "cols", (json_int_t)r->cols, "verdict",
-                                kind_name(x));
-        if (x->old_i >= 0)
-            json_object_set_new(row, "old", json_pack("{s:f, s:f}", "median_ms",
-                                                      o->results[x->old_i].ms.median, "spread",
-                                                      o->results[x->old_i].ms.spread));
-        if (x->new_i >= 0)
-            json_object_set_new(row, "new", json_pack("{s:f, s:f}", "median_ms",
-                                                      n->results[x->new_i].ms.median, "spread",
-                                                      n->results[x->new_i].ms.spread));
-        if (x->old_i >= 0 && x->new_i >= 0) {
-            json_object_set_new(row, "change", json_real(x->v.change));
-            json_object_set_new(row, "margin", json_real(x->v.margin));
-            json_object_set_new(row, "by", json_real(x->v.by));
-        }
-        json_array_append_new(rows, row);
+    sb_json_builder b = {NULL, NULL};
+    json_t *root = json_object(), *diffs = json_array(), *sum;
+    sb_json_put_str(root, "schema", "simtbench-compare/1", &b);
+    sb_json_put(root, "old", side_json(s->old_path, o, &b), &b);
+    sb_json_put(root, "new", side_json(s->new_path, n, &b), &b);
+    sb_json_put_real(root, "threshold", s->threshold, &b);
+    sb_json_put_str(root, "rule", SB_VERDICT_RULE, &b);
+    sb_json_put(root, "differences", diffs, &b);
+    for (int i = 0; diffs && i < nd; i++) {
+        json_t *e = json_object();
+        sb_json_put_str(e, "what", d[i].what, &b);
+        sb_json_put_str(e, "old", d[i].old_value, &b);
+        sb_json_put_str(e, "new", d[i].new_value, &b);
+        if (json_array_append_new(diffs, e))
+            sb_json_put(NULL, "differences", NULL, &b);
     }
-    json_t *root = json_pack("{s:s, s:o, s:o, s:f, s:s, s:o, s:{s:I, s:I, s:I, s:I}, s:o}",
-                             "schema", "simtbench-compare/1", "old", side_json(s->old_path, o),
-                             "new", side_json(s->new_path, n), "threshold", s->threshold,
-                             "rule", SB_VERDICT_RULE, "differences", diffs, "summary", "matched",
-                             (json_int_t)t.matched, "changed", (json_int_t)t.changed,
-                             "only_in_old", (json_int_t)t.only_old, "only_in_new",
-                             (json_int_t)t.only_new, "rows", rows);
-    int rc = root ? json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-                                              JSON_REAL_PRECISION(9))
-                  : -1;
-    fputc('\n', out);
+    if ((sum = sb_json_put_object(root, "summary", &b))) {
+        sb_json_put_int(sum, "matched", (json_int_t)t.matched, &b);
+        sb_json_put_int(sum, "changed", (json_int_t)t.changed, &b);
+        sb_json_put_int(sum, "only_in_old", (json_int_t)t.only_old, &b);
+        sb_json_put_int(sum, "only_in_new", (json_int_t)t.only_new, &b);
+    }
+    if (!b.refused)
+        return root;
+    char old_file[300], new_file[300];
+    sb_json_printable(s->old_path, old_file, sizeof old_file);
+    sb_json_printable(s->new_path, new_file, sizeof new_file);
+    snprintf(why, wn, "the header of %s against %s: its %s %s", old_file, new_file, b.refused,
+             b.why);
     json_decref(root);
-    return rc;
+    return NULL;
+}
+
+/* Every row built and checked (out == NULL), or written; 0, or -1 with
+ * the row named in why. */
+static int rows_pass(const sb_run *o, const sb_run *n, const match *m, size_t nm, FILE *out,
+                     char *why, size_t wn)
+{
+    for (size_t i = 0; i < nm; i++) {
+        sb_json_builder b = {NULL, NULL};
+        json_t *row = row_json(o, n, &m[i], &b);
+        if (b.refused) {
+            const sb_run *run = m[i].old_i >= 0 ? o : n;
+            const sb_result *r = &run->results[m[i].old_i >= 0 ? m[i].old_i : m[i].new_i];
+            char experiment[128], variant[192];
+            sb_json_printable(r->experiment, experiment, sizeof experiment);
+            sb_json_printable(r->variant, variant, sizeof variant);
+            snprintf(why, wn, "rows[%zu] (%s/%s): its %s %s", i, experiment, variant, b.refused,
+                     b.why);
+            json_decref(row);
+            return -1;
+        }
+        if (out) {
+            fputs(i ? ",\n    " : "[\n    ", out);
+            sb_json_dump_at(row, 4, out);
+        }
+        json_decref(row);
+    }
+    if (out)
+        fputs(nm ? "\n  ]\n}\n" : "[]\n}\n", out);
+    return 0;
+}
+
+/* The comparison as JSON, every row checked before the first byte is
+ * written and then written one at a time; 0, or -1 with the reason. */
+static int write_json(const settings *s, const sb_run *o, const sb_run *n, const match *m,
+                      size_t nm, FILE *out, char *why, size_t wn)
+{
+    json_t *head = head_json(s, o, n, m, nm, why, wn);
+    if (!head || rows_pass(o, n, m, nm, NULL, why, wn)) {
+        json_decref(head);
+        return -1;
+    }
+    fputs("{\n", out);
+    const char *key;
+    json_t *v;
+    json_object_foreach(head, key, v)
+    {
+        fprintf(out, "  \"%s\": ", key);
+        sb_json_dump_at(v, 2, out);
+        fputs(",\n", out);
+    }
+    json_decref(head);
+    fputs("  \"rows\": ", out);
+    return rows_pass(o, n, m, nm, out, why, wn);
+}
+
+/* The comparison in the asked format on out; 0, or -1 with the reason. */
+static int write_comparison(const settings *s, const sb_run *o, const sb_run *n, const match *m,
+                            size_t nm, FILE *out, char *why, size_t wn)
+{
+    why[0] = '\0';
+    if (s->format == SB_FORMAT_JSON && write_json(s, o, n, m, nm, out, why, wn))
+        return -1;
+    if (s->format == SB_FORMAT_MARKDOWN)
+        write_markdown(s, o, n, m, nm, out);
+    else if (s->format != SB_FORMAT_JSON)
+        write_table(s, o, n, m, nm, out);
+    if (fflush(out) || ferror(out)) {
+        snprintf(why, wn, "%s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* The comparison to -o's file (replaced only when complete) or to out;
+ * SB_EXIT_OK, or SB_EXIT_IO after one line on err. */
+static int output(const settings *s, const sb_run *o, const sb_run *n, const match *m, size_t nm,
+                  FILE *out, FILE *err)
+{
+    char why[1024], msg[1200];
+    sb_output_file file;
+    if (s->output && sb_output_open(&file, s->output, msg, sizeof msg)) {
+        fprintf(err, PROG ": %s\n", msg);
+        return SB_EXIT_IO;
+    }
+    errno = 0;
+    if (write_comparison(s, o, n, m, nm, s->output ? file.f : out, why, sizeof why)) {
+        if (s->output)
+            sb_output_abort(&file);
+        fprintf(err, PROG ": cannot write %s: %s\n", s->output ? s->output : "the comparison",
+                why[0] ? why : "write error");
+        return SB_EXIT_IO;
+    }
+    if (s->output && sb_output_commit(&file, msg, sizeof msg)) {
+        fprintf(err, PROG ": %s\n", msg);
+        return SB_EXIT_IO;
+    }
+    return SB_EXIT_OK;
 }
 
 int sb_cmd_compare_to(int argc, char **argv, FILE *out, FILE *err)
@@ -499,6 +696,11 @@ int sb_cmd_compare_to(int argc, char **argv, FILE *out, FILE *err)
     }
     sb_run o, n;
     char why[1024];
+    /* An output that cannot be made is said before anything is read. */
+    if (s.output && sb_output_check(s.output, why, sizeof why)) {
+        fprintf(err, PROG ": %s\n", why);
+        return SB_EXIT_IO;
+    }
     if (sb_run_read_json(s.old_path, &o, why, sizeof why)) {
         fprintf(err, PROG ": %s\n", why);
         return SB_EXIT_IO;
@@ -516,21 +718,11 @@ int sb_cmd_compare_to(int argc, char **argv, FILE *out, FILE *err)
         sb_run_free(&n);
         return SB_EXIT_RUNTIME;
     }
-    int rc = 0;
-    if (s.format == SB_FORMAT_JSON)
-        rc = write_json(&s, &o, &n, m, nm, out);
-    else if (s.format == SB_FORMAT_MARKDOWN)
-        write_markdown(&s, &o, &n, m, nm, out);
-    else
-        write_table(&s, &o, &n, m, nm, out);
+    st = output(&s, &o, &n, m, nm, out, err);
     free(m);
     sb_run_free(&o);
     sb_run_free(&n);
-    if (rc || fflush(out) || ferror(out)) {
-        fprintf(err, PROG ": cannot write the comparison\n");
-        return SB_EXIT_IO;
-    }
-    return SB_EXIT_OK;
+    return st;
 }
 
 int sb_cmd_compare(int argc, char **argv)

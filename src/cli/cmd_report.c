@@ -8,6 +8,7 @@
 #include "report/plot.h"
 #include "report/report.h"
 #include "report/json_read.h"
+#include "report/output_file.h"
 #include "run/analysis.h"
 
 #define PROG "simtbench report"
@@ -24,7 +25,8 @@ static void usage(FILE *f)
           "format, side by side when it holds two or more devices, and draw its plots.\n"
           "\n"
           "  -f, --format FMT       table, csv, json, markdown or html (default table)\n"
-          "  -o, --output FILE      write to FILE instead of standard output\n"
+          "  -o, --output FILE      write to FILE instead of standard output (replaced only\n"
+          "                         once the report is complete)\n"
           "      --plot DIR         write the plots and their data to DIR (see simtbench --help)\n"
           "      --reference NAME   compare every device with the first device of backend NAME\n"
           "                         (default: the reference the run was saved with)\n"
@@ -91,22 +93,14 @@ static int parse(int argc, char **argv, settings *s, int *done)
     return SB_EXIT_OK;
 }
 
-/* The report, then the plots: a plotting problem never costs the report. */
+/* The report, then the plots: a plotting problem never costs the report.
+ * The report reaches -o's file only once it is complete. */
 static int write_all(const settings *s, const sb_analysis *a)
 {
     int status = SB_EXIT_OK;
-    FILE *out = s->output ? fopen(s->output, "w") : stdout;
-    if (!out) {
-        fprintf(stderr, PROG ": cannot write %s\n", s->output);
-        return SB_EXIT_IO;
-    }
-    if (sb_report_write(s->format, a, out)) {
-        fprintf(stderr, PROG ": cannot write the report%s%s\n", s->output ? " to " : "",
-                s->output ? s->output : "");
-        status = SB_EXIT_IO;
-    }
-    if (out != stdout && fclose(out) && !status) {
-        fprintf(stderr, PROG ": cannot write %s\n", s->output);
+    char err[1024];
+    if (sb_report_write_file(s->format, a, s->output, err, sizeof err)) {
+        fprintf(stderr, PROG ": %s\n", err);
         status = SB_EXIT_IO;
     }
     if (s->plot_dir && a->run->nresults > 0 && sb_plot_run(a, s->plot_dir, stderr) && !status)
@@ -124,6 +118,11 @@ int sb_cmd_report(int argc, char **argv)
     sb_run run;
     int saved_reference;
     char err[1024];
+    /* An output that cannot be made is said before anything is read. */
+    if (s.output && sb_output_check(s.output, err, sizeof err)) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return SB_EXIT_IO;
+    }
     if (sb_run_read_saved(s.saved, &run, &saved_reference, err, sizeof err)) {
         fprintf(stderr, PROG ": %s\n", err);
         return SB_EXIT_IO;

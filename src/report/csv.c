@@ -31,11 +31,7 @@ static void field(FILE *out, const char *s)
 static void cross_columns(const sb_run *run, const sb_crossapi *x, size_t i, FILE *out)
 {
     const sb_result *r = &run->results[i];
-    const sb_cross_row *row = NULL;
-    for (size_t j = 0; j < x->nrows && !row; j++)
-        if (r->device_slot >= 0 && r->device_slot < x->ndevices &&
-            x->rows[j].result[r->device_slot] == (long)i)
-            row = &x->rows[j];
+    const sb_cross_row *row = x->row_of && x->row_of[i] >= 0 ? &x->rows[x->row_of[i]] : NULL;
     int slot = r->device_slot;
     fputc(',', out);
     if (slot >= 0 && slot < x->ndevices)
@@ -120,8 +116,9 @@ static void measured_columns(const sb_run *run, const sb_result *r, FILE *out)
 
 sb_report_writer sb_report_csv;
 
-int sb_report_csv(const sb_analysis *a, FILE *out)
+int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
 {
+    (void)err, (void)n; /* nothing a text format cannot hold */
     const sb_run *run = a->run;
     header(out);
     for (size_t i = 0; i < run->nresults; i++) {

@@ -46,16 +46,3 @@ double sb_device_copy_roof(const sb_run_device *d)
 {
     return d->memcpy_gbs > 0 ? d->memcpy_gbs : d->copy_gbs;
 }
-
-size_t sb_run_experiments_seen(const sb_run *run, size_t *first, size_t max)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < run->nresults; i++) {
-        int seen = 0;
-        for (size_t j = 0; j < n && !seen; j++)
-            seen = strcmp(run->results[first[j]].experiment, run->results[i].experiment) == 0;
-        if (!seen && n < max)
-            first[n++] = i;
-    }
-    return n;
-}

@@ -8,8 +8,6 @@
 
 #include "result.h"
 
-#define SB_REPORT_MAX_EXPERIMENTS 64
-
 /* Each declared access's label and the model's prediction for it,
  * "LABEL: PREDICTION; LABEL: PREDICTION", or "" with no model. */
 void sb_result_model_text(const sb_result *r, char *buf, size_t n);
@@ -26,8 +24,5 @@ double sb_device_peak_gbs(const sb_device_info *info);
 /* The copy roof a device measured in the run: the API copy, else the copy
  * kernel; 0 when the run measured neither. */
 double sb_device_copy_roof(const sb_run_device *d);
-
-/* Indices of the distinct experiments in the run, in first-seen order; returns the count. */
-size_t sb_run_experiments_seen(const sb_run *run, size_t *first, size_t max);
 
 #endif

@@ -111,19 +111,17 @@ static void variant_td(const sb_result *f, const sb_result *r, FILE *out)
     td(out, NULL, name);
 }
 
-static void single_table(const sb_run *run, size_t first, FILE *out)
+static void single_table(const sb_run *run, const sb_cross_experiment *e, FILE *out)
 {
-    const sb_result *f = &run->results[first];
+    const sb_result *f = &run->results[e->first];
     heading(f, out);
     fputs("<table><tr><th>variant</th><th>backend</th><th>median ms</th><th>min ms</th>"
           "<th>max ms</th><th>spread</th><th>",
           out);
     esc(out, sb_quantity_unit(f->quantity));
     fputs("</th><th>best</th><th>roof %</th><th>model</th></tr>\n", out);
-    for (size_t i = first; i < run->nresults; i++) {
-        const sb_result *r = &run->results[i];
-        if (strcmp(r->experiment, f->experiment) != 0)
-            continue;
+    for (size_t i = 0; i < e->nresults; i++) {
+        const sb_result *r = &run->results[e->results[i]];
         char model[256];
         sb_result_model_text(r, model, sizeof model);
         fputs("<tr>", out);
@@ -226,15 +224,14 @@ static void verdict_cells(const sb_crossapi *x, const sb_cross_row *row, FILE *o
     }
 }
 
-static void cross_table(const sb_run *run, const sb_crossapi *x, size_t first, FILE *out)
+static void cross_table(const sb_run *run, const sb_crossapi *x, const sb_cross_experiment *e,
+                        FILE *out)
 {
-    const sb_result *f = &run->results[first];
+    const sb_result *f = &run->results[e->first];
     heading(f, out);
     cross_header(x, f, out);
-    for (size_t j = 0; j < x->nrows; j++) {
-        const sb_cross_row *row = &x->rows[j];
-        if (!sb_cross_row_in(run, row, first))
-            continue;
+    for (size_t j = 0; j < e->nrows; j++) {
+        const sb_cross_row *row = &x->rows[e->rows[j]];
         const sb_result *any = &run->results[row->first];
         fputs("<tr>", out);
         variant_td(f, any, out);
@@ -314,15 +311,23 @@ static void make_plots(const sb_analysis *a, plots *p)
         return;
     }
     FILE *devnull = fopen("/dev/null", "w");
+    int failed = 0;
     for (int i = 0; i < p->list.n; i++) {
         sb_plot_list one;
         memset(&one, 0, sizeof one);
         one.n = 1;
         memcpy(one.name[0], p->list.name[i], sizeof one.name[0]);
         p->rendered[i] = sb_plot_render(p->dir, &one, gnuplot, devnull ? devnull : stderr) == 1;
+        failed += !p->rendered[i];
     }
     if (devnull)
         fclose(devnull);
+    /* A plot that gnuplot could not draw is said, not silently missing. */
+    if (failed)
+        snprintf(p->note, sizeof p->note, "%d of %d plots are not embedded: gnuplot (%.200s) could "
+                                          "not render them (--plot DIR writes their data and "
+                                          "scripts to try by hand).",
+                 failed, p->list.n, gnuplot);
 }
 
 static void remove_plots(plots *p)
@@ -393,8 +398,9 @@ static void page_head(const sb_analysis *a, const plots *p, FILE *out)
 
 sb_report_writer sb_report_html;
 
-int sb_report_html(const sb_analysis *a, FILE *out)
+int sb_report_html(const sb_analysis *a, FILE *out, char *err, size_t n)
 {
+    (void)err, (void)n; /* nothing a text format cannot hold */
     const sb_run *run = a->run;
     plots *p = calloc(1, sizeof *p);
     if (!p)
@@ -403,14 +409,13 @@ int sb_report_html(const sb_analysis *a, FILE *out)
         make_plots(a, p);
     page_head(a, p, out);
     devices(run, out);
-    size_t firsts[SB_REPORT_MAX_EXPERIMENTS];
-    size_t n = sb_run_experiments_seen(run, firsts, SB_REPORT_MAX_EXPERIMENTS);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t e = 0; e < a->cross.nexperiments; e++) {
+        const sb_cross_experiment *g = &a->cross.experiments[e];
         if (sb_crossapi_side_by_side(&a->cross))
-            cross_table(run, &a->cross, firsts[i], out);
+            cross_table(run, &a->cross, g, out);
         else
-            single_table(run, firsts[i], out);
-        figures(p, run->results[firsts[i]].experiment, out);
+            single_table(run, g, out);
+        figures(p, run->results[g->first].experiment, out);
     }
     fputs("</body>\n</html>\n", out);
     remove_plots(p);

@@ -1,100 +1,182 @@
 /* JSON, schema "simtbench-result/1": the run's provenance, its devices and
  * every result with its statistics and the model's prediction, the
  * reference device and the cross-device comparisons against it (fields
- * added to /1 without changing any, so readers of /1 keep working).  Written
+ * added to /1 without changing any, so readers of /1 keep working).  Built
  * through jansson so that escaping is never our problem; `simtbench
- * compare` reads the same schema back. */
+ * compare` and `simtbench report` read the same schema back.
+ *
+ * Nothing is dropped: a figure that is not finite, which JSON cannot
+ * hold, is written as null beside a "<field>_reason"; a string jansson
+ * refuses (not UTF-8) makes the whole report an error that names the
+ * record, and every record is checked before the first byte is written.
+ * The results and comparisons are written one record at a time, laid out
+ * as jansson lays out the whole document, so that a run of any size needs
+ * no tree of all of it. */
 #include <jansson.h>
+#include <string.h>
 
 #include "model.h"
 #include "report/describe.h"
+#include "report/json_build.h"
 #include "report/report.h"
 
-static json_t *device_json(const sb_run_device *d)
+/* ---------------------------------------------------------------- building */
+
+/* A figure that is absent (written as null) unless it is positive. */
+static void put_positive(json_t *o, const char *key, double v, sb_json_builder *b)
+{
+    if (v > 0)
+        sb_json_put_real(o, key, v, b);
+    else
+        sb_json_put(o, key, json_null(), b);
+}
+
+/* A count that is unknown (null) when negative. */
+static void put_known(json_t *o, const char *key, long v, sb_json_builder *b)
+{
+    sb_json_put(o, key, v >= 0 ? json_integer(v) : json_null(), b);
+}
+
+static json_t *int_triple(const unsigned v[3])
+{
+    return json_pack("[I,I,I]", (json_int_t)v[0], (json_int_t)v[1], (json_int_t)v[2]);
+}
+
+/* ---------------------------------------------------------------- records */
+
+static json_t *device_json(const sb_run_device *d, sb_json_builder *b)
 {
     const sb_device_info *i = &d->info;
-    double peak = sb_device_peak_gbs(i);
-    json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:i, s:i, s:i, s:i, s:I, s:I, "
-                          "s:I, s:i, s:i}",
-                          "backend", d->backend, "platform", i->platform, "name", i->name,
-                          "vendor", i->vendor, "driver", i->driver, "api_version",
-                          i->api_version, "arch", i->arch, "is_gpu", i->is_gpu,
-                          "compute_units", i->compute_units, "clock_mhz", i->clock_mhz,
-                          "mem_clock_mhz", i->mem_clock_mhz, "bus_width_bits",
-                          i->bus_width_bits, "global_mem_bytes", (json_int_t)i->global_mem_bytes,
-                          "l2_bytes", (json_int_t)i->l2_bytes, "local_mem_bytes",
-                          (json_int_t)i->local_mem_bytes, "max_group_size", i->max_group_size,
-                          "warp_size", i->warp_size);
-    json_object_set_new(o, "cache_name", json_string(i->cache_name));
-    json_object_set_new(o, "theoretical_peak_gbs", peak > 0 ? json_real(peak) : json_null());
-    json_object_set_new(o, "memcpy_gbs", d->memcpy_gbs > 0 ? json_real(d->memcpy_gbs) : json_null());
-    json_object_set_new(o, "copy_kernel_gbs", d->copy_gbs > 0 ? json_real(d->copy_gbs) : json_null());
+    json_t *o = json_object();
+    sb_json_put_str(o, "backend", d->backend, b);
+    sb_json_put_str(o, "platform", i->platform, b);
+    sb_json_put_str(o, "name", i->name, b);
+    sb_json_put_str(o, "vendor", i->vendor, b);
+    sb_json_put_str(o, "driver", i->driver, b);
+    sb_json_put_str(o, "api_version", i->api_version, b);
+    sb_json_put_str(o, "arch", i->arch, b);
+    sb_json_put(o, "is_gpu", json_boolean(i->is_gpu), b);
+    sb_json_put_int(o, "compute_units", i->compute_units, b);
+    sb_json_put_int(o, "clock_mhz", i->clock_mhz, b);
+    sb_json_put_int(o, "mem_clock_mhz", i->mem_clock_mhz, b);
+    sb_json_put_int(o, "bus_width_bits", i->bus_width_bits, b);
+    sb_json_put_int(o, "global_mem_bytes", (json_int_t)i->global_mem_bytes, b);
+    sb_json_put_int(o, "l2_bytes", (json_int_t)i->l2_bytes, b);
+    sb_json_put_int(o, "local_mem_bytes", (json_int_t)i->local_mem_bytes, b);
+    sb_json_put_int(o, "max_group_size", i->max_group_size, b);
+    sb_json_put_int(o, "warp_size", i->warp_size, b);
+    sb_json_put_str(o, "cache_name", i->cache_name, b);
+    put_positive(o, "theoretical_peak_gbs", sb_device_peak_gbs(i), b);
+    put_positive(o, "memcpy_gbs", d->memcpy_gbs, b);
+    put_positive(o, "copy_kernel_gbs", d->copy_gbs, b);
     return o;
 }
 
-static json_t *pattern_json(const sb_result *r, int m)
+static void pattern_fields(json_t *pat, const sb_pattern *p, sb_json_builder *b)
 {
-    const sb_pattern *p = &r->pattern[m];
-    json_t *pat = json_pack("{s:s, s:i, s:I, s:I, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:i}",
-                            "space", sb_space_name(p->space), "word_bytes", p->word_bytes,
-                            "stride", (json_int_t)p->stride, "offset", (json_int_t)p->offset,
-                            "perm", sb_perm_name(p->perm), "perm_arg", (int)p->perm_arg,
-                            "spread", p->spread, "same", p->same, "tile_rows", p->tile_rows,
-                            "tile_cols", p->tile_cols, "pad", p->pad, "swizzle", p->swizzle,
-                            "walk", sb_walk_name(p->walk), "walk_index", p->walk_index);
-    json_t *pred = json_object();
+    sb_json_put_str(pat, "space", sb_space_name(p->space), b);
+    sb_json_put_int(pat, "word_bytes", p->word_bytes, b);
+    sb_json_put_int(pat, "stride", p->stride, b);
+    sb_json_put_int(pat, "offset", p->offset, b);
+    sb_json_put_str(pat, "perm", sb_perm_name(p->perm), b);
+    sb_json_put_int(pat, "perm_arg", (int)p->perm_arg, b);
+    sb_json_put_int(pat, "spread", p->spread, b);
+    sb_json_put_int(pat, "same", p->same, b);
+    sb_json_put_int(pat, "tile_rows", p->tile_rows, b);
+    sb_json_put_int(pat, "tile_cols", p->tile_cols, b);
+    sb_json_put_int(pat, "pad", p->pad, b);
+    sb_json_put_int(pat, "swizzle", p->swizzle, b);
+    sb_json_put_str(pat, "walk", sb_walk_name(p->walk), b);
+    sb_json_put_int(pat, "walk_index", p->walk_index, b);
+}
+
+static json_t *pattern_json(const sb_result *r, int m, sb_json_builder *b)
+{
+    json_t *o = json_object();
+    sb_json_put_str(o, "label", r->pattern_label[m], b);
+    json_t *pat = sb_json_put_object(o, "pattern", b);
+    json_t *pred = sb_json_put_object(o, "prediction", b);
+    if (!pat || !pred)
+        return o;
+    pattern_fields(pat, &r->pattern[m], b);
     for (size_t f = 0; sb_prediction_field_at(f); f++) {
         const sb_prediction_field *pf = sb_prediction_field_at(f);
         double v = sb_prediction_value(&r->prediction[m], pf);
-        json_object_set_new(pred, pf->name,
-                            pf->type == SB_FIELD_INT ? json_integer((json_int_t)v) : json_real(v));
+        if (pf->type == SB_FIELD_INT)
+            sb_json_put_int(pred, pf->name, (json_int_t)v, b);
+        else
+            sb_json_put_real(pred, pf->name, v, b);
     }
     char text[128];
     if (sb_prediction_format(&r->prediction[m], text, sizeof text) < 0)
         text[0] = '\0';
-    return json_pack("{s:s, s:o, s:o, s:s}", "label", r->pattern_label[m], "pattern", pat,
-                     "prediction", pred, "summary", text);
+    sb_json_put_str(o, "summary", text, b);
+    return o;
 }
 
-static json_t *result_json(const sb_result *r)
+static void time_fields(json_t *t, const sb_stats *ms, sb_json_builder *b)
 {
-    json_t *o = json_pack(
-        "{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:[i,i,i], s:[i,i,i], s:i, s:i, "
-        "s:{s:f, s:f, s:f, s:f, s:f, s:f}, s:f, s:f, s:f, s:s, s:f, s:f, s:b}",
-        "backend", r->backend, "device", r->device_slot, "experiment", r->experiment, "family",
-        r->family, "variant", r->variant, "kernel", r->kernel, "params", r->params, "rows",
-        (json_int_t)r->rows, "cols", (json_int_t)r->cols, "grid", r->grid[0], r->grid[1],
-        r->grid[2], "block", r->block[0], r->block[1], r->block[2], "reps", r->reps, "warmup",
-        r->warmup, "time_ms", "median", r->ms.median, "min", r->ms.min, "max", r->ms.max, "mean",
-        r->ms.mean, "stddev", r->ms.stddev, "spread", r->ms.spread, "bytes", r->bytes, "flops",
-        r->flops, "accesses", r->accesses, "unit", sb_quantity_unit(r->quantity), "value", r->value, "value_best",
-        r->value_best, "verified", r->verified);
-    json_t *t = json_object_get(o, "time_ms");
-    json_object_set_new(t, "fastest_rep", json_integer((json_int_t)r->ms.fastest));
-    json_object_set_new(t, "slowest_rep", json_integer((json_int_t)r->ms.slowest));
-    json_object_set_new(o, "host_ms", json_real(r->host_ms));
-    json_object_set_new(o, "verify_ms", json_real(r->verify_ms));
-    json_object_set_new(o, "intensity", r->intensity > 0 ? json_real(r->intensity) : json_null());
-    json_object_set_new(o, "roof_share", r->roof_share > 0 ? json_real(r->roof_share) : json_null());
-    json_object_set_new(o, "slowdown", r->slowdown > 0 ? json_real(r->slowdown) : json_null());
-    json_object_set_new(o, "occupancy_blocks_per_unit",
-                        r->occupancy >= 0 ? json_integer(r->occupancy) : json_null());
-    json_object_set_new(o, "threads_in_flight", r->occupancy >= 0 && r->threads_in_flight > 0
-                                                     ? json_integer(r->threads_in_flight)
-                                                     : json_null());
-    json_object_set_new(o, "registers", r->regs >= 0 ? json_integer(r->regs) : json_null());
-    json_object_set_new(o, "shared_bytes",
-                        r->shared_bytes >= 0 ? json_integer(r->shared_bytes) : json_null());
-    json_object_set_new(o, "private_bytes",
-                        r->private_bytes >= 0 ? json_integer(r->private_bytes) : json_null());
+    sb_json_put_real(t, "median", ms->median, b);
+    sb_json_put_real(t, "min", ms->min, b);
+    sb_json_put_real(t, "max", ms->max, b);
+    sb_json_put_real(t, "mean", ms->mean, b);
+    sb_json_put_real(t, "stddev", ms->stddev, b);
+    sb_json_put_real(t, "spread", ms->spread, b);
+    sb_json_put_int(t, "fastest_rep", (json_int_t)ms->fastest, b);
+    sb_json_put_int(t, "slowest_rep", (json_int_t)ms->slowest, b);
+}
+
+/* What the compiler allocated and what the API said of the occupancy. */
+static void resource_fields(json_t *o, const sb_result *r, sb_json_builder *b)
+{
+    put_known(o, "occupancy_blocks_per_unit", r->occupancy, b);
+    put_known(o, "threads_in_flight",
+              r->occupancy >= 0 && r->threads_in_flight > 0 ? r->threads_in_flight : -1, b);
+    put_known(o, "registers", r->regs, b);
+    put_known(o, "shared_bytes", r->shared_bytes, b);
+    put_known(o, "private_bytes", r->private_bytes, b);
+}
+
+static json_t *result_json(const sb_result *r, sb_json_builder *b)
+{
+    json_t *o = json_object(), *t;
+    sb_json_put_str(o, "backend", r->backend, b);
+    sb_json_put_int(o, "device", r->device_slot, b);
+    sb_json_put_str(o, "experiment", r->experiment, b);
+    sb_json_put_str(o, "family", r->family, b);
+    sb_json_put_str(o, "variant", r->variant, b);
+    sb_json_put_str(o, "kernel", r->kernel, b);
+    sb_json_put_str(o, "params", r->params, b);
+    sb_json_put_int(o, "rows", r->rows, b);
+    sb_json_put_int(o, "cols", r->cols, b);
+    sb_json_put(o, "grid", int_triple(r->grid), b);
+    sb_json_put(o, "block", int_triple(r->block), b);
+    sb_json_put_int(o, "reps", r->reps, b);
+    sb_json_put_int(o, "warmup", r->warmup, b);
+    if ((t = sb_json_put_object(o, "time_ms", b)))
+        time_fields(t, &r->ms, b);
+    sb_json_put_real(o, "bytes", r->bytes, b);
+    sb_json_put_real(o, "flops", r->flops, b);
+    sb_json_put_real(o, "accesses", r->accesses, b);
+    sb_json_put_str(o, "unit", sb_quantity_unit(r->quantity), b);
+    sb_json_put_real(o, "value", r->value, b);
+    sb_json_put_real(o, "value_best", r->value_best, b);
+    sb_json_put(o, "verified", json_boolean(r->verified), b);
+    sb_json_put_real(o, "host_ms", r->host_ms, b);
+    sb_json_put_real(o, "verify_ms", r->verify_ms, b);
+    put_positive(o, "intensity", r->intensity, b);
+    put_positive(o, "roof_share", r->roof_share, b);
+    put_positive(o, "slowdown", r->slowdown, b);
+    resource_fields(o, r, b);
     json_t *model = json_array();
-    for (int m = 0; m < r->npatterns && m < 2; m++)
-        json_array_append_new(model, pattern_json(r, m));
-    json_object_set_new(o, "model", model);
+    sb_json_put(o, "model", model, b);
+    for (int m = 0; model && m < r->npatterns && m < 2; m++)
+        if (json_array_append_new(model, pattern_json(r, m, b)))
+            sb_json_put(NULL, "model", NULL, b);
     if (r->ptx_file[0])
-        json_object_set_new(o, "ptx_file", json_string(r->ptx_file));
+        sb_json_put_str(o, "ptx_file", r->ptx_file, b);
     if (r->ptx_memory[0])
-        json_object_set_new(o, "ptx_memory", json_string(r->ptx_memory));
+        sb_json_put_str(o, "ptx_memory", r->ptx_memory, b);
     return o;
 }
 
@@ -103,83 +185,258 @@ static const char *verdict_name(sb_verdict_kind k)
     return k == SB_VERDICT_SAME ? "same" : k == SB_VERDICT_FASTER ? "faster" : "slower";
 }
 
-/* One entry per variant and other device: the side-by-side report as data.
- * "verdict" is the other device's against the reference ("faster": the
- * other is faster), "results" index the results array. */
-static json_t *comparisons_json(const sb_run *run, const sb_crossapi *x)
+/* One side of a comparison: the device, its slot, its result and time. */
+static void side_fields(json_t *o, const sb_crossapi *x, int slot, long result,
+                        const sb_result *r, sb_json_builder *b)
 {
-    json_t *a = json_array();
-    for (size_t j = 0; j < x->nrows; j++) {
-        const sb_cross_row *row = &x->rows[j];
-        for (int s = 0; s < x->ndevices; s++) {
-            const sb_verdict *v = &row->verdict[s];
-            if (s == x->reference || v->kind == SB_VERDICT_NONE)
-                continue;
-            const sb_result *ref = &run->results[row->result[x->reference]];
-            const sb_result *oth = &run->results[row->result[s]];
-            char text[96];
-            sb_verdict_text(v, x->label[x->reference], x->label[s], text, sizeof text);
-            const char *faster = v->kind == SB_VERDICT_FASTER   ? x->label[s]
-                                 : v->kind == SB_VERDICT_SLOWER ? x->label[x->reference]
-                                                                : NULL;
-            json_t *c = json_pack(
-                "{s:s, s:s, s:I, s:I, s:{s:s, s:i, s:I, s:f, s:f}, s:{s:s, s:i, s:I, s:f, s:f}, "
-                "s:f, s:f, s:s, s:o, s:f, s:s}",
-                "experiment", ref->experiment, "variant", ref->variant, "rows",
-                (json_int_t)ref->rows, "cols", (json_int_t)ref->cols, "reference", "device",
-                x->label[x->reference], "slot", x->reference, "result",
-                (json_int_t)row->result[x->reference], "median_ms", ref->ms.median, "spread",
-                ref->ms.spread, "other", "device", x->label[s], "slot", s, "result",
-                (json_int_t)row->result[s], "median_ms", oth->ms.median, "spread",
-                oth->ms.spread, "speed_ratio", v->speed_ratio, "margin", v->margin, "verdict",
-                verdict_name(v->kind), "faster", faster ? json_string(faster) : json_null(),
-                "by", v->by, "summary", text);
-            if (row->ptx[s][0])
-                json_object_set_new(c, "ptx", json_string(row->ptx[s]));
-            json_array_append_new(a, c);
-        }
-    }
-    return a;
+    sb_json_put_str(o, "device", x->label[slot], b);
+    sb_json_put_int(o, "slot", slot, b);
+    sb_json_put_int(o, "result", result, b);
+    sb_json_put_real(o, "median_ms", r->ms.median, b);
+    sb_json_put_real(o, "spread", r->ms.spread, b);
+}
+
+/* Row j's comparison of slot s with the reference: the side-by-side report
+ * as data.  "verdict" is the other device's against the reference
+ * ("faster": the other is faster), "results" index the results array. */
+static json_t *comparison_json(const sb_run *run, const sb_crossapi *x, const sb_cross_row *row,
+                               int s, sb_json_builder *b)
+{
+    const sb_verdict *v = &row->verdict[s];
+    const sb_result *ref = &run->results[row->result[x->reference]];
+    const sb_result *oth = &run->results[row->result[s]];
+    char text[96];
+    sb_verdict_text(v, x->label[x->reference], x->label[s], text, sizeof text);
+    const char *faster = v->kind == SB_VERDICT_FASTER   ? x->label[s]
+                         : v->kind == SB_VERDICT_SLOWER ? x->label[x->reference]
+                                                        : NULL;
+    json_t *c = json_object(), *side;
+    sb_json_put_str(c, "experiment", ref->experiment, b);
+    sb_json_put_str(c, "variant", ref->variant, b);
+    sb_json_put_int(c, "rows", ref->rows, b);
+    sb_json_put_int(c, "cols", ref->cols, b);
+    if ((side = sb_json_put_object(c, "reference", b)))
+        side_fields(side, x, x->reference, row->result[x->reference], ref, b);
+    if ((side = sb_json_put_object(c, "other", b)))
+        side_fields(side, x, s, row->result[s], oth, b);
+    sb_json_put_real(c, "speed_ratio", v->speed_ratio, b);
+    sb_json_put_real(c, "margin", v->margin, b);
+    sb_json_put_str(c, "verdict", verdict_name(v->kind), b);
+    if (faster)
+        sb_json_put_str(c, "faster", faster, b);
+    else
+        sb_json_put(c, "faster", json_null(), b);
+    sb_json_put_real(c, "by", v->by, b);
+    sb_json_put_str(c, "summary", text, b);
+    if (row->ptx[s][0])
+        sb_json_put_str(c, "ptx", row->ptx[s], b);
+    return c;
+}
+
+/* Whether row j compares slot s with the reference. */
+static int compared(const sb_crossapi *x, const sb_cross_row *row, int s)
+{
+    return s != x->reference && row->verdict[s].kind != SB_VERDICT_NONE;
 }
 
 /* The device the others are compared with: its slot and label, or null
  * in a run without devices. */
-static json_t *reference_json(const sb_crossapi *x)
+static json_t *reference_json(const sb_crossapi *x, sb_json_builder *b)
 {
     if (x->ndevices == 0)
         return json_null();
-    return json_pack("{s:i, s:s}", "slot", x->reference, "device", x->label[x->reference]);
+    json_t *o = json_object();
+    sb_json_put_int(o, "slot", x->reference, b);
+    sb_json_put_str(o, "device", x->label[x->reference], b);
+    return o;
+}
+
+/* ---------------------------------------------------------------- naming */
+
+static int refused_result(const sb_result *r, size_t i, const sb_json_builder *b, char *err,
+                          size_t n)
+{
+    char backend[64], experiment[128], variant[192];
+    sb_json_printable(r->backend, backend, sizeof backend);
+    sb_json_printable(r->experiment, experiment, sizeof experiment);
+    sb_json_printable(r->variant, variant, sizeof variant);
+    snprintf(err, n, "results[%zu] (%s %s/%s): its %s %s", i, backend, experiment, variant,
+             b->refused, b->why);
+    return SB_REPORT_REFUSED;
+}
+
+static int refused_device(const sb_run_device *d, int i, const sb_json_builder *b, char *err,
+                          size_t n)
+{
+    char backend[64], name[512];
+    sb_json_printable(d->backend, backend, sizeof backend);
+    sb_json_printable(d->info.name, name, sizeof name);
+    snprintf(err, n, "devices[%d] (%s, \"%s\"): its %s %s", i, backend, name, b->refused, b->why);
+    return SB_REPORT_REFUSED;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+/* The document's member key with the value v (a new reference, freed). */
+static int member(FILE *out, const char *key, json_t *v, const char *after)
+{
+    fprintf(out, "  \"%s\": ", key);
+    int rc = v ? sb_json_dump_at(v, 2, out) : -1;
+    json_decref(v);
+    fputs(after, out);
+    return rc;
+}
+
+/* One element of an array member: its separator, then the element. */
+static int element(FILE *out, size_t index, json_t *v)
+{
+    fputs(index ? ",\n    " : "[\n    ", out);
+    int rc = v ? sb_json_dump_at(v, 4, out) : -1;
+    json_decref(v);
+    return rc;
+}
+
+/* The end of an array member of `count` elements. */
+static void end_array(FILE *out, size_t count)
+{
+    fputs(count ? "\n  ],\n" : "[],\n", out);
+}
+
+/* Every result, built and checked (write == NULL) or written; 0, or
+ * SB_REPORT_REFUSED with the record named in err. */
+static int results_pass(const sb_run *run, FILE *write, char *err, size_t n)
+{
+    for (size_t i = 0; i < run->nresults; i++) {
+        sb_json_builder b = {NULL, NULL};
+        json_t *o = result_json(&run->results[i], &b);
+        if (b.refused) {
+            json_decref(o);
+            return refused_result(&run->results[i], i, &b, err, n);
+        }
+        if (!write)
+            json_decref(o);
+        else if (element(write, i, o))
+            return SB_REPORT_IO_ERROR;
+    }
+    if (write)
+        end_array(write, run->nresults);
+    return 0;
+}
+
+/* Every comparison, as results_pass does the results. */
+static int comparisons_pass(const sb_run *run, const sb_crossapi *x, FILE *write, char *err,
+                            size_t n)
+{
+    size_t count = 0;
+    for (size_t j = 0; j < x->nrows; j++)
+        for (int s = 0; s < x->ndevices; s++) {
+            if (!compared(x, &x->rows[j], s))
+                continue;
+            sb_json_builder b = {NULL, NULL};
+            json_t *c = comparison_json(run, x, &x->rows[j], s, &b);
+            if (b.refused) {
+                json_decref(c);
+                return refused_result(&run->results[x->rows[j].result[s]],
+                                      (size_t)x->rows[j].result[s], &b, err, n);
+            }
+            if (!write)
+                json_decref(c);
+            else if (element(write, count, c))
+                return SB_REPORT_IO_ERROR;
+            count++;
+        }
+    if (write)
+        end_array(write, count);
+    return 0;
+}
+
+/* The members before the results: schema, tool, date, host, units. */
+static json_t *head_json(const sb_run *run, sb_json_builder *b)
+{
+    json_t *root = json_object(), *tool, *units;
+    sb_json_put_str(root, "schema", SB_RESULT_SCHEMA, b);
+    if ((tool = sb_json_put_object(root, "tool", b))) {
+        sb_json_put_str(tool, "name", "simtbench", b);
+        sb_json_put_str(tool, "version", run->tool_version, b);
+    }
+    sb_json_put_str(root, "date", run->date, b);
+    sb_json_put_str(root, "host", run->host, b);
+    if ((units = sb_json_put_object(root, "units", b))) {
+        sb_json_put_str(units, "GB/s",
+                        "10^9 bytes per second: useful bytes read plus written over the median "
+                        "device-event time",
+                        b);
+        sb_json_put_str(units, "GFLOP/s",
+                        "10^9 floating-point operations per second at the median time", b);
+        sb_json_put_str(units, "ns/access",
+                        "median time x multiprocessors / warp-wide shared accesses: one "
+                        "multiprocessor's time per access",
+                        b);
+    }
+    return root;
+}
+
+/* The head and the devices, built and checked; NULL with err set. */
+static json_t *checked_head(const sb_run *run, json_t **devices, char *err, size_t n)
+{
+    sb_json_builder b = {NULL, NULL};
+    json_t *head = head_json(run, &b);
+    if (b.refused) {
+        snprintf(err, n, "the run's %s %s", b.refused, b.why);
+        json_decref(head);
+        return NULL;
+    }
+    *devices = json_array();
+    for (int i = 0; i < run->ndevices; i++) {
+        json_t *d = device_json(&run->devices[i], &b);
+        if (b.refused)
+            json_decref(d);
+        if (b.refused || json_array_append_new(*devices, d)) {
+            sb_json_put(NULL, "device", NULL, &b); /* out of memory, if nothing else */
+            refused_device(&run->devices[i], i, &b, err, n);
+            json_decref(*devices);
+            json_decref(head);
+            return NULL;
+        }
+    }
+    return head;
 }
 
 sb_report_writer sb_report_json;
 
-int sb_report_json(const sb_analysis *a, FILE *out)
+int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
 {
     const sb_run *run = a->run;
-    json_t *root = json_pack(
-        "{s:s, s:{s:s, s:s}, s:s, s:s, s:{s:s, s:s, s:s}}", "schema", SB_RESULT_SCHEMA, "tool",
-        "name", "simtbench", "version", run->tool_version, "date", run->date, "host", run->host,
-        "units", "GB/s", "10^9 bytes per second: useful bytes read plus written over the median "
-                         "device-event time",
-        "GFLOP/s", "10^9 floating-point operations per second at the median time",
-        "ns/access",
-        "median time x multiprocessors / warp-wide shared accesses: one multiprocessor's time "
-        "per access");
-    if (!root)
-        return -1;
-    json_t *devices = json_array();
-    for (int i = 0; i < run->ndevices; i++)
-        json_array_append_new(devices, device_json(&run->devices[i]));
-    json_object_set_new(root, "devices", devices);
-    json_t *results = json_array();
-    for (size_t i = 0; i < run->nresults; i++)
-        json_array_append_new(results, result_json(&run->results[i]));
-    json_object_set_new(root, "results", results);
-    json_object_set_new(root, "reference", reference_json(&a->cross));
-    json_object_set_new(root, "comparisons", comparisons_json(run, &a->cross));
-    json_object_set_new(root, "verdict_rule", json_string(SB_VERDICT_RULE));
-    int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
-    fputc('\n', out);
-    json_decref(root);
-    return rc == 0 && !ferror(out) ? 0 : -1;
+    json_t *devices;
+    json_t *head = checked_head(run, &devices, err, n);
+    if (!head)
+        return SB_REPORT_REFUSED;
+    int rc = results_pass(run, NULL, err, n);
+    if (!rc)
+        rc = comparisons_pass(run, &a->cross, NULL, err, n);
+    sb_json_builder b = {NULL, NULL};
+    json_t *reference = reference_json(&a->cross, &b);
+    if (!rc && b.refused)
+        rc = SB_REPORT_REFUSED, snprintf(err, n, "the reference's %s %s", b.refused, b.why);
+    if (rc) {
+        json_decref(head);
+        json_decref(devices);
+        json_decref(reference);
+        return rc;
+    }
+    fputs("{\n", out);
+    const char *key;
+    json_t *v;
+    json_object_foreach(head, key, v)
+        rc |= member(out, key, json_incref(v), ",\n");
+    json_decref(head);
+    rc |= member(out, "devices", devices, ",\n");
+    fputs("  \"results\": ", out);
+    rc |= results_pass(run, out, err, n);
+    rc |= member(out, "reference", reference, ",\n");
+    fputs("  \"comparisons\": ", out);
+    rc |= comparisons_pass(run, &a->cross, out, err, n);
+    rc |= member(out, "verdict_rule", json_string(SB_VERDICT_RULE), "\n}\n");
+    /* A record refused now, when it was not before, was out of memory. */
+    return rc || ferror(out) ? SB_REPORT_IO_ERROR : 0;
 }

@@ -1,226 +1,560 @@
+/* The saved-run reader.  The file is streamed (json_stream.h): each result
+ * is parsed, converted and dropped before the next, so a run of any size
+ * costs its records and no more.  Every field is checked for its type and
+ * its range before it is converted, with one line naming the file, the
+ * record and the field when it is wrong; an absent field keeps its
+ * default (older files lack some), a present one must be right. */
 #include "report/json_read.h"
 
-#include <errno.h>
 #include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model.h"
+#include "report/json_stream.h"
 
-static void copy_str(json_t *o, const char *key, char *dst, size_t n)
+/* ---------------------------------------------------------------- fields */
+
+/* The record a field belongs to, for messages ("results[3]",
+ * "results[3].model[0].pattern"), and where the first problem is said. */
+typedef struct field_ctx {
+    char rec[80];
+    char *why;
+    size_t wn;
+} field_ctx;
+
+/* A nested record's context: rec.SUFFIX. */
+static field_ctx nested(const field_ctx *c, const char *suffix)
 {
-    const char *s = json_string_value(json_object_get(o, key));
-    snprintf(dst, n, "%s", s ? s : "");
+    field_ctx n = *c;
+    snprintf(n.rec, sizeof n.rec, "%.40s.%.32s", c->rec, suffix);
+    return n;
 }
 
-static double num(json_t *o, const char *key)
+/* "the string \"4096\"", "an object", ... for a message about v. */
+static void describe(json_t *v, char *buf, size_t n)
 {
-    json_t *v = json_object_get(o, key);
-    return json_is_number(v) ? json_number_value(v) : 0.0;
+    static const char *const names[] = {
+        [JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",  [JSON_STRING] = "a string",
+        [JSON_INTEGER] = "a number", [JSON_REAL] = "a number",   [JSON_TRUE] = "true",
+        [JSON_FALSE] = "false",      [JSON_NULL] = "null"};
+    if (json_is_string(v))
+        snprintf(buf, n, "the string \"%.40s\"", json_string_value(v));
+    else
+        snprintf(buf, n, "%s", names[json_typeof(v)]);
 }
 
-/* A non-negative integer field, or -1 when it is null, absent or not one. */
-static long int_or_unknown(json_t *o, const char *key)
+static int wrong_type(const field_ctx *c, const char *field, json_t *v, const char *want)
 {
-    json_t *v = json_object_get(o, key);
-    return json_is_integer(v) && json_integer_value(v) >= 0 ? (long)json_integer_value(v) : -1;
+    char got[64];
+    describe(v, got, sizeof got);
+    snprintf(c->why, c->wn, "%s.%s: expected %s, got %s", c->rec, field, want, got);
+    return -1;
 }
 
-/* A required string field; -1 with the reason when absent. */
-static int need_str(json_t *o, const char *key, char *dst, size_t n, const char *where,
-                    char *why, size_t wn)
+/* v as a whole number in lo..hi into *out; 0, or -1 with the reason. */
+static int whole_number(json_t *v, const char *field, long long lo, long long hi,
+                        long long *out, const field_ctx *c)
 {
-    const char *s = json_string_value(json_object_get(o, key));
-    if (!s) {
-        snprintf(why, wn, "%s has no string \"%s\"", where, key);
-        return -1;
-    }
-    snprintf(dst, n, "%s", s);
-    return 0;
-}
-
-static int read_device(json_t *d, int i, sb_run_device *out, char *why, size_t wn)
-{
-    char where[32];
-    snprintf(where, sizeof where, "devices[%d]", i);
-    if (!json_is_object(d)) {
-        snprintf(why, wn, "%s is not an object", where);
-        return -1;
-    }
-    memset(out, 0, sizeof *out);
-    if (need_str(d, "backend", out->backend, sizeof out->backend, where, why, wn) ||
-        need_str(d, "name", out->info.name, sizeof out->info.name, where, why, wn))
-        return -1;
-    sb_device_info *in = &out->info;
-    copy_str(d, "platform", in->platform, sizeof in->platform);
-    copy_str(d, "vendor", in->vendor, sizeof in->vendor);
-    copy_str(d, "driver", in->driver, sizeof in->driver);
-    copy_str(d, "api_version", in->api_version, sizeof in->api_version);
-    copy_str(d, "arch", in->arch, sizeof in->arch);
-    in->is_gpu = json_is_true(json_object_get(d, "is_gpu"));
-    in->compute_units = (int)num(d, "compute_units");
-    in->clock_mhz = (int)num(d, "clock_mhz");
-    in->mem_clock_mhz = (int)num(d, "mem_clock_mhz");
-    in->bus_width_bits = (int)num(d, "bus_width_bits");
-    in->global_mem_bytes = (uint64_t)num(d, "global_mem_bytes");
-    in->l2_bytes = (uint64_t)num(d, "l2_bytes");
-    copy_str(d, "cache_name", in->cache_name, sizeof in->cache_name);
-    in->local_mem_bytes = (uint64_t)num(d, "local_mem_bytes");
-    in->max_group_size = (int)num(d, "max_group_size");
-    in->warp_size = (int)num(d, "warp_size");
-    out->memcpy_gbs = num(d, "memcpy_gbs");
-    out->copy_gbs = num(d, "copy_kernel_gbs");
-    return 0;
-}
-
-static void read_model(json_t *model, sb_result *r)
-{
-    size_t m;
-    json_t *entry;
-    r->npatterns = 0;
-    json_array_foreach(model, m, entry)
-    {
-        if (m >= 2)
-            break;
-        copy_str(entry, "label", r->pattern_label[m], sizeof r->pattern_label[m]);
-        json_t *pred = json_object_get(entry, "prediction");
-        sb_prediction *p = &r->prediction[m];
-        memset(p, 0, sizeof *p);
-        for (size_t f = 0; sb_prediction_field_at(f); f++) {
-            const sb_prediction_field *pf = sb_prediction_field_at(f);
-            double v = num(pred, pf->name);
-            if (pf->type == SB_FIELD_INT)
-                *(int *)((char *)p + pf->offset) = (int)v;
-            else
-                *(double *)((char *)p + pf->offset) = v;
+    if (json_is_integer(v)) {
+        long long x = json_integer_value(v);
+        if (x >= lo && x <= hi) {
+            *out = x;
+            return 0;
         }
-        json_t *pat = json_object_get(entry, "pattern");
-        sb_pattern *q = &r->pattern[m];
-        *q = sb_pattern_default();
-        const char *space = json_string_value(json_object_get(pat, "space"));
-        q->space = space && strcmp(space, "global") == 0 ? SB_SPACE_GLOBAL : SB_SPACE_SHARED;
-        q->word_bytes = (int)num(pat, "word_bytes");
-        q->stride = (long)num(pat, "stride");
-        q->offset = (long)num(pat, "offset");
-        const char *perm = json_string_value(json_object_get(pat, "perm"));
-        q->perm = !perm || strcmp(perm, "none") == 0 ? SB_PERM_NONE
-                  : strcmp(perm, "reverse") == 0     ? SB_PERM_REVERSE
-                  : strcmp(perm, "xor") == 0         ? SB_PERM_XOR
-                                                     : SB_PERM_RANDOM;
-        q->perm_arg = (unsigned)num(pat, "perm_arg");
-        q->spread = (int)num(pat, "spread");
-        q->same = (int)num(pat, "same");
-        q->tile_rows = (int)num(pat, "tile_rows");
-        q->tile_cols = (int)num(pat, "tile_cols");
-        q->pad = (int)num(pat, "pad");
-        q->swizzle = (int)num(pat, "swizzle");
-        const char *walk = json_string_value(json_object_get(pat, "walk"));
-        q->walk = !walk || strcmp(walk, "none") == 0 ? SB_WALK_NONE
-                  : strcmp(walk, "row") == 0         ? SB_WALK_ROW
-                                                     : SB_WALK_COLUMN;
-        q->walk_index = (int)num(pat, "walk_index");
+        snprintf(c->why, c->wn, "%s.%s: %lld is out of range (%lld..%lld)", c->rec, field, x, lo,
+                 hi);
+        return -1;
+    }
+    if (!json_is_real(v))
+        return wrong_type(c, field, v, "a whole number");
+    /* A real is taken where it is whole and in range, checked before the
+       conversion: (double)hi + 1 is exact at the powers of two that
+       matter. */
+    double d = json_real_value(v);
+    if (!(d >= (double)lo && d < (double)hi + 1.0)) {
+        snprintf(c->why, c->wn, "%s.%s: %.15g is out of range (%lld..%lld)", c->rec, field, d, lo,
+                 hi);
+        return -1;
+    }
+    if (d != floor(d)) {
+        snprintf(c->why, c->wn, "%s.%s: %.15g is not a whole number", c->rec, field, d);
+        return -1;
+    }
+    *out = (long long)d;
+    return 0;
+}
+
+/* A whole-number field: 1 read into *out, 0 absent, -1 wrong. */
+static int get_integer(json_t *o, const char *key, long long lo, long long hi, long long *out,
+                       const field_ctx *c)
+{
+    json_t *v = json_object_get(o, key);
+    if (!v)
+        return 0;
+    return whole_number(v, key, lo, hi, out, c) ? -1 : 1;
+}
+
+static int get_int(json_t *o, const char *key, int lo, int hi, int *out, const field_ctx *c)
+{
+    long long v;
+    int rc = get_integer(o, key, lo, hi, &v, c);
+    if (rc == 1)
+        *out = (int)v;
+    return rc < 0 ? -1 : 0;
+}
+
+static int get_long(json_t *o, const char *key, long lo, long hi, long *out, const field_ctx *c)
+{
+    long long v;
+    int rc = get_integer(o, key, lo, hi, &v, c);
+    if (rc == 1)
+        *out = (long)v;
+    return rc < 0 ? -1 : 0;
+}
+
+static int get_u64(json_t *o, const char *key, uint64_t *out, const field_ctx *c)
+{
+    long long v;
+    int rc = get_integer(o, key, 0, LLONG_MAX, &v, c);
+    if (rc == 1)
+        *out = (uint64_t)v;
+    return rc < 0 ? -1 : 0;
+}
+
+static int get_size(json_t *o, const char *key, size_t *out, const field_ctx *c)
+{
+    long long v;
+    int rc = get_integer(o, key, 0, LLONG_MAX, &v, c);
+    if (rc == 1)
+        *out = (size_t)v;
+    return rc < 0 ? -1 : 0;
+}
+
+/* A count the API may not have given: null is -1, "unknown". */
+static int get_known(json_t *o, const char *key, long hi, long *out, const field_ctx *c)
+{
+    if (json_is_null(json_object_get(o, key))) {
+        *out = -1;
+        return 0;
+    }
+    return get_long(o, key, 0, hi, out, c);
+}
+
+static int get_known_int(json_t *o, const char *key, int *out, const field_ctx *c)
+{
+    long v = *out;
+    int rc = get_known(o, key, INT_MAX, &v, c);
+    *out = (int)v;
+    return rc;
+}
+
+/* A number in lo..hi; null is if_null (the writer's word for "none", or
+ * for a figure that was not finite). */
+static int get_real(json_t *o, const char *key, double lo, double hi, double if_null, double *out,
+                    const field_ctx *c)
+{
+    json_t *v = json_object_get(o, key);
+    if (!v)
+        return 0;
+    if (json_is_null(v)) {
+        *out = if_null;
+        return 0;
+    }
+    if (!json_is_number(v))
+        return wrong_type(c, key, v, "a number");
+    double d = json_number_value(v);
+    if (!(d >= lo && d <= hi)) {
+        snprintf(c->why, c->wn, "%s.%s: %.15g is out of range (%s)", c->rec, key, d,
+                 lo == 0 ? "0 or more" : "a finite number");
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
+/* Shorthands for get_real: at least 0, or any finite number. */
+#define POSITIVE 0.0, HUGE_VAL
+#define ANY -HUGE_VAL, HUGE_VAL
+
+static int get_bool(json_t *o, const char *key, int *out, const field_ctx *c)
+{
+    json_t *v = json_object_get(o, key);
+    if (!v)
+        return 0;
+    if (!json_is_boolean(v))
+        return wrong_type(c, key, v, "true or false");
+    *out = json_is_true(v);
+    return 0;
+}
+
+/* A string field into dst (cut to fit); absent leaves dst as it was. */
+static int get_str(json_t *o, const char *key, char *dst, size_t n, const field_ctx *c)
+{
+    json_t *v = json_object_get(o, key);
+    if (!v)
+        return 0;
+    if (!json_is_string(v))
+        return wrong_type(c, key, v, "a string");
+    snprintf(dst, n, "%s", json_string_value(v));
+    return 0;
+}
+
+/* A string field that must be there. */
+static int need_str(json_t *o, const char *key, char *dst, size_t n, const field_ctx *c)
+{
+    if (!json_object_get(o, key)) {
+        snprintf(c->why, c->wn, "%s has no string \"%s\"", c->rec, key);
+        return -1;
+    }
+    return get_str(o, key, dst, n, c);
+}
+
+/* One of the names name_at(0), name_at(1), ... into *out, its index. */
+static int get_name(json_t *o, const char *key, const char *(*name_at)(int), int *out,
+                    const field_ctx *c)
+{
+    json_t *v = json_object_get(o, key);
+    if (!v)
+        return 0;
+    if (!json_is_string(v))
+        return wrong_type(c, key, v, "a string");
+    char names[128] = "";
+    for (int i = 0; name_at(i); i++) {
+        if (strcmp(json_string_value(v), name_at(i)) == 0) {
+            *out = i;
+            return 0;
+        }
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", name_at(i));
+    }
+    snprintf(c->why, c->wn, "%s.%s: \"%.40s\" is not one of %s", c->rec, key,
+             json_string_value(v), names);
+    return -1;
+}
+
+static const char *space_at(int i)
+{
+    return sb_space_name((sb_space)i);
+}
+
+static const char *perm_at(int i)
+{
+    return sb_perm_name((sb_perm)i);
+}
+
+static const char *walk_at(int i)
+{
+    return sb_walk_name((sb_walk)i);
+}
+
+/* An object field (NULL when absent); -1 when it is something else. */
+static int get_object(json_t *o, const char *key, json_t **out, const field_ctx *c)
+{
+    json_t *v = json_object_get(o, key);
+    *out = json_is_object(v) ? v : NULL;
+    return v && !*out ? wrong_type(c, key, v, "an object") : 0;
+}
+
+/* ---------------------------------------------------------------- records */
+
+static int read_device(json_t *d, sb_run_device *out, const field_ctx *c)
+{
+    memset(out, 0, sizeof *out);
+    sb_device_info *in = &out->info;
+    return need_str(d, "backend", out->backend, sizeof out->backend, c) ||
+           need_str(d, "name", in->name, sizeof in->name, c) ||
+           get_str(d, "platform", in->platform, sizeof in->platform, c) ||
+           get_str(d, "vendor", in->vendor, sizeof in->vendor, c) ||
+           get_str(d, "driver", in->driver, sizeof in->driver, c) ||
+           get_str(d, "api_version", in->api_version, sizeof in->api_version, c) ||
+           get_str(d, "arch", in->arch, sizeof in->arch, c) ||
+           get_bool(d, "is_gpu", &in->is_gpu, c) ||
+           get_int(d, "compute_units", 0, INT_MAX, &in->compute_units, c) ||
+           get_int(d, "clock_mhz", 0, INT_MAX, &in->clock_mhz, c) ||
+           get_int(d, "mem_clock_mhz", 0, INT_MAX, &in->mem_clock_mhz, c) ||
+           get_int(d, "bus_width_bits", 0, INT_MAX, &in->bus_width_bits, c) ||
+           get_u64(d, "global_mem_bytes", &in->global_mem_bytes, c) ||
+           get_u64(d, "l2_bytes", &in->l2_bytes, c) ||
+           get_str(d, "cache_name", in->cache_name, sizeof in->cache_name, c) ||
+           get_u64(d, "local_mem_bytes", &in->local_mem_bytes, c) ||
+           get_int(d, "max_group_size", 0, INT_MAX, &in->max_group_size, c) ||
+           get_int(d, "warp_size", 0, INT_MAX, &in->warp_size, c) ||
+           get_real(d, "memcpy_gbs", POSITIVE, 0.0, &out->memcpy_gbs, c) ||
+           get_real(d, "copy_kernel_gbs", POSITIVE, 0.0, &out->copy_gbs, c);
+}
+
+static int read_pattern(json_t *pat, sb_pattern *q, const field_ctx *c)
+{
+    *q = sb_pattern_default();
+    int space = (int)q->space, perm = (int)q->perm, walk = (int)q->walk;
+    long long perm_arg = q->perm_arg;
+    int rc = get_name(pat, "space", space_at, &space, c) ||
+             get_int(pat, "word_bytes", 0, INT_MAX, &q->word_bytes, c) ||
+             get_long(pat, "stride", LONG_MIN, LONG_MAX, &q->stride, c) ||
+             get_long(pat, "offset", LONG_MIN, LONG_MAX, &q->offset, c) ||
+             get_name(pat, "perm", perm_at, &perm, c) ||
+             get_integer(pat, "perm_arg", 0, UINT_MAX, &perm_arg, c) < 0 ||
+             get_int(pat, "spread", 0, INT_MAX, &q->spread, c) ||
+             get_int(pat, "same", 0, INT_MAX, &q->same, c) ||
+             get_int(pat, "tile_rows", 0, INT_MAX, &q->tile_rows, c) ||
+             get_int(pat, "tile_cols", 0, INT_MAX, &q->tile_cols, c) ||
+             get_int(pat, "pad", 0, INT_MAX, &q->pad, c) ||
+             get_int(pat, "swizzle", 0, INT_MAX, &q->swizzle, c) ||
+             get_name(pat, "walk", walk_at, &walk, c) ||
+             get_int(pat, "walk_index", 0, INT_MAX, &q->walk_index, c);
+    q->space = (sb_space)space;
+    q->perm = (sb_perm)perm;
+    q->walk = (sb_walk)walk;
+    q->perm_arg = (unsigned)perm_arg;
+    return rc;
+}
+
+/* The model's prediction, every field of the table model.h lists. */
+static int read_prediction(json_t *pred, sb_prediction *p, const field_ctx *c)
+{
+    memset(p, 0, sizeof *p);
+    for (size_t f = 0; sb_prediction_field_at(f); f++) {
+        const sb_prediction_field *pf = sb_prediction_field_at(f);
+        void *at = (char *)p + pf->offset;
+        if (pf->type == SB_FIELD_INT ? get_int(pred, pf->name, 0, INT_MAX, at, c)
+                                     : get_real(pred, pf->name, ANY, NAN, at, c))
+            return -1;
+    }
+    return 0;
+}
+
+/* The declared accesses, at most the two a result holds. */
+static int read_model(json_t *o, sb_result *r, const field_ctx *c)
+{
+    json_t *model = json_object_get(o, "model");
+    if (model && !json_is_array(model))
+        return wrong_type(c, "model", model, "an array");
+    r->npatterns = 0;
+    for (size_t m = 0; m < json_array_size(model) && m < 2; m++) {
+        json_t *entry = json_array_get(model, m), *pat, *pred;
+        char at[16];
+        snprintf(at, sizeof at, "model[%zu]", m);
+        field_ctx e = nested(c, at);
+        if (!json_is_object(entry))
+            return wrong_type(c, at, entry, "an object");
+        field_ctx pc = nested(&e, "pattern"), qc = nested(&e, "prediction");
+        if (get_str(entry, "label", r->pattern_label[m], sizeof r->pattern_label[m], &e) ||
+            get_object(entry, "pattern", &pat, &e) || get_object(entry, "prediction", &pred, &e) ||
+            read_pattern(pat, &r->pattern[m], &pc) ||
+            read_prediction(pred, &r->prediction[m], &qc))
+            return -1;
         r->npatterns = (int)m + 1;
     }
+    return 0;
 }
 
 /* The statistics of the timed repetitions; a median is required. */
-static int read_times(json_t *t, sb_stats *ms, const char *where, char *why, size_t wn)
+static int read_times(json_t *o, sb_stats *ms, const field_ctx *c)
 {
+    json_t *t = json_object_get(o, "time_ms");
     json_t *median = json_object_get(t, "median");
     if (!json_is_number(median) || !(json_number_value(median) > 0)) {
-        snprintf(why, wn, "%s has no positive \"time_ms\".\"median\"", where);
+        snprintf(c->why, c->wn, "%s has no positive \"time_ms\".\"median\"", c->rec);
         return -1;
     }
     ms->median = json_number_value(median);
-    ms->min = num(t, "min");
-    ms->max = num(t, "max");
-    ms->mean = num(t, "mean");
-    ms->stddev = num(t, "stddev");
-    ms->spread = num(t, "spread");
-    ms->fastest = (size_t)num(t, "fastest_rep");
-    ms->slowest = (size_t)num(t, "slowest_rep");
+    field_ctx tc = nested(c, "time_ms");
+    return get_real(t, "min", POSITIVE, NAN, &ms->min, &tc) ||
+           get_real(t, "max", POSITIVE, NAN, &ms->max, &tc) ||
+           get_real(t, "mean", POSITIVE, NAN, &ms->mean, &tc) ||
+           get_real(t, "stddev", POSITIVE, NAN, &ms->stddev, &tc) ||
+           get_real(t, "spread", POSITIVE, NAN, &ms->spread, &tc) ||
+           get_size(t, "fastest_rep", &ms->fastest, &tc) ||
+           get_size(t, "slowest_rep", &ms->slowest, &tc);
+}
+
+/* A launch shape, [x, y, z]. */
+static int read_dims(json_t *o, const char *key, unsigned dims[3], const field_ctx *c)
+{
+    json_t *a = json_object_get(o, key);
+    if (!a)
+        return 0;
+    if (!json_is_array(a) || json_array_size(a) != 3)
+        return wrong_type(c, key, a, "an array of 3 whole numbers");
+    for (size_t k = 0; k < 3; k++) {
+        char at[24];
+        long long v;
+        snprintf(at, sizeof at, "%s[%zu]", key, k);
+        if (whole_number(json_array_get(a, k), at, 0, UINT_MAX, &v, c))
+            return -1;
+        dims[k] = (unsigned)v;
+    }
     return 0;
 }
 
-static int read_result(json_t *o, size_t i, int ndevices, sb_result *r, char *why, size_t wn)
+/* What identifies a result, and its figure's unit. */
+static int read_identity(json_t *o, sb_result *r, const field_ctx *c)
 {
-    char where[32];
-    snprintf(where, sizeof where, "results[%zu]", i);
-    if (!json_is_object(o)) {
-        snprintf(why, wn, "%s is not an object", where);
-        return -1;
-    }
-    memset(r, 0, sizeof *r);
-    if (need_str(o, "backend", r->backend, sizeof r->backend, where, why, wn) ||
-        need_str(o, "experiment", r->experiment, sizeof r->experiment, where, why, wn) ||
-        need_str(o, "variant", r->variant, sizeof r->variant, where, why, wn))
+    if (need_str(o, "backend", r->backend, sizeof r->backend, c) ||
+        need_str(o, "experiment", r->experiment, sizeof r->experiment, c) ||
+        need_str(o, "variant", r->variant, sizeof r->variant, c))
         return -1;
     json_t *dev = json_object_get(o, "device");
-    if (!json_is_integer(dev) || json_integer_value(dev) < 0 ||
-        json_integer_value(dev) >= ndevices) {
-        snprintf(why, wn, "%s has no \"device\" index into the devices array", where);
+    long long slot;
+    if (!json_is_number(dev)) {
+        snprintf(c->why, c->wn, "%s has no \"device\" index into the devices array", c->rec);
         return -1;
     }
-    r->device_slot = (int)json_integer_value(dev);
-    if (read_times(json_object_get(o, "time_ms"), &r->ms, where, why, wn))
+    if (whole_number(dev, "device", 0, SB_RUN_MAX_DEVICES - 1, &slot, c))
         return -1;
-    copy_str(o, "family", r->family, sizeof r->family);
-    copy_str(o, "kernel", r->kernel, sizeof r->kernel);
-    copy_str(o, "params", r->params, sizeof r->params);
-    copy_str(o, "ptx_file", r->ptx_file, sizeof r->ptx_file);
-    copy_str(o, "ptx_memory", r->ptx_memory, sizeof r->ptx_memory);
-    r->rows = (long)num(o, "rows");
-    r->cols = (long)num(o, "cols");
-    for (int k = 0; k < 3; k++) {
-        r->grid[k] = (unsigned)json_integer_value(json_array_get(json_object_get(o, "grid"), k));
-        r->block[k] = (unsigned)json_integer_value(json_array_get(json_object_get(o, "block"), k));
-    }
-    r->reps = (int)num(o, "reps");
-    r->ms.n = (size_t)r->reps;
-    r->warmup = (int)num(o, "warmup");
-    r->bytes = num(o, "bytes");
-    r->flops = num(o, "flops");
-    r->accesses = num(o, "accesses");
-    r->intensity = num(o, "intensity");
-    const char *unit = json_string_value(json_object_get(o, "unit"));
-    if (sb_quantity_parse(unit, &r->quantity)) {
-        snprintf(why, wn, "result %zu: unknown unit \"%s\"", i, unit ? unit : "");
+    r->device_slot = (int)slot;
+    json_t *unit = json_object_get(o, "unit");
+    if (unit && !json_is_string(unit))
+        return wrong_type(c, "unit", unit, "a string");
+    if (sb_quantity_parse(json_string_value(unit), &r->quantity)) {
+        snprintf(c->why, c->wn, "%s.unit: unknown unit \"%.40s\"", c->rec,
+                 unit ? json_string_value(unit) : "");
         return -1;
     }
-    r->value = num(o, "value");
-    r->value_best = num(o, "value_best");
-    r->roof_share = num(o, "roof_share");
-    r->slowdown = num(o, "slowdown");
-    json_t *occ = json_object_get(o, "occupancy_blocks_per_unit");
-    r->occupancy = json_is_integer(occ) ? (int)json_integer_value(occ) : -1;
-    json_t *tif = json_object_get(o, "threads_in_flight");
-    r->threads_in_flight = json_is_integer(tif) ? (long)json_integer_value(tif) : -1;
-    /* null where the API did not say, absent where a file predates them */
-    r->regs = (int)int_or_unknown(o, "registers");
-    r->shared_bytes = int_or_unknown(o, "shared_bytes");
-    r->private_bytes = int_or_unknown(o, "private_bytes");
-    r->verified = json_is_true(json_object_get(o, "verified"));
-    /* 0 where a file predates the field. */
-    r->host_ms = num(o, "host_ms");
-    r->verify_ms = num(o, "verify_ms");
-    read_model(json_object_get(o, "model"), r);
     return 0;
+}
+
+static int read_result(json_t *o, sb_result *r, const field_ctx *c)
+{
+    memset(r, 0, sizeof *r);
+    /* unknown unless the file says: null where the API did not say,
+       absent where a file predates the field */
+    r->occupancy = r->regs = -1;
+    r->threads_in_flight = r->shared_bytes = r->private_bytes = -1;
+    if (!json_is_object(o)) {
+        snprintf(c->why, c->wn, "%s is not an object", c->rec);
+        return -1;
+    }
+    int rc = read_identity(o, r, c) || read_times(o, &r->ms, c) ||
+             get_str(o, "family", r->family, sizeof r->family, c) ||
+             get_str(o, "kernel", r->kernel, sizeof r->kernel, c) ||
+             get_str(o, "params", r->params, sizeof r->params, c) ||
+             get_str(o, "ptx_file", r->ptx_file, sizeof r->ptx_file, c) ||
+             get_str(o, "ptx_memory", r->ptx_memory, sizeof r->ptx_memory, c) ||
+             get_long(o, "rows", 1, INT_MAX, &r->rows, c) ||
+             get_long(o, "cols", 1, INT_MAX, &r->cols, c) ||
+             read_dims(o, "grid", r->grid, c) || read_dims(o, "block", r->block, c) ||
+             get_int(o, "reps", 0, INT_MAX, &r->reps, c) ||
+             get_int(o, "warmup", 0, INT_MAX, &r->warmup, c) ||
+             get_real(o, "bytes", POSITIVE, NAN, &r->bytes, c) ||
+             get_real(o, "flops", POSITIVE, NAN, &r->flops, c) ||
+             get_real(o, "accesses", POSITIVE, NAN, &r->accesses, c) ||
+             get_real(o, "intensity", POSITIVE, 0.0, &r->intensity, c) ||
+             get_real(o, "value", ANY, NAN, &r->value, c) ||
+             get_real(o, "value_best", ANY, NAN, &r->value_best, c) ||
+             get_real(o, "roof_share", POSITIVE, 0.0, &r->roof_share, c) ||
+             get_real(o, "slowdown", POSITIVE, 0.0, &r->slowdown, c) ||
+             get_known_int(o, "occupancy_blocks_per_unit", &r->occupancy, c) ||
+             get_known(o, "threads_in_flight", LONG_MAX, &r->threads_in_flight, c) ||
+             get_known_int(o, "registers", &r->regs, c) ||
+             get_known(o, "shared_bytes", LONG_MAX, &r->shared_bytes, c) ||
+             get_known(o, "private_bytes", LONG_MAX, &r->private_bytes, c) ||
+             get_bool(o, "verified", &r->verified, c) ||
+             get_real(o, "host_ms", POSITIVE, NAN, &r->host_ms, c) ||
+             get_real(o, "verify_ms", POSITIVE, NAN, &r->verify_ms, c) || read_model(o, r, c);
+    r->ms.n = (size_t)r->reps;
+    return rc;
+}
+
+/* ---------------------------------------------------------------- the file */
+
+/* What the reading has found so far. */
+typedef struct reading {
+    sb_run *run;
+    json_t *head;          /* the members other than the streamed arrays */
+    long long first_slot;  /* comparisons[0].reference.slot, or -1 */
+    int results_seen, devices_seen;
+    char why[256];         /* the first record that is wrong */
+    int nomem;
+} reading;
+
+static int read_devices(json_t *devices, sb_run *run, char *why, size_t wn)
+{
+    if (!json_is_array(devices)) {
+        snprintf(why, wn, "no \"devices\" or \"results\" array");
+        return -1;
+    }
+    if (json_array_size(devices) > SB_RUN_MAX_DEVICES) {
+        snprintf(why, wn, "more than %d devices", SB_RUN_MAX_DEVICES);
+        return -1;
+    }
+    for (size_t i = 0; i < json_array_size(devices); i++) {
+        field_ctx c = {"", why, wn};
+        snprintf(c.rec, sizeof c.rec, "devices[%zu]", i);
+        json_t *d = json_array_get(devices, i);
+        if (!json_is_object(d)) {
+            snprintf(why, wn, "%s is not an object", c.rec);
+            return -1;
+        }
+        if (read_device(d, &run->devices[i], &c))
+            return -1;
+        run->ndevices = (int)i + 1;
+    }
+    return 0;
+}
+
+static int streamed(void *ctx, const char *key)
+{
+    reading *rd = ctx;
+    if (strcmp(key, "results") != 0)
+        return strcmp(key, "comparisons") == 0;
+    if (rd->results_seen++ && !rd->why[0])
+        snprintf(rd->why, sizeof rd->why, "\"results\" appears twice");
+    return 1;
+}
+
+/* A member kept for the end; the devices read at once, so that a wrong
+ * one is reported before the results that follow them. */
+static int keep_member(void *ctx, const char *key, json_t *value)
+{
+    reading *rd = ctx;
+    if (strcmp(key, "devices") == 0 && !rd->why[0]) {
+        rd->run->ndevices = 0;
+        rd->devices_seen = read_devices(value, rd->run, rd->why, sizeof rd->why) == 0;
+    }
+    if (json_object_set(rd->head, key, value))
+        rd->nomem = 1;
+    return rd->nomem;
+}
+
+/* A result converted and kept, or the first comparison's reference slot
+ * (what a file that predates "reference" says); the rest of the
+ * comparisons are the writer's to make again. */
+static int take_element(void *ctx, const char *key, size_t index, json_t *value)
+{
+    reading *rd = ctx;
+    if (strcmp(key, "comparisons") == 0) {
+        json_t *slot = json_object_get(json_object_get(value, "reference"), "slot");
+        if (index == 0 && json_is_integer(slot))
+            rd->first_slot = json_integer_value(slot);
+        return 0;
+    }
+    if (rd->why[0])
+        return 0; /* read on: a broken file or a foreign schema says more */
+    field_ctx c = {"", rd->why, sizeof rd->why};
+    snprintf(c.rec, sizeof c.rec, "results[%zu]", index);
+    sb_result r;
+    if (read_result(value, &r, &c) == 0 && sb_run_add(rd->run, &r))
+        rd->nomem = 1;
+    return rd->nomem;
 }
 
 /* The slot the saved report compared the others with: its "reference",
  * else, in a file that predates that field, its first comparison's; -1
  * when it says neither.  A "reference" that is not a slot of the run is
  * an error. */
-static int read_reference(json_t *root, int ndevices, int *reference, char *why, size_t wn)
+static int read_reference(const reading *rd, int *reference, char *why, size_t wn)
 {
+    int ndevices = rd->run->ndevices;
+    json_t *ref = json_object_get(rd->head, "reference");
     *reference = -1;
-    json_t *ref = json_object_get(root, "reference");
     if (!ref || json_is_null(ref)) {
-        json_t *first = json_array_get(json_object_get(root, "comparisons"), 0);
-        json_t *slot = json_object_get(json_object_get(first, "reference"), "slot");
-        if (json_is_integer(slot) && json_integer_value(slot) >= 0 &&
-            json_integer_value(slot) < ndevices)
-            *reference = (int)json_integer_value(slot);
+        if (rd->first_slot >= 0 && rd->first_slot < ndevices)
+            *reference = (int)rd->first_slot;
         return 0;
     }
     json_t *slot = json_object_get(ref, "slot");
@@ -233,83 +567,69 @@ static int read_reference(json_t *root, int ndevices, int *reference, char *why,
     return 0;
 }
 
-/* The devices and results of root into run; "" in why, or the reason. */
-static void read_records(json_t *root, sb_run *run, char *why, size_t wn)
+/* Whether the schema is one this program reads; -1 with the message. */
+static int check_schema(const char *path, json_t *head, char *err, size_t n)
 {
-    json_t *devices = json_object_get(root, "devices"), *results = json_object_get(root, "results");
-    if (!json_is_array(devices) || !json_is_array(results)) {
-        snprintf(why, wn, "no \"devices\" or \"results\" array");
-        return;
-    }
-    if (json_array_size(devices) > SB_RUN_MAX_DEVICES) {
-        snprintf(why, wn, "more than %d devices", SB_RUN_MAX_DEVICES);
-        return;
-    }
-    size_t i;
-    json_t *v;
-    json_array_foreach(devices, i, v)
-    {
-        if (read_device(v, (int)i, &run->devices[i], why, wn))
-            return;
-        run->ndevices = (int)i + 1;
-    }
-    json_array_foreach(results, i, v)
-    {
-        sb_result r;
-        if (read_result(v, i, run->ndevices, &r, why, wn))
-            return;
-        if (sb_run_add(run, &r)) {
-            snprintf(why, wn, "out of host memory");
-            return;
-        }
-    }
+    const char *schema = json_string_value(json_object_get(head, "schema"));
+    static const char family[] = "simtbench-result/";
+    if (schema && strcmp(schema, SB_RESULT_SCHEMA) == 0)
+        return 0;
+    if (schema && strncmp(schema, family, sizeof family - 1) == 0)
+        snprintf(err, n, "%s: schema \"%.40s\" is a version this program does not read (it "
+                         "reads %s)",
+                 path, schema, SB_RESULT_SCHEMA);
+    else
+        snprintf(err, n, "%s: not a simtbench result (schema \"%.40s\", expected \"%s\")", path,
+                 schema ? schema : "missing", SB_RESULT_SCHEMA);
+    return -1;
 }
 
-/* The file's JSON if it is a simtbench result; NULL with the reason in err. */
-static json_t *load_result(const char *path, char *err, size_t n)
+/* After the whole file: the head's fields and what needs every device. */
+static void finish(reading *rd, int *reference)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, n, "cannot read %s: %s", path, strerror(errno));
-        return NULL;
+    sb_run *run = rd->run;
+    field_ctx c = {"", rd->why, sizeof rd->why};
+    json_t *tool;
+    if (rd->why[0] || get_object(rd->head, "tool", &tool, &c) ||
+        get_str(tool, "version", run->tool_version, sizeof run->tool_version, &c) ||
+        get_str(rd->head, "date", run->date, sizeof run->date, &c) ||
+        get_str(rd->head, "host", run->host, sizeof run->host, &c))
+        return;
+    if (!rd->results_seen || !rd->devices_seen) {
+        snprintf(rd->why, sizeof rd->why, "no \"devices\" or \"results\" array");
+        return;
     }
-    json_error_t je;
-    json_t *root = json_loadf(f, 0, &je);
-    fclose(f);
-    if (!root) {
-        snprintf(err, n, "%s: not valid JSON (line %d, column %d: %s)", path, je.line, je.column,
-                 je.text);
-        return NULL;
-    }
-    const char *schema = json_string_value(json_object_get(root, "schema"));
-    if (!json_is_object(root) || !schema || strcmp(schema, SB_RESULT_SCHEMA) != 0) {
-        snprintf(err, n, "%s: not a simtbench result (schema \"%s\", expected \"%s\")", path,
-                 schema ? schema : json_is_object(root) ? "missing" : "none: not an object",
-                 SB_RESULT_SCHEMA);
-        json_decref(root);
-        return NULL;
-    }
-    return root;
+    for (size_t i = 0; i < run->nresults; i++)
+        if (run->results[i].device_slot >= run->ndevices) {
+            snprintf(rd->why, sizeof rd->why, "results[%zu].device: %d is not a device of the "
+                                              "run (it has %d)",
+                     i, run->results[i].device_slot, run->ndevices);
+            return;
+        }
+    read_reference(rd, reference, rd->why, sizeof rd->why);
 }
 
 int sb_run_read_saved(const char *path, sb_run *run, int *reference, char *err, size_t n)
 {
     memset(run, 0, sizeof *run);
     *reference = -1;
-    json_t *root = load_result(path, err, n);
-    if (!root)
-        return -1;
-    char why[256] = "";
-    json_t *tool = json_object_get(root, "tool");
-    copy_str(tool, "version", run->tool_version, sizeof run->tool_version);
-    copy_str(root, "date", run->date, sizeof run->date);
-    copy_str(root, "host", run->host, sizeof run->host);
-    read_records(root, run, why, sizeof why);
-    if (!why[0])
-        read_reference(root, run->ndevices, reference, why, sizeof why);
-    json_decref(root);
-    if (why[0]) {
-        snprintf(err, n, "%s: malformed simtbench result: %s", path, why);
+    reading rd = {run, json_object(), -1, 0, 0, "", 0};
+    static const sb_json_stream_handler h = {streamed, keep_member, take_element};
+    int rc = rd.head ? sb_json_stream_read(path, &h, &rd, err, n) : SB_JSON_STOPPED, ok = 0;
+    if (rc == SB_JSON_OBJECT && check_schema(path, rd.head, err, n) == 0) {
+        finish(&rd, reference);
+        if (rd.why[0])
+            snprintf(err, n, "%s: malformed simtbench result: %s", path, rd.why);
+        ok = !rd.why[0];
+    } else if (rc == SB_JSON_NOT_OBJECT) {
+        snprintf(err, n, "%s: not a simtbench result (schema \"none: not an object\", expected "
+                         "\"%s\")",
+                 path, SB_RESULT_SCHEMA);
+    } else if (rc == SB_JSON_STOPPED || rd.nomem) {
+        snprintf(err, n, "cannot read %s: out of host memory", path);
+    }
+    json_decref(rd.head);
+    if (!ok) {
         sb_run_free(run);
         *reference = -1;
         return -1;

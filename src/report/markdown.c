@@ -92,17 +92,15 @@ static void variant_cell(const sb_result *f, const sb_result *r, FILE *out)
         fprintf(out, " (%ldx%ld)", r->rows, r->cols);
 }
 
-static void single_table(const sb_run *run, size_t first, FILE *out)
+static void single_table(const sb_run *run, const sb_cross_experiment *e, FILE *out)
 {
-    const sb_result *f = &run->results[first];
+    const sb_result *f = &run->results[e->first];
     heading(f, out);
     fputs("| variant | backend | median ms | min ms | max ms | spread | ", out);
     cell(out, sb_quantity_unit(f->quantity));
     fputs(" | best | roof % | model |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n", out);
-    for (size_t i = first; i < run->nresults; i++) {
-        const sb_result *r = &run->results[i];
-        if (strcmp(r->experiment, f->experiment) != 0)
-            continue;
+    for (size_t i = 0; i < e->nresults; i++) {
+        const sb_result *r = &run->results[e->results[i]];
         char model[256];
         sb_result_model_text(r, model, sizeof model);
         fputs("| ", out);
@@ -208,24 +206,25 @@ static void cross_line(const sb_run *run, const sb_crossapi *x, const sb_result 
     fputc('\n', out);
 }
 
-static void cross_table(const sb_run *run, const sb_crossapi *x, size_t first, FILE *out)
+static void cross_table(const sb_run *run, const sb_crossapi *x, const sb_cross_experiment *e,
+                        FILE *out)
 {
-    const sb_result *f = &run->results[first];
+    const sb_result *f = &run->results[e->first];
     int any_ptx = 0;
-    for (size_t j = 0; j < x->nrows; j++)
+    for (size_t j = 0; j < e->nrows; j++)
         for (int s = 0; s < x->ndevices; s++)
-            any_ptx |= sb_cross_row_in(run, &x->rows[j], first) && x->rows[j].ptx[s][0];
+            any_ptx |= x->rows[e->rows[j]].ptx[s][0] != '\0';
     heading(f, out);
     cross_header(x, f, any_ptx, out);
-    for (size_t j = 0; j < x->nrows; j++)
-        if (sb_cross_row_in(run, &x->rows[j], first))
-            cross_line(run, x, f, &x->rows[j], any_ptx, out);
+    for (size_t j = 0; j < e->nrows; j++)
+        cross_line(run, x, f, &x->rows[e->rows[j]], any_ptx, out);
 }
 
 sb_report_writer sb_report_markdown;
 
-int sb_report_markdown(const sb_analysis *a, FILE *out)
+int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
 {
+    (void)err, (void)n; /* nothing a text format cannot hold */
     const sb_run *run = a->run;
     const sb_crossapi *x = &a->cross;
     fputs("# simtbench ", out);
@@ -244,13 +243,11 @@ int sb_report_markdown(const sb_analysis *a, FILE *out)
                 x->label[x->reference], x->label[x->reference], SB_VERDICT_RULE);
     fputc('\n', out);
     devices(run, out);
-    size_t firsts[SB_REPORT_MAX_EXPERIMENTS];
-    size_t n = sb_run_experiments_seen(run, firsts, SB_REPORT_MAX_EXPERIMENTS);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t e = 0; e < x->nexperiments; e++) {
         if (sb_crossapi_side_by_side(x))
-            cross_table(run, x, firsts[i], out);
+            cross_table(run, x, &x->experiments[e], out);
         else
-            single_table(run, firsts[i], out);
+            single_table(run, &x->experiments[e], out);
     }
     return ferror(out) ? -1 : 0;
 }

@@ -2,6 +2,7 @@
 
 #include "report/plot.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "report/describe.h"
+#include "report/output_file.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -57,8 +59,11 @@ static int make_dir(const char *dir)
     return mkdir(dir, 0777) == 0 || errno == EEXIST ? 0 : -1;
 }
 
+/* A plot's data and script, each written beside its file and renamed over
+ * it when complete (output_file.h). */
 typedef struct plot_files {
-    FILE *dat, *gp;
+    sb_output_file dat_file, gp_file;
+    FILE *dat, *gp; /* where to write: the two files' streams */
     char name[80];
     int width; /* pixels; bars widen it so that every label stays readable */
 } plot_files;
@@ -69,19 +74,23 @@ static int open_plot(const char *dir, const char *name, plot_files *pf, char *er
     snprintf(pf->name, sizeof pf->name, "%s", name);
     pf->width = 1100;
     snprintf(path, sizeof path, "%s/%s.dat", dir, name);
-    pf->dat = fopen(path, "w");
-    if (!pf->dat) {
-        snprintf(err, n, "cannot write %s: %s", path, strerror(errno));
+    if (sb_output_open(&pf->dat_file, path, err, n))
         return -1;
-    }
     snprintf(path, sizeof path, "%s/%s.gp", dir, name);
-    pf->gp = fopen(path, "w");
-    if (!pf->gp) {
-        snprintf(err, n, "cannot write %s: %s", path, strerror(errno));
-        fclose(pf->dat);
+    if (sb_output_open(&pf->gp_file, path, err, n)) {
+        sb_output_abort(&pf->dat_file);
         return -1;
     }
+    pf->dat = pf->dat_file.f;
+    pf->gp = pf->gp_file.f;
     return 0;
+}
+
+/* Give a plot up: neither file is replaced. */
+static void abandon_plot(plot_files *pf)
+{
+    sb_output_abort(&pf->dat_file);
+    sb_output_abort(&pf->gp_file);
 }
 
 /* The script's head: what it is, how to run it, and the shared settings. */
@@ -112,14 +121,14 @@ static void script_outputs(plot_files *pf, const char *plot_command)
             pf->width, pf->width, pf->name, plot_command, pf->width, pf->name, plot_command);
 }
 
-static int close_plot(plot_files *pf, const char *dir, char *err, size_t n)
+/* Both files complete: each renamed over its target. */
+static int close_plot(plot_files *pf, char *err, size_t n)
 {
-    int bad = ferror(pf->dat) | ferror(pf->gp);
-    bad |= fclose(pf->dat) != 0;
-    bad |= fclose(pf->gp) != 0;
-    if (bad)
-        snprintf(err, n, "cannot write %s/%s.dat or .gp", dir, pf->name);
-    return bad ? -1 : 0;
+    if (sb_output_commit(&pf->dat_file, err, n)) {
+        sb_output_abort(&pf->gp_file);
+        return -1;
+    }
+    return sb_output_commit(&pf->gp_file, err, n);
 }
 
 static void list_add(sb_plot_list *list, const char *exp, const char *name, const char *title)
@@ -166,6 +175,7 @@ static void cmd_title(cmd_buf *c, const char *s)
 typedef struct plot_ctx {
     const sb_run *run;
     const sb_crossapi *x;
+    const sb_cross_experiment *e; /* the experiment being plotted */
     const char *dir;
     sb_plot_list *list;
     char *err;
@@ -184,7 +194,7 @@ static cmd_buf *new_command(plot_files *pf, const plot_ctx *c)
 {
     cmd_buf *cmd = calloc(1, sizeof *cmd);
     if (!cmd) {
-        close_plot(pf, c->dir, c->err, c->errn);
+        abandon_plot(pf);
         snprintf(c->err, c->errn, "out of host memory");
         return NULL;
     }
@@ -199,7 +209,7 @@ static int finish_plot(plot_files *pf, cmd_buf *cmd, const char *exp, const char
     script_outputs(pf, cmd->text);
     free(cmd);
     list_add(c->list, exp, pf->name, title);
-    return close_plot(pf, c->dir, c->err, c->errn);
+    return close_plot(pf, c->err, c->errn);
 }
 
 /* ---------------------------------------------------------------- sweeps */
@@ -242,22 +252,17 @@ static int in_series(const sb_result *r, const sweep *sw, int s)
            strcmp(r->kernel, sw->kernel[s]) == 0;
 }
 
-static int in_sweep(const sb_result *r, const char *exp, int space)
-{
-    return strcmp(r->experiment, exp) == 0 && sweep_point(r, space);
-}
-
-/* Every (slot, kernel, word) among the sweep points into cand, with
- * distinct[s] = 2 where that series has two or more strides. */
-static int candidate_series(const sb_run *run, const char *exp, int space, sweep *cand,
-                            int distinct[64])
+/* Every (slot, kernel, word) among the experiment's sweep points into
+ * cand, with distinct[s] = 2 where that series has two or more strides. */
+static int candidate_series(const sb_run *run, const sb_cross_experiment *e, int space,
+                            sweep *cand, int distinct[64])
 {
     long first_stride[64];
     int candidates = 0;
     memset(cand, 0, sizeof *cand);
-    for (size_t i = 0; i < run->nresults; i++) {
-        const sb_result *r = &run->results[i];
-        if (!in_sweep(r, exp, space))
+    for (size_t i = 0; i < e->nresults; i++) {
+        const sb_result *r = &run->results[e->results[i]];
+        if (!sweep_point(r, space))
             continue;
         int s;
         for (s = 0; s < candidates && !in_series(r, cand, s); s++)
@@ -278,36 +283,50 @@ static int candidate_series(const sb_run *run, const char *exp, int space, sweep
     return candidates;
 }
 
-/* Series s's points into sw->idx from `at`, by stride (insertion keeps
- * equal strides in run order); returns how many. */
-static size_t fill_series(const sb_run *run, const char *exp, int space, sweep *sw, int s,
-                          size_t at)
+/* A sweep point's place: its stride, then run order. */
+typedef struct point {
+    long stride;
+    size_t i;
+} point;
+
+static int by_stride(const void *pa, const void *pb)
 {
+    const point *a = pa, *b = pb;
+    if (a->stride != b->stride)
+        return a->stride < b->stride ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Series s's points into sw->idx from `at`, by stride, equal strides in
+ * run order; returns how many, or (size_t)-1 out of memory. */
+static size_t fill_series(const sb_run *run, const sb_cross_experiment *e, int space, sweep *sw,
+                          int s, size_t at)
+{
+    point *p = malloc((e->nresults + 1) * sizeof *p);
+    if (!p)
+        return (size_t)-1;
     size_t k = 0;
-    for (size_t i = 0; i < run->nresults; i++) {
-        const sb_result *r = &run->results[i];
-        if (!in_sweep(r, exp, space) || !in_series(r, sw, s))
-            continue;
-        size_t j = at + k;
-        while (j > at && run->results[sw->idx[j - 1]].pattern[0].stride > r->pattern[0].stride) {
-            sw->idx[j] = sw->idx[j - 1];
-            j--;
-        }
-        sw->idx[j] = i;
-        k++;
+    for (size_t i = 0; i < e->nresults; i++) {
+        const sb_result *r = &run->results[e->results[i]];
+        if (sweep_point(r, space) && in_series(r, sw, s))
+            p[k++] = (point){r->pattern[0].stride, e->results[i]};
     }
+    qsort(p, k, sizeof *p, by_stride);
+    for (size_t j = 0; j < k; j++)
+        sw->idx[at + j] = p[j].i;
+    free(p);
     return k;
 }
 
-static int collect_sweep(const sb_run *run, const char *exp, int space, sweep *sw)
+static int collect_sweep(const sb_run *run, const sb_cross_experiment *e, int space, sweep *sw)
 {
     memset(sw, 0, sizeof *sw);
-    sw->idx = malloc((run->nresults + 1) * sizeof *sw->idx);
+    sw->idx = malloc((e->nresults + 1) * sizeof *sw->idx);
     if (!sw->idx)
         return -1;
     int distinct[64];
     sweep cand; /* every (slot, kernel, word) seen, before the two-stride test */
-    int candidates = candidate_series(run, exp, space, &cand, distinct);
+    int candidates = candidate_series(run, e, space, &cand, distinct);
     for (int c = 0; c < candidates; c++) {
         if (distinct[c] < 2)
             continue;
@@ -323,7 +342,12 @@ static int collect_sweep(const sb_run *run, const char *exp, int space, sweep *s
     size_t at = 0;
     for (int s = 0; s < sw->nseries; s++) {
         sw->start[s] = at;
-        sw->count[s] = fill_series(run, exp, space, sw, s, at);
+        sw->count[s] = fill_series(run, e, space, sw, s, at);
+        if (sw->count[s] == (size_t)-1) {
+            free(sw->idx);
+            sw->idx = NULL;
+            return -1;
+        }
         at += sw->count[s];
     }
     sw->n = at;
@@ -492,14 +516,9 @@ static int conflict_plot(const plot_ctx *c, const char *exp, const sweep *sw)
 
 /* ---------------------------------------------------------------- roofline */
 
-static int roofline_row(const sb_result *r, const char *exp)
-{
-    return strcmp(r->experiment, exp) == 0 && r->intensity > 0;
-}
-
 /* Each device's variants as points, one block per device that has any;
  * returns the number of blocks written. */
-static int roofline_points(const plot_ctx *c, const char *exp, plot_files *pf, cmd_buf *cmd)
+static int roofline_points(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
 {
     const sb_run *run = c->run;
     int block = 0;
@@ -507,9 +526,9 @@ static int roofline_points(const plot_ctx *c, const char *exp, plot_files *pf, c
         char label[24];
         sb_slot_label(run, s, label, sizeof label);
         int any = 0;
-        for (size_t i = 0; i < run->nresults; i++) {
-            const sb_result *r = &run->results[i];
-            if (!roofline_row(r, exp) || r->device_slot != s)
+        for (size_t i = 0; i < c->e->nresults; i++) {
+            const sb_result *r = &run->results[c->e->results[i]];
+            if (!(r->intensity > 0) || r->device_slot != s)
                 continue;
             if (!any++)
                 fprintf(pf->dat, "%s# %s\n", block ? "\n\n" : "", label);
@@ -532,15 +551,17 @@ static int roofline_points(const plot_ctx *c, const char *exp, plot_files *pf, c
 
 /* Each measured device's roof line over the intensities lo..hi, as blocks
  * from `block` on. */
-static void roofline_roofs(const plot_ctx *c, const char *exp, double lo, double hi, int block,
-                           plot_files *pf, cmd_buf *cmd)
+static void roofline_roofs(const plot_ctx *c, double lo, double hi, int block, plot_files *pf,
+                           cmd_buf *cmd)
 {
     const sb_run *run = c->run;
     for (int s = 0; s < run->ndevices; s++) {
         double roof = device_roof(run, s);
         int measured = 0;
-        for (size_t i = 0; i < run->nresults; i++)
-            measured |= roofline_row(&run->results[i], exp) && run->results[i].device_slot == s;
+        for (size_t i = 0; i < c->e->nresults && !measured; i++) {
+            const sb_result *r = &run->results[c->e->results[i]];
+            measured = r->intensity > 0 && r->device_slot == s;
+        }
         if (!(roof > 0) || !measured)
             continue;
         char label[24], roof_title[96];
@@ -563,9 +584,9 @@ static int roofline_plot(const plot_ctx *c, const char *exp)
                                   "bandwidth roof",
              exp);
     double lo = 0, hi = 0;
-    for (size_t i = 0; i < c->run->nresults; i++) {
-        const sb_result *r = &c->run->results[i];
-        if (!roofline_row(r, exp))
+    for (size_t i = 0; i < c->e->nresults; i++) {
+        const sb_result *r = &c->run->results[c->e->results[i]];
+        if (!(r->intensity > 0))
             continue;
         lo = lo > 0 && lo < r->intensity ? lo : r->intensity;
         hi = hi > r->intensity ? hi : r->intensity;
@@ -583,27 +604,25 @@ static int roofline_plot(const plot_ctx *c, const char *exp)
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
         return -1;
-    int blocks = roofline_points(c, exp, &pf, cmd);
-    roofline_roofs(c, exp, lo, hi, blocks, &pf, cmd);
+    int blocks = roofline_points(c, &pf, cmd);
+    roofline_roofs(c, lo, hi, blocks, &pf, cmd);
     return finish_plot(&pf, cmd, exp, title, c);
 }
 
 /* ---------------------------------------------------------------- bars */
 
 /* One line per variant of the experiment: its name, then each device's figure. */
-static void bars_data(const plot_ctx *c, size_t first, plot_files *pf)
+static void bars_data(const plot_ctx *c, plot_files *pf)
 {
     const sb_run *run = c->run;
     const sb_crossapi *x = c->x;
-    const sb_result *f = &run->results[first];
+    const sb_result *f = &run->results[c->e->first];
     fputs("# columns: variant, then one per device:", pf->dat);
     for (int s = 0; s < x->ndevices; s++)
         fprintf(pf->dat, " %s", x->label[s]);
     fputc('\n', pf->dat);
-    for (size_t j = 0; j < x->nrows; j++) {
-        const sb_cross_row *row = &x->rows[j];
-        if (!sb_cross_row_in(run, row, first))
-            continue;
+    for (size_t j = 0; j < c->e->nrows; j++) {
+        const sb_cross_row *row = &x->rows[c->e->rows[j]];
         const sb_result *any = &run->results[row->first];
         char variant[80];
         if (any->rows == f->rows && any->cols == f->cols)
@@ -621,9 +640,9 @@ static void bars_data(const plot_ctx *c, size_t first, plot_files *pf)
     }
 }
 
-static int bars_plot(const plot_ctx *c, size_t first)
+static int bars_plot(const plot_ctx *c)
 {
-    const sb_result *f = &c->run->results[first];
+    const sb_result *f = &c->run->results[c->e->first];
     const sb_crossapi *x = c->x;
     char name[80], title[160];
     stem(f->experiment, "bars", name, sizeof name);
@@ -632,9 +651,7 @@ static int bars_plot(const plot_ctx *c, size_t first)
     plot_files pf;
     if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
-    size_t nbars = 0;
-    for (size_t j = 0; j < x->nrows; j++)
-        nbars += sb_cross_row_in(c->run, &x->rows[j], first);
+    size_t nbars = c->e->nrows;
     int w = 160 + (int)nbars * (12 * x->ndevices + 14);
     pf.width = w < 1100 ? 1100 : w > 4000 ? 4000 : w;
     script_head(&pf, title);
@@ -642,7 +659,7 @@ static int bars_plot(const plot_ctx *c, size_t first)
                    "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
                    "set xtics rotate by -35 left\nset ylabel '%s'\nset yrange [0:*]\n",
             sb_quantity_unit(f->quantity));
-    bars_data(c, first, &pf);
+    bars_data(c, &pf);
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
         return -1;
@@ -691,14 +708,14 @@ int sb_plot_find_gnuplot(char *buf, size_t n)
 
 /* The plots of one experiment: a sweep per memory space that has one, a
  * roofline where it measured GFLOP/s with an intensity, else bars. */
-static int plot_experiment(const plot_ctx *c, size_t first)
+static int plot_experiment(const plot_ctx *c)
 {
     const sb_run *run = c->run;
-    const sb_result *f = &run->results[first];
+    const sb_result *f = &run->results[c->e->first];
     int plotted = 0, rc = 0;
     for (int space = SB_SPACE_GLOBAL; space <= SB_SPACE_SHARED && rc == 0; space++) {
         sweep sw;
-        if (collect_sweep(run, f->experiment, space, &sw)) {
+        if (collect_sweep(run, c->e, space, &sw)) {
             snprintf(c->err, c->errn, "out of host memory");
             return -1;
         }
@@ -710,15 +727,16 @@ static int plot_experiment(const plot_ctx *c, size_t first)
         free(sw.idx);
     }
     int flops = 0;
-    for (size_t i = 0; i < run->nresults; i++)
-        flops |= roofline_row(&run->results[i], f->experiment) &&
-                 run->results[i].quantity == SB_QUANTITY_FLOPS;
+    for (size_t i = 0; i < c->e->nresults && !flops; i++) {
+        const sb_result *r = &run->results[c->e->results[i]];
+        flops = r->intensity > 0 && r->quantity == SB_QUANTITY_FLOPS;
+    }
     if (rc == 0 && flops) {
         rc = roofline_plot(c, f->experiment);
         plotted = 1;
     }
     if (rc == 0 && !plotted)
-        rc = bars_plot(c, first);
+        rc = bars_plot(c);
     return rc;
 }
 
@@ -729,47 +747,149 @@ int sb_plot_write(const sb_analysis *a, const char *dir, sb_plot_list *list, cha
         snprintf(err, n, "cannot create %s: %s", dir, strerror(errno));
         return -1;
     }
-    const plot_ctx c = {a->run, &a->cross, dir, list, err, n};
-    size_t firsts[SB_REPORT_MAX_EXPERIMENTS];
-    size_t ne = sb_run_experiments_seen(a->run, firsts, SB_REPORT_MAX_EXPERIMENTS);
     int rc = 0;
-    for (size_t e = 0; e < ne && rc == 0; e++)
-        rc = plot_experiment(&c, firsts[e]);
+    for (size_t e = 0; e < a->cross.nexperiments && rc == 0; e++) {
+        const plot_ctx c = {a->run, &a->cross, &a->cross.experiments[e], dir, list, err, n};
+        rc = plot_experiment(&c);
+    }
+    return rc;
+}
+
+/* ---------------------------------------------------------------- rendering */
+
+/* A private directory beside the images, DIR/.NAME.render-XXXXXX, with a
+ * link to the plot's data, for gnuplot to write the images into: the
+ * script runs as it is, and the images it writes replace the old ones
+ * only when they are whole. */
+static int render_dir(const char *dir, const char *name, char *tmp, size_t n)
+{
+    char target[128], link_path[4200];
+    snprintf(tmp, n, "%s/.%s.render-XXXXXX", dir, name);
+    if (!mkdtemp(tmp))
+        return -1;
+    snprintf(target, sizeof target, "../%s.dat", name);
+    snprintf(link_path, sizeof link_path, "%s/%s.dat", tmp, name);
+    if (symlink(target, link_path) == 0)
+        return 0;
+    int saved = errno;
+    rmdir(tmp);
+    errno = saved;
+    return -1;
+}
+
+/* The render directory and whatever gnuplot left in it, removed. */
+static void remove_render_dir(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char path[4400];
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(tmp);
+}
+
+/* Whether tmp/NAME.EXT is whole, and on the disk: a PNG ends with its
+ * IEND chunk and an SVG with its closing tag, which a disk that filled up
+ * (gnuplot still exits 0) leaves out. */
+static int image_whole(const char *tmp, const char *name, const char *ext)
+{
+    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+    char path[4400], tail[64];
+    snprintf(path, sizeof path, "%s/%s.%s", tmp, name, ext);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t got = 0;
+    if (fseek(f, -(long)sizeof tail, SEEK_END) != 0)
+        rewind(f);
+    got = fread(tail, 1, sizeof tail, f);
+    int synced = fsync(fileno(f)) == 0;
+    fclose(f);
+    if (!synced)
+        return 0;
+    if (strcmp(ext, "png") == 0)
+        return got >= sizeof iend && memcmp(tail + got - sizeof iend, iend, sizeof iend) == 0;
+    for (size_t at = 0; at + 6 <= got; at++)
+        if (memcmp(tail + at, "</svg>", 6) == 0)
+            return 1;
+    return 0;
+}
+
+/* gnuplot on ../NAME.gp from inside tmp; the exit status, 128 + the
+ * signal for one killed, or -1 when it could not be started. */
+static int run_gnuplot(const char *gnuplot, const char *tmp, const char *name)
+{
+    char script[128];
+    snprintf(script, sizeof script, "../%s.gp", name);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (chdir(tmp) == 0) {
+            int fd = open("/dev/null", O_WRONLY);
+            if (fd >= 0)
+                dup2(fd, STDOUT_FILENO);
+            execl(gnuplot, gnuplot, script, (char *)NULL);
+        }
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The two images of tmp moved over DIR/NAME.png and .svg. */
+static int move_images(const char *tmp, const char *dir, const char *name, FILE *note)
+{
+    static const char *const ext[] = {"png", "svg"};
+    for (int k = 0; k < 2; k++) {
+        char from[4400], to[4400];
+        snprintf(from, sizeof from, "%s/%s.%s", tmp, name, ext[k]);
+        snprintf(to, sizeof to, "%s/%s.%s", dir, name, ext[k]);
+        if (rename(from, to)) {
+            fprintf(note, "simtbench: cannot write %s: %s\n", to, strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* One plot rendered, its images replacing the old ones only when gnuplot
+ * succeeded and both are whole; 0, or -1 after one line on note. */
+static int render_one(const char *dir, const char *name, const char *gnuplot, FILE *note)
+{
+    char tmp[4096];
+    if (render_dir(dir, name, tmp, sizeof tmp)) {
+        fprintf(note, "simtbench: cannot render %s/%s.gp: %s\n", dir, name, strerror(errno));
+        return -1;
+    }
+    int st = run_gnuplot(gnuplot, tmp, name), rc = -1;
+    if (st < 0)
+        fprintf(note, "simtbench: cannot start %s: %s\n", gnuplot, strerror(errno));
+    else if (st > 0)
+        fprintf(note, "simtbench: gnuplot failed on %s/%s.gp (status %d)\n", dir, name, st);
+    else if (!image_whole(tmp, name, "png") || !image_whole(tmp, name, "svg"))
+        fprintf(note, "simtbench: gnuplot did not write %s/%s.png and .svg whole (a full disk?); "
+                      "the old ones are kept\n",
+                dir, name);
+    else
+        rc = move_images(tmp, dir, name, note);
+    remove_render_dir(tmp);
     return rc;
 }
 
 int sb_plot_render(const char *dir, const sb_plot_list *list, const char *gnuplot, FILE *note)
 {
     int rendered = 0;
-    for (int i = 0; i < list->n; i++) {
-        char script[128];
-        snprintf(script, sizeof script, "%s.gp", list->name[i]);
-        fflush(NULL);
-        pid_t pid = fork();
-        if (pid < 0) {
-            fprintf(note, "simtbench: cannot start %s: %s\n", gnuplot, strerror(errno));
-            return rendered;
-        }
-        if (pid == 0) {
-            /* Scripts name their files relative to their directory, so the
-               user can rerun them there by hand. */
-            if (chdir(dir) == 0) {
-                int fd = open("/dev/null", O_WRONLY);
-                if (fd >= 0)
-                    dup2(fd, STDOUT_FILENO);
-                execl(gnuplot, gnuplot, script, (char *)NULL);
-            }
-            _exit(127);
-        }
-        int st = 0;
-        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-            ;
-        if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-            rendered++;
-        else
-            fprintf(note, "simtbench: gnuplot failed on %s/%s (status %d)\n", dir, script,
-                    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
-    }
+    for (int i = 0; i < list->n; i++)
+        rendered += render_one(dir, list->name[i], gnuplot, note) == 0;
     return rendered;
 }
 
@@ -787,13 +907,14 @@ int sb_plot_run(const sb_analysis *a, const char *dir, FILE *note)
         return -1;
     }
     char gnuplot[4096];
+    int rc = 0;
     if (list->n > 0 && sb_plot_find_gnuplot(gnuplot, sizeof gnuplot) == 0)
-        sb_plot_render(dir, list, gnuplot, note);
+        rc = sb_plot_render(dir, list, gnuplot, note) == list->n ? 0 : -1;
     else if (list->n > 0)
         fprintf(note, "simtbench: note: gnuplot not found, so %d plot(s) were written to %s as "
                       "data and scripts only; render them with: cd %s && for f in *.gp; do "
                       "gnuplot \"$f\"; done\n",
                 list->n, dir, dir);
     free(list);
-    return 0;
+    return rc;
 }

@@ -91,16 +91,14 @@ static void variant_cell(const sb_result *f, const sb_result *r, char *buf, size
         snprintf(buf, n, "%s@%ldx%ld", r->variant, r->rows, r->cols);
 }
 
-static void experiment_section(const sb_run *run, size_t first, FILE *out)
+static void experiment_section(const sb_run *run, const sb_cross_experiment *e, FILE *out)
 {
-    const sb_result *f = &run->results[first];
+    const sb_result *f = &run->results[e->first];
     experiment_heading(f, out);
     fprintf(out, "  %-16s %-7s %10s %10s %10s %6s %10s %10s %6s  %s\n", "variant", "backend",
             "median ms", "min ms", "max ms", "spread", sb_quantity_unit(f->quantity), "best", "roof%", "model");
-    for (size_t i = first; i < run->nresults; i++) {
-        const sb_result *r = &run->results[i];
-        if (strcmp(r->experiment, f->experiment) != 0)
-            continue;
+    for (size_t i = 0; i < e->nresults; i++) {
+        const sb_result *r = &run->results[e->results[i]];
         char model[256], notes[128], roof[16] = "", extra[32] = "", name[80];
         sb_result_model_text(r, model, sizeof model);
         sb_result_notes(r, notes, sizeof notes);
@@ -191,21 +189,22 @@ static void cross_line(const sb_run *run, const sb_crossapi *x, const sb_result 
 /* Side by side: one line per variant, each device's median, spread, figure
  * and roof share, then each other device's speed against the reference and
  * the verdict; a second line when the PTX was compared. */
-static void cross_section(const sb_run *run, const sb_crossapi *x, size_t first, FILE *out)
+static void cross_section(const sb_run *run, const sb_crossapi *x, const sb_cross_experiment *e,
+                          FILE *out)
 {
-    const sb_result *f = &run->results[first];
+    const sb_result *f = &run->results[e->first];
     experiment_heading(f, out);
     cross_heading(x, f, out);
-    for (size_t j = 0; j < x->nrows; j++)
-        if (sb_cross_row_in(run, &x->rows[j], first))
-            cross_line(run, x, f, &x->rows[j], out);
+    for (size_t j = 0; j < e->nrows; j++)
+        cross_line(run, x, f, &x->rows[e->rows[j]], out);
     flops_legend(run, f, out);
 }
 
 sb_report_writer sb_report_table;
 
-int sb_report_table(const sb_analysis *a, FILE *out)
+int sb_report_table(const sb_analysis *a, FILE *out, char *err, size_t n)
 {
+    (void)err, (void)n; /* nothing a text format cannot hold */
     const sb_run *run = a->run;
     const sb_crossapi *x = &a->cross;
     fprintf(out, "simtbench %s  %s  %s\n", run->tool_version, run->date, run->host);
@@ -217,13 +216,11 @@ int sb_report_table(const sb_analysis *a, FILE *out)
                      "X's; above 1, X is faster).\n%s\n",
                 x->label[x->reference], x->label[x->reference], x->label[x->reference],
                 SB_VERDICT_RULE);
-    size_t firsts[SB_REPORT_MAX_EXPERIMENTS];
-    size_t n = sb_run_experiments_seen(run, firsts, SB_REPORT_MAX_EXPERIMENTS);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t e = 0; e < x->nexperiments; e++) {
         if (sb_crossapi_side_by_side(x))
-            cross_section(run, x, firsts[i], out);
+            cross_section(run, x, &x->experiments[e], out);
         else
-            experiment_section(run, firsts[i], out);
+            experiment_section(run, &x->experiments[e], out);
     }
     return ferror(out) ? -1 : 0;
 }

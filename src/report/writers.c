@@ -1,11 +1,14 @@
 /* The writer table.  A format is one file, src/report/NAME.c, defining
- * int sb_report_NAME(const sb_analysis *, FILE *) (an sb_report_writer), and
- * one row below with its name in the declaration above the table (and the
- * file's name in REPORT_SOURCES in Makefile.am).  --format, its message and
+ * int sb_report_NAME(const sb_analysis *, FILE *, char *, size_t) (an
+ * sb_report_writer), and one row below with its name in the declaration
+ * above the table (and the file's name in REPORT_SOURCES in Makefile.am).  --format, its message and
  * simtbench report take the names from here. */
 #include "report/report.h"
 
+#include <errno.h>
 #include <string.h>
+
+#include "report/output_file.h"
 
 /* Each defined in its own file, src/report/NAME.c. */
 sb_report_writer sb_report_table, sb_report_csv, sb_report_json, sb_report_markdown, sb_report_html;
@@ -50,12 +53,46 @@ void sb_report_names(char *buf, size_t n)
     }
 }
 
+int sb_report_write_to(sb_format format, const sb_analysis *a, FILE *out, char *err, size_t n)
+{
+    if (format < 0 || format >= NWRITERS) {
+        snprintf(err, n, "no such format");
+        return SB_REPORT_IO_ERROR;
+    }
+    err[0] = '\0';
+    errno = 0;
+    int rc = writers[format].write(a, out, err, n);
+    if (rc != SB_REPORT_REFUSED && (fflush(out) || ferror(out)))
+        rc = SB_REPORT_IO_ERROR;
+    if (rc == SB_REPORT_IO_ERROR && !err[0])
+        snprintf(err, n, "%s", errno ? strerror(errno) : "write error");
+    return rc;
+}
+
 int sb_report_write(sb_format format, const sb_analysis *a, FILE *out)
 {
-    if (format < 0 || format >= NWRITERS)
-        return -1;
-    int rc = writers[format].write(a, out);
-    if (fflush(out) || ferror(out))
-        rc = -1;
-    return rc;
+    char err[512];
+    return sb_report_write_to(format, a, out, err, sizeof err);
+}
+
+int sb_report_write_file(sb_format format, const sb_analysis *a, const char *path, char *err,
+                         size_t n)
+{
+    char why[768];
+    if (!path) {
+        int rc = sb_report_write_to(format, a, stdout, why, sizeof why);
+        if (rc)
+            snprintf(err, n, "cannot write the report: %s", why);
+        return rc;
+    }
+    sb_output_file o;
+    if (sb_output_open(&o, path, err, n))
+        return SB_REPORT_IO_ERROR;
+    int rc = sb_report_write_to(format, a, o.f, why, sizeof why);
+    if (rc) {
+        snprintf(err, n, "cannot write %s: %s", path, why);
+        sb_output_abort(&o);
+        return rc;
+    }
+    return sb_output_commit(&o, err, n) ? SB_REPORT_IO_ERROR : 0;
 }

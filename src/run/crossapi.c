@@ -56,12 +56,6 @@ void sb_slot_label(const sb_run *run, int slot, char *buf, size_t n)
         snprintf(buf, n, "%s", name);
 }
 
-static int same_row(const sb_result *a, const sb_result *b)
-{
-    return strcmp(a->experiment, b->experiment) == 0 && strcmp(a->variant, b->variant) == 0 &&
-           a->rows == b->rows && a->cols == b->cols;
-}
-
 /* Append "; what: ref R, other O" to the note when both compilers' figures
  * are known and differ: the same PTX can still be given other registers or
  * shared bytes (NVIDIA's OpenCL reserves shared bytes of its own, which
@@ -126,42 +120,242 @@ int sb_crossapi_reference(const sb_run *run, const char *backend)
     return -1;
 }
 
-/* The rows: each result joins the first row of its variant and size that
- * has no result yet on its device, else starts one. */
-static void pair_rows(const sb_run *run, sb_crossapi *x)
+/* A result and its index, sorted on the result's names: qsort's element. */
+typedef struct keyed {
+    const sb_result *r;
+    size_t i;
+} keyed;
+
+/* By experiment, then run order. */
+static int by_experiment(const void *pa, const void *pb)
 {
-    for (size_t i = 0; i < run->nresults; i++) {
-        const sb_result *r = &run->results[i];
-        if (r->device_slot < 0 || r->device_slot >= x->ndevices)
-            continue;
-        sb_cross_row *row = NULL;
-        for (size_t j = 0; j < x->nrows && !row; j++)
-            if (same_row(&run->results[x->rows[j].first], r) &&
-                x->rows[j].result[r->device_slot] < 0)
-                row = &x->rows[j];
-        if (!row) {
-            row = &x->rows[x->nrows++];
-            row->first = i;
-            for (int s = 0; s < SB_RUN_MAX_DEVICES; s++)
-                row->result[s] = -1;
+    const keyed *a = pa, *b = pb;
+    int c = strcmp(a->r->experiment, b->r->experiment);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* By experiment, variant and size, then run order: one row's candidates
+ * side by side, in the order the run met them. */
+static int by_row_key(const void *pa, const void *pb)
+{
+    const keyed *a = pa, *b = pb;
+    int c = strcmp(a->r->experiment, b->r->experiment);
+    if (!c)
+        c = strcmp(a->r->variant, b->r->variant);
+    if (!c)
+        c = (a->r->rows > b->r->rows) - (a->r->rows < b->r->rows);
+    if (!c)
+        c = (a->r->cols > b->r->cols) - (a->r->cols < b->r->cols);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+static int same_key(const keyed *a, const keyed *b)
+{
+    return strcmp(a->r->experiment, b->r->experiment) == 0 &&
+           strcmp(a->r->variant, b->r->variant) == 0 && a->r->rows == b->r->rows &&
+           a->r->cols == b->r->cols;
+}
+
+static int by_first(const void *pa, const void *pb)
+{
+    const sb_cross_row *a = pa, *b = pb;
+    return (a->first > b->first) - (a->first < b->first);
+}
+
+/* The results of a run on its devices, sorted by by_row_key; how many. */
+static size_t keyed_results(const sb_run *run, int ndevices, keyed *k)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < run->nresults; i++)
+        if (run->results[i].device_slot >= 0 && run->results[i].device_slot < ndevices)
+            k[n++] = (keyed){&run->results[i], i};
+    qsort(k, n, sizeof *k, by_row_key);
+    return n;
+}
+
+/* The rows: each result joins the first row of its variant and size that
+ * has no result yet on its device, else starts one; rows in the order of
+ * their first results.  Within one variant and size, the k-th result of a
+ * device joins the k-th row, so no row is searched for. */
+static int pair_rows(const sb_run *run, sb_crossapi *x)
+{
+    keyed *k = malloc((run->nresults + 1) * sizeof *k);
+    if (!k)
+        return -1;
+    size_t n = keyed_results(run, x->ndevices, k);
+    for (size_t start = 0, end; start < n; start = end) {
+        size_t base = x->nrows, len = 0, taken[SB_RUN_MAX_DEVICES] = {0};
+        for (end = start; end < n && same_key(&k[start], &k[end]); end++) {
+            int slot = k[end].r->device_slot;
+            size_t at = taken[slot]++;
+            sb_cross_row *row = &x->rows[base + at];
+            if (at == len) {
+                row->first = k[end].i;
+                for (int s = 0; s < SB_RUN_MAX_DEVICES; s++)
+                    row->result[s] = -1;
+                len++;
+            }
+            row->result[slot] = (long)k[end].i;
         }
-        row->result[r->device_slot] = (long)i;
+        x->nrows += len;
+    }
+    free(k);
+    qsort(x->rows, x->nrows, sizeof *x->rows, by_first);
+    for (size_t j = 0; j < x->nrows; j++)
+        for (int s = 0; s < x->ndevices; s++)
+            if (x->rows[j].result[s] >= 0)
+                x->row_of[x->rows[j].result[s]] = (long)j;
+    return 0;
+}
+
+static int by_first_result(const void *pa, const void *pb)
+{
+    const sb_cross_experiment *a = pa, *b = pb;
+    return (a->first > b->first) - (a->first < b->first);
+}
+
+/* The experiments in first-seen order, each with its results and rows in
+ * run order (x->order holds both lists); exp_of gets each result's
+ * experiment. */
+static int group_experiments(const sb_run *run, sb_crossapi *x, size_t *exp_of)
+{
+    keyed *k = malloc((run->nresults + 1) * sizeof *k);
+    x->experiments = calloc(run->nresults + 1, sizeof *x->experiments);
+    if (!k || !x->experiments) {
+        free(k);
+        return -1;
+    }
+    for (size_t i = 0; i < run->nresults; i++)
+        k[i] = (keyed){&run->results[i], i};
+    qsort(k, run->nresults, sizeof *k, by_experiment);
+    size_t *results = x->order;
+    for (size_t i = 0; i < run->nresults; i++) {
+        if (i == 0 || strcmp(k[i].r->experiment, k[i - 1].r->experiment) != 0)
+            x->experiments[x->nexperiments++] = (sb_cross_experiment){k[i].i, results + i, 0,
+                                                                      NULL, 0};
+        x->experiments[x->nexperiments - 1].nresults++;
+        results[i] = k[i].i;
+    }
+    free(k);
+    /* First-seen order; each experiment's first result is unique. */
+    qsort(x->experiments, x->nexperiments, sizeof *x->experiments, by_first_result);
+    for (size_t e = 0; e < x->nexperiments; e++)
+        for (size_t m = 0; m < x->experiments[e].nresults; m++)
+            exp_of[x->experiments[e].results[m]] = e;
+    return 0;
+}
+
+/* Each experiment's rows, in row order, after its results in x->order. */
+static void group_rows(const sb_run *run, sb_crossapi *x, const size_t *exp_of)
+{
+    size_t *rows = x->order + run->nresults;
+    for (size_t j = 0; j < x->nrows; j++)
+        x->experiments[exp_of[x->rows[j].first]].nrows++;
+    size_t at = 0;
+    for (size_t e = 0; e < x->nexperiments; e++) {
+        x->experiments[e].rows = rows + at;
+        at += x->experiments[e].nrows;
+        x->experiments[e].nrows = 0;
+    }
+    for (size_t j = 0; j < x->nrows; j++) {
+        sb_cross_experiment *e = &x->experiments[exp_of[x->rows[j].first]];
+        rows[e->rows - rows + e->nrows++] = j;
     }
 }
 
+/* Where verdicts and notes live: none for a run of one device (its only
+ * slot is the reference), else one of each per row and slot. */
+static const sb_verdict no_verdicts[SB_RUN_MAX_DEVICES];
+static const char *const no_notes[SB_RUN_MAX_DEVICES] = {"", "", "", "", "", "", "", ""};
+
 /* Each other device's verdict and PTX note against the reference's. */
-static void judge_row(const sb_run *run, const sb_crossapi *x, sb_cross_row *row)
+static int judge_row(const sb_run *run, sb_crossapi *x, size_t j)
 {
+    sb_cross_row *row = &x->rows[j];
+    sb_verdict *verdict = x->verdicts + j * (size_t)x->ndevices;
+    const char **notes = x->notes + j * (size_t)x->ndevices;
+    row->verdict = verdict;
+    row->ptx = notes;
     long ri = row->result[x->reference];
     for (int s = 0; s < x->ndevices; s++) {
+        notes[s] = no_notes[s];
         if (s == x->reference || ri < 0 || row->result[s] < 0)
             continue;
         const sb_result *ref = &run->results[ri], *other = &run->results[row->result[s]];
-        row->verdict[s] = sb_verdict_of(&ref->ms, &other->ms, 0.0);
-        int differ = row->verdict[s].kind == SB_VERDICT_FASTER ||
-                     row->verdict[s].kind == SB_VERDICT_SLOWER;
-        ptx_note(x, ref, other, s, differ, row->ptx[s], sizeof row->ptx[s]);
+        verdict[s] = sb_verdict_of(&ref->ms, &other->ms, 0.0);
+        int differ = verdict[s].kind == SB_VERDICT_FASTER || verdict[s].kind == SB_VERDICT_SLOWER;
+        char note[384];
+        ptx_note(x, ref, other, s, differ, note, sizeof note);
+        if (note[0] && !(notes[s] = strdup(note))) {
+            notes[s] = no_notes[s];
+            return -1;
+        }
     }
+    return 0;
+}
+
+/* The verdicts and notes of every row. */
+static int judge_rows(const sb_run *run, sb_crossapi *x)
+{
+    if (x->ndevices < 2) {
+        for (size_t j = 0; j < x->nrows; j++) {
+            x->rows[j].verdict = no_verdicts;
+            x->rows[j].ptx = no_notes;
+        }
+        return 0;
+    }
+    x->verdicts = calloc(x->nrows * (size_t)x->ndevices + 1, sizeof *x->verdicts);
+    x->notes = calloc(x->nrows * (size_t)x->ndevices + 1, sizeof *x->notes);
+    if (!x->verdicts || !x->notes)
+        return -1;
+    for (size_t j = 0; j < x->nrows; j++)
+        if (judge_row(run, x, j))
+            return -1;
+    return 0;
+}
+
+/* Free what the rows, groups and notes hold, keeping the labels. */
+static void release(sb_crossapi *x)
+{
+    if (x->notes)
+        for (size_t k = 0; k < x->nrows * (size_t)x->ndevices; k++)
+            if (x->notes[k] && x->notes[k][0])
+                free((char *)x->notes[k]);
+    free(x->notes);
+    free(x->verdicts);
+    free(x->rows);
+    free(x->row_of);
+    free(x->order);
+    free(x->experiments);
+    x->notes = NULL;
+    x->verdicts = NULL;
+    x->rows = NULL;
+    x->row_of = NULL;
+    x->order = NULL;
+    x->experiments = NULL;
+    x->nrows = x->nexperiments = 0;
+}
+
+/* The pairs, the groups and the verdicts; 0 or -1 out of memory. */
+static int build(const sb_run *run, sb_crossapi *x)
+{
+    size_t n = run->nresults;
+    x->rows = calloc(n, sizeof *x->rows);
+    x->row_of = malloc(n * sizeof *x->row_of);
+    x->order = malloc(2 * n * sizeof *x->order);
+    size_t *exp_of = malloc(n * sizeof *exp_of);
+    int rc = -1;
+    if (x->rows && x->row_of && x->order && exp_of) {
+        for (size_t i = 0; i < n; i++)
+            x->row_of[i] = -1;
+        rc = pair_rows(run, x) || group_experiments(run, x, exp_of) ? -1 : 0;
+        if (rc == 0)
+            group_rows(run, x, exp_of);
+        if (rc == 0)
+            rc = judge_rows(run, x);
+    }
+    free(exp_of);
+    return rc;
 }
 
 int sb_crossapi_build(const sb_run *run, int reference, sb_crossapi *x)
@@ -173,27 +367,20 @@ int sb_crossapi_build(const sb_run *run, int reference, sb_crossapi *x)
     x->reference = reference >= 0 && reference < x->ndevices ? reference : 0;
     if (run->nresults == 0)
         return 0;
-    x->rows = calloc(run->nresults, sizeof *x->rows);
-    if (!x->rows)
+    if (build(run, x)) {
+        release(x);
         return -1;
-    pair_rows(run, x);
-    for (size_t j = 0; j < x->nrows; j++)
-        judge_row(run, x, &x->rows[j]);
+    }
     return 0;
 }
 
 void sb_crossapi_free(sb_crossapi *x)
 {
-    free(x->rows);
+    release(x);
     memset(x, 0, sizeof *x);
 }
 
 int sb_crossapi_side_by_side(const sb_crossapi *x)
 {
     return x->ndevices >= 2;
-}
-
-int sb_cross_row_in(const sb_run *run, const sb_cross_row *row, size_t first)
-{
-    return strcmp(run->results[row->first].experiment, run->results[first].experiment) == 0;
 }

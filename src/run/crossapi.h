@@ -54,15 +54,25 @@ void sb_slot_label(const sb_run *run, int slot, char *buf, size_t n);
 
 /* One variant at one size, across the devices of a run. */
 typedef struct sb_cross_row {
-    size_t first;                        /* a result of the row (for experiment, variant, size) */
-    long result[SB_RUN_MAX_DEVICES];     /* index into run->results per device slot; -1: none */
-    sb_verdict verdict[SB_RUN_MAX_DEVICES]; /* slot against the reference slot */
-    char ptx[SB_RUN_MAX_DEVICES][384];   /* slot's PTX against the reference's: "same memory
-                                            instructions", the difference, or "" (no PTX);
-                                            then, where both compilers' allocations are known
-                                            and differ, "; registers: REF R, OTHER O",
-                                            "; shared bytes: ...", "; private bytes: ..." */
+    size_t first;                    /* a result of the row (for experiment, variant, size) */
+    long result[SB_RUN_MAX_DEVICES]; /* index into run->results per device slot; -1: none */
+    const sb_verdict *verdict;       /* per device slot (x->ndevices of them): that slot
+                                        against the reference slot */
+    const char *const *ptx;          /* per device slot: its PTX against the reference's:
+                                        "same memory instructions", the difference, or ""
+                                        (no PTX); then, where both compilers' allocations
+                                        are known and differ, "; registers: REF R, OTHER O",
+                                        "; shared bytes: ...", "; private bytes: ..." */
 } sb_cross_row;
+
+/* One experiment of a run: its results and its rows, each in run order. */
+typedef struct sb_cross_experiment {
+    size_t first;          /* its first result */
+    const size_t *results; /* indices into run->results */
+    size_t nresults;
+    const size_t *rows;    /* indices into x->rows */
+    size_t nrows;
+} sb_cross_experiment;
 
 typedef struct sb_crossapi {
     int ndevices;
@@ -72,6 +82,14 @@ typedef struct sb_crossapi {
     char label[SB_RUN_MAX_DEVICES][24];   /* sb_slot_label of each slot */
     size_t nrows;
     sb_cross_row *rows;                   /* in the order the run first met each variant */
+    long *row_of;                         /* per result: the row it is in; -1 for a result
+                                             whose device is not one of the run's */
+    size_t nexperiments;
+    sb_cross_experiment *experiments;     /* in the order the run first met each */
+    /* What the pointers above point into. */
+    sb_verdict *verdicts;
+    const char **notes;
+    size_t *order;
 } sb_crossapi;
 
 /* The slot of the first device of the named backend, the reference that
@@ -80,7 +98,9 @@ typedef struct sb_crossapi {
 int sb_crossapi_reference(const sb_run *run, const char *backend);
 
 /* Pair the run's results against the reference slot (one out of range
- * means slot 0); 0, or -1 when out of memory (x then has no rows). */
+ * means slot 0), and group them by experiment; 0, or -1 when out of memory
+ * (x then has no rows).  Sorting, not searching, pairs them: the time
+ * grows as n log n with the number of results. */
 int sb_crossapi_build(const sb_run *run, int reference, sb_crossapi *x);
 
 /* Free what sb_crossapi_build allocated. */
@@ -88,8 +108,5 @@ void sb_crossapi_free(sb_crossapi *x);
 
 /* Whether the side-by-side layout applies: two or more devices in the run. */
 int sb_crossapi_side_by_side(const sb_crossapi *x);
-
-/* Whether row belongs to the experiment of result `first`. */
-int sb_cross_row_in(const sb_run *run, const sb_cross_row *row, size_t first);
 
 #endif

@@ -2,7 +2,8 @@
  * bandwidth plot with the model's curve, a shared one a conflict plot with
  * the predicted ways, GFLOP/s with an intensity a roofline, anything else
  * bars; without gnuplot the data and scripts are written and the user is
- * told, with it PNG and SVG appear. */
+ * told, with it PNG and SVG appear; a gnuplot that fails, or writes its
+ * images short, is an error that keeps the images there were. */
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -240,6 +241,56 @@ static void unwritable_dir_is_an_error(void **state)
     sb_run_free(&run);
 }
 
+/* An executable script at dir/NAME standing in for gnuplot. */
+static void fake_gnuplot(const char *name, const char *body, char *path, size_t n)
+{
+    snprintf(path, n, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\nname=$(basename \"$1\" .gp)\n%s", body);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(path, 0755), 0);
+}
+
+static void failing_gnuplot_keeps_the_old_images(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    char plots[300], image[400], gp[400];
+    snprintf(plots, sizeof plots, "%s/kept", dir);
+    assert_int_equal(mkdir(plots, 0777), 0);
+    snprintf(image, sizeof image, "%s/occupancy-bars.png", plots);
+    FILE *f = fopen(image, "w");
+    fputs("old", f);
+    fclose(f);
+    const char *bodies[] = {"printf half >\"$name.png\"; exit 3\n",
+                            "printf '<svg' >\"$name.svg\"; printf x >\"$name.png\"\n"};
+    for (int k = 0; k < 2; k++) {
+        fake_gnuplot(k ? "short-gnuplot" : "failing-gnuplot", bodies[k], gp, sizeof gp);
+        setenv("GNUPLOT", gp, 1);
+        char *note = NULL;
+        size_t len = 0;
+        FILE *nf = open_memstream(&note, &len);
+        assert_int_equal(sb_plot_run(&a, plots, nf), -1);
+        fclose(nf);
+        assert_non_null(strstr(note, k ? "whole" : "gnuplot failed on"));
+        assert_non_null(strstr(note, "occupancy-bars"));
+        free(note);
+        char *old = slurp("kept/occupancy-bars.png");
+        assert_string_equal(old, "old");
+        free(old);
+        char cmd[400];
+        snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s' | grep '^\\.')\"", plots);
+        assert_int_equal(system(cmd), 0); /* no render directory left */
+    }
+    unsetenv("GNUPLOT");
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -258,6 +309,7 @@ int main(void)
         cmocka_unit_test(without_gnuplot_a_note),
         cmocka_unit_test(with_gnuplot_png_and_svg),
         cmocka_unit_test(unwritable_dir_is_an_error),
+        cmocka_unit_test(failing_gnuplot_keeps_the_old_images),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, NULL, teardown);

@@ -1,0 +1,179 @@
+/* The saved-run reader checks each field's type and range before it
+ * converts it, and says which file, record and field is wrong; it refuses
+ * schema versions it does not read and says so of a directory; and it
+ * reads every file the program writes. */
+#include "test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/json_read.h"
+
+static char dir[] = "/tmp/simtbench-json-read-XXXXXX";
+
+/* A saved run of one device and one result, with `device` and `result`
+ * spliced into their objects (each "" or ", \"key\": value..."). */
+static void write_run(const char *path, const char *schema, const char *device,
+                      const char *result)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "{\"schema\": \"%s\", \"tool\": {\"name\": \"simtbench\", \"version\": \"1.0\"},\n"
+            " \"devices\": [{\"backend\": \"b0\", \"name\": \"GPU\"%s}],\n"
+            " \"results\": [{\"backend\": \"b0\", \"device\": 0, \"experiment\": \"e\",\n"
+            "   \"variant\": \"v\", \"unit\": \"GB/s\", \"time_ms\": {\"median\": 0.5}%s}]}\n",
+            schema, device, result);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The reader's message on the run with those fields, or "" when it reads. */
+static const char *read_error(const char *schema, const char *device, const char *result)
+{
+    static char err[1024];
+    char path[128];
+    snprintf(path, sizeof path, "%s/run.json", dir);
+    write_run(path, schema, device, result);
+    sb_run run;
+    err[0] = '\0';
+    if (sb_run_read_json(path, &run, err, sizeof err) == 0) {
+        sb_run_free(&run);
+        return "";
+    }
+    assert_non_null(strstr(err, path)); /* every message names the file */
+    assert_null(strchr(err, '\n'));
+    return err;
+}
+
+#define EXPECT(says, schema, device, result)                                                       \
+    do {                                                                                           \
+        const char *got_ = read_error(schema, device, result);                                     \
+        if (!strstr(got_, says))                                                                   \
+            fail_msg("expected '%s' in: '%s'", says, got_);                                        \
+    } while (0)
+
+static const char v1[] = "simtbench-result/1";
+
+static void out_of_range_is_an_error(void **state)
+{
+    (void)state;
+    EXPECT("", v1, "", ""); /* the fixture itself reads */
+    EXPECT("results[0].rows: 1e+300 is out of range (1..2147483647)", v1, "",
+           ", \"rows\": 1e300");
+    EXPECT("results[0].cols: -4 is out of range (1..2147483647)", v1, "", ", \"cols\": -4");
+    EXPECT("results[0].reps: 2.5 is not a whole number", v1, "", ", \"reps\": 2.5");
+    EXPECT("results[0].grid[1]: -1 is out of range (0..4294967295)", v1, "",
+           ", \"grid\": [1, -1, 1]");
+    EXPECT("results[0].grid: expected an array of 3 whole numbers", v1, "", ", \"grid\": [1]");
+    EXPECT("devices[0].compute_units: 1e+19 is out of range (0..2147483647)", v1,
+           ", \"compute_units\": 1e19", "");
+    EXPECT("devices[0].global_mem_bytes: -1 is out of range", v1, ", \"global_mem_bytes\": -1",
+           "");
+    EXPECT("results[0].registers: -5 is out of range", v1, "", ", \"registers\": -5");
+    EXPECT("results[0].time_ms.fastest_rep: 1e+30 is out of range", v1, "",
+           ", \"time_ms\": {\"median\": 0.5, \"fastest_rep\": 1e30}");
+    EXPECT("results[0].model[0].pattern.stride: 1e+300 is out of range", v1, "",
+           ", \"model\": [{\"pattern\": {\"stride\": 1e300}}]");
+    EXPECT("results[0].model[0].prediction.ways: 4294967296 is out of range", v1, "",
+           ", \"model\": [{\"prediction\": {\"ways\": 4294967296}}]");
+    EXPECT("results[0].bytes: -3 is out of range (0 or more)", v1, "", ", \"bytes\": -3");
+    EXPECT("results[0].device: 3 is not a device of the run (it has 1)", v1, "",
+           ", \"device\": 3");
+    /* whole reals in range are whole numbers */
+    EXPECT("", v1, ", \"compute_units\": 132.0", ", \"rows\": 4096.0");
+}
+
+static void wrong_type_is_an_error(void **state)
+{
+    (void)state;
+    EXPECT("results[0].rows: expected a whole number, got the string \"4096\"", v1, "",
+           ", \"rows\": \"4096\"");
+    EXPECT("results[0].verified: expected true or false, got a number", v1, "",
+           ", \"verified\": 1");
+    EXPECT("results[0].kernel: expected a string, got a number", v1, "", ", \"kernel\": 7");
+    EXPECT("results[0].unit: expected a string, got a number", v1, "", ", \"unit\": 7");
+    EXPECT("devices[0].name: expected a string, got null", v1, ", \"name\": null", "");
+    EXPECT("results[0].time_ms.min: expected a number, got the string \"x\"", v1, "",
+           ", \"time_ms\": {\"median\": 0.5, \"min\": \"x\"}");
+    EXPECT("results[0].model[0].pattern.perm: \"sideways\" is not one of none, reverse, xor, "
+           "random",
+           v1, "", ", \"model\": [{\"pattern\": {\"perm\": \"sideways\"}}]");
+    EXPECT("results[0].model: expected an array, got an object", v1, "", ", \"model\": {}");
+    /* null where the writer writes null: unknown, and not finite */
+    EXPECT("", v1, ", \"memcpy_gbs\": null",
+           ", \"registers\": null, \"value\": null, \"value_reason\": \"not finite\"");
+}
+
+static void schemas_and_directories(void **state)
+{
+    (void)state;
+    EXPECT("schema \"simtbench-result/9\" is a version this program does not read (it reads "
+           "simtbench-result/1)",
+           "simtbench-result/9", "", "");
+    EXPECT("not a simtbench result (schema \"other-tool/3\"", "other-tool/3", "", "");
+    /* a wrong record in a foreign file: the schema is what is wrong */
+    EXPECT("not a simtbench result", "other-tool/3", "", ", \"rows\": \"x\"");
+    sb_run run;
+    char err[512];
+    assert_int_equal(sb_run_read_json(dir, &run, err, sizeof err), -1);
+    assert_non_null(strstr(err, "it is a directory"));
+    char path[128];
+    snprintf(path, sizeof path, "%s/run.json", dir);
+    FILE *f = fopen(path, "w");
+    fputs("{\"schema\": \"simtbench-result/1\", \"devices\": [], \"results\": [] } x", f);
+    fclose(f);
+    assert_int_equal(sb_run_read_json(path, &run, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not valid JSON"));
+    f = fopen(path, "w");
+    fputs("{\"schema\": \"simtbench-result/1\", \"devices\": [], \"results\": [], "
+          "\"results\": []}",
+          f);
+    fclose(f);
+    assert_int_equal(sb_run_read_json(path, &run, err, sizeof err), -1);
+    assert_non_null(strstr(err, "\"results\" appears twice"));
+}
+
+/* What the program itself wrote reads back, whatever its size. */
+static void reads_what_the_program_writes(void **state)
+{
+    (void)state;
+    const char *top = getenv("SB_TOP_SRCDIR");
+    const char *files[] = {"tests/fuzz/corpus/json_read/pocl-small.json",
+                           "tests/fuzz/corpus/json_read/h200-transpose.json",
+                           "results/h200/suite.json", "results/h200/transpose-16384.json"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[1024], err[1024];
+        snprintf(path, sizeof path, "%s/%s", top ? top : ".", files[i]);
+        if (i >= 2 && access(path, R_OK) != 0) {
+            print_message("# %s is not here (a tarball leaves results/ out)\n", files[i]);
+            continue;
+        }
+        sb_run run;
+        int reference;
+        if (sb_run_read_saved(path, &run, &reference, err, sizeof err))
+            fail_msg("%s", err);
+        assert_true(run.nresults > 0);
+        assert_true(run.ndevices > 0);
+        sb_run_free(&run);
+    }
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir))
+        return sb_test_skip_all("cannot make a temporary directory");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(out_of_range_is_an_error),
+        cmocka_unit_test(wrong_type_is_an_error),
+        cmocka_unit_test(schemas_and_directories),
+        cmocka_unit_test(reads_what_the_program_writes),
+    };
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    char path[128];
+    snprintf(path, sizeof path, "%s/run.json", dir);
+    unlink(path);
+    rmdir(dir);
+    return failed;
+}

@@ -1,0 +1,242 @@
+/* The JSON writer loses nothing: a figure that is not finite is written as
+ * null with a reason, a string jansson refuses makes the report an error
+ * naming the record (and nothing is written), and a report written to a
+ * file replaces it only when complete. */
+#include "test_util.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/json_read.h"
+#include "report/report.h"
+#include "run/analysis.h"
+
+static char dir[] = "/tmp/simtbench-json-write-XXXXXX";
+
+/* Two devices, four results: what `report -f json` of a saved run holds. */
+static void fixture(sb_run *run)
+{
+    memset(run, 0, sizeof *run);
+    snprintf(run->tool_version, sizeof run->tool_version, "9.9.9");
+    snprintf(run->host, sizeof run->host, "testhost");
+    run->ndevices = 2;
+    for (int d = 0; d < 2; d++) {
+        snprintf(run->devices[d].backend, sizeof run->devices[d].backend, "b%d", d);
+        snprintf(run->devices[d].info.name, sizeof run->devices[d].info.name, "GPU %d", d);
+    }
+    const char *variants[] = {"copy", "tiled"};
+    for (int d = 0; d < 2; d++)
+        for (int v = 0; v < 2; v++) {
+            sb_result r;
+            memset(&r, 0, sizeof r);
+            snprintf(r.backend, sizeof r.backend, "b%d", d);
+            r.device_slot = d;
+            snprintf(r.experiment, sizeof r.experiment, "transpose");
+            snprintf(r.variant, sizeof r.variant, "%s", variants[v]);
+            r.rows = r.cols = 64;
+            r.ms.median = 0.1 * (v + 1);
+            r.ms.spread = 0.01;
+            r.quantity = SB_QUANTITY_BANDWIDTH;
+            r.value = 10.0;
+            r.occupancy = r.regs = -1;
+            r.threads_in_flight = r.shared_bytes = r.private_bytes = -1;
+            assert_int_equal(sb_run_add(run, &r), 0);
+        }
+}
+
+/* The run written as JSON into a string; the writer's status in *rc. */
+static char *write_json(const sb_run *run, int *rc, char *err, size_t n)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(run, NULL, &a), 0);
+    *rc = sb_report_write_to(SB_FORMAT_JSON, &a, out, err, n);
+    sb_analysis_free(&a);
+    fclose(out);
+    return buf;
+}
+
+static void not_finite_is_null_with_a_reason(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    run.results[1].value = NAN;
+    run.results[2].ms.stddev = INFINITY;
+    run.results[3].bytes = -INFINITY;
+    run.results[3].intensity = INFINITY;
+    int rc;
+    char err[512] = "";
+    char *text = write_json(&run, &rc, err, sizeof err);
+    assert_int_equal(rc, 0);
+    json_t *root = json_loads(text, 0, NULL);
+    assert_non_null(root);
+    json_t *results = json_object_get(root, "results");
+    assert_int_equal(json_array_size(results), 4); /* none dropped */
+    json_t *r1 = json_array_get(results, 1);
+    assert_true(json_is_null(json_object_get(r1, "value")));
+    assert_string_equal(json_string_value(json_object_get(r1, "value_reason")), "not a number");
+    json_t *t2 = json_object_get(json_array_get(results, 2), "time_ms");
+    assert_true(json_is_null(json_object_get(t2, "stddev")));
+    assert_string_equal(json_string_value(json_object_get(t2, "stddev_reason")), "not finite");
+    json_t *r3 = json_array_get(results, 3);
+    assert_true(json_is_null(json_object_get(r3, "bytes")));
+    assert_non_null(json_object_get(r3, "intensity_reason"));
+    /* every comparison is there too */
+    assert_int_equal(json_array_size(json_object_get(root, "comparisons")), 2);
+    json_decref(root);
+    /* and the file reads back, the lost figures unknown */
+    char path[128];
+    snprintf(path, sizeof path, "%s/nan.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    sb_run back;
+    assert_int_equal(sb_run_read_json(path, &back, err, sizeof err), 0);
+    assert_int_equal(back.nresults, 4);
+    assert_true(isnan(back.results[1].value));
+    assert_true(isnan(back.results[2].ms.stddev));
+    sb_run_free(&back);
+    unlink(path);
+    free(text);
+    sb_run_free(&run);
+}
+
+static void invalid_utf8_is_an_error_naming_the_record(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    /* the end of a name cut inside a two-byte character */
+    snprintf(run.results[2].variant, sizeof run.results[2].variant, "tiled-\xc3");
+    int rc;
+    char err[512] = "";
+    char *text = write_json(&run, &rc, err, sizeof err);
+    assert_int_equal(rc, SB_REPORT_REFUSED);
+    assert_string_equal(text, ""); /* nothing half-written */
+    assert_non_null(strstr(err, "results[2]"));
+    assert_non_null(strstr(err, "b1 transpose/tiled-\\xC3"));
+    assert_non_null(strstr(err, "variant is not valid UTF-8"));
+    assert_null(strchr(err, '\n'));
+    free(text);
+    /* the old entry point says so too */
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    FILE *null = fopen("/dev/null", "w");
+    assert_int_equal(sb_report_write(SB_FORMAT_JSON, &a, null), SB_REPORT_REFUSED);
+    fclose(null);
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+    /* a device's name */
+    fixture(&run);
+    snprintf(run.devices[1].info.name, sizeof run.devices[1].info.name, "\xe2\x82");
+    text = write_json(&run, &rc, err, sizeof err);
+    assert_int_equal(rc, SB_REPORT_REFUSED);
+    assert_string_equal(text, "");
+    assert_non_null(strstr(err, "devices[1] (b1, \"\\xE2\\x82\"): its name is not valid UTF-8"));
+    free(text);
+    sb_run_free(&run);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *buf = calloc(1, 1 << 16);
+    size_t got = fread(buf, 1, (1 << 16) - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Files in dir: the target alone, no temporary left behind. */
+static int entries(void)
+{
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", dir);
+    return system(cmd) == 0;
+}
+
+static void failed_write_keeps_the_old_file(void **state)
+{
+    (void)state;
+    char path[128], err[1024] = "";
+    snprintf(path, sizeof path, "%s/report.json", dir);
+    FILE *f = fopen(path, "w");
+    fputs("the old report\n", f);
+    fclose(f);
+    sb_run run;
+    fixture(&run);
+    snprintf(run.results[0].experiment, sizeof run.results[0].experiment, "\xff");
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    assert_int_equal(sb_report_write_file(SB_FORMAT_JSON, &a, path, err, sizeof err),
+                     SB_REPORT_REFUSED);
+    assert_non_null(strstr(err, "cannot write "));
+    assert_non_null(strstr(err, "report.json: results[0]"));
+    char *kept = slurp(path);
+    assert_string_equal(kept, "the old report\n");
+    free(kept);
+    assert_true(entries());
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+    /* a good report replaces it, in every format */
+    fixture(&run);
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    for (sb_format fmt = SB_FORMAT_TABLE; fmt <= SB_FORMAT_MARKDOWN; fmt++) {
+        assert_int_equal(sb_report_write_file(fmt, &a, path, err, sizeof err), 0);
+        char *now = slurp(path);
+        assert_non_null(strstr(now, "tiled"));
+        free(now);
+        assert_true(entries());
+    }
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+    unlink(path);
+}
+
+static void full_disk_is_an_error(void **state)
+{
+    (void)state;
+    if (access("/dev/full", W_OK) != 0) {
+        print_message("# no /dev/full: not exercised\n");
+        return;
+    }
+    sb_run run;
+    fixture(&run);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    char err[1024] = "";
+    for (sb_format fmt = SB_FORMAT_TABLE; fmt <= SB_FORMAT_HTML; fmt++) {
+        setenv("GNUPLOT", "", 1); /* the HTML without plots */
+        err[0] = '\0';
+        assert_int_equal(sb_report_write_file(fmt, &a, "/dev/full", err, sizeof err),
+                         SB_REPORT_IO_ERROR);
+        assert_non_null(strstr(err, "/dev/full"));
+    }
+    unsetenv("GNUPLOT");
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir))
+        return sb_test_skip_all("cannot make a temporary directory");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(not_finite_is_null_with_a_reason),
+        cmocka_unit_test(invalid_utf8_is_an_error_naming_the_record),
+        cmocka_unit_test(failed_write_keeps_the_old_file),
+        cmocka_unit_test(full_disk_is_an_error),
+    };
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    rmdir(dir);
+    return failed;
+}
