@@ -1,8 +1,9 @@
 /* The writer table.  A format is one file, src/report/NAME.c, defining
  * int sb_report_NAME(const sb_analysis *, FILE *, char *, size_t) (an
- * sb_report_writer), and one row below with its name in the declaration
- * above the table (and the file's name in REPORT_SOURCES in Makefile.am).  --format, its message and
- * simtbench report take the names from here. */
+ * sb_report_writer), and one line X(NAME, ALIAS) at the end of the list
+ * below (and the file's name in REPORT_SOURCES in Makefile.am).  --format,
+ * its message and simtbench report take the names from here.  The first
+ * rows are in the order of format.h's SB_FORMAT_ constants. */
 #include "report/report.h"
 
 #include <errno.h>
@@ -10,8 +11,17 @@
 
 #include "report/output_file.h"
 
-/* Each defined in its own file, src/report/NAME.c. */
-sb_report_writer sb_report_table, sb_report_csv, sb_report_json, sb_report_markdown, sb_report_html;
+/* X(NAME, ALIAS): the format --format NAME (or ALIAS, when not NULL). */
+#define SB_WRITERS(X)                                                                              \
+    X(table, NULL)                                                                                 \
+    X(csv, NULL)                                                                                   \
+    X(json, NULL)                                                                                  \
+    X(markdown, "md")                                                                              \
+    X(html, NULL)                                                                                  \
+    /* new formats go above this line */
+
+#define DECLARE_WRITER(name, alias) sb_report_writer sb_report_##name;
+SB_WRITERS(DECLARE_WRITER)
 
 typedef struct writer_row {
     const char *name;  /* what --format takes */
@@ -19,13 +29,8 @@ typedef struct writer_row {
     sb_report_writer *write;
 } writer_row;
 
-static const writer_row writers[] = {
-    [SB_FORMAT_TABLE] = {"table", NULL, sb_report_table},
-    [SB_FORMAT_CSV] = {"csv", NULL, sb_report_csv},
-    [SB_FORMAT_JSON] = {"json", NULL, sb_report_json},
-    [SB_FORMAT_MARKDOWN] = {"markdown", "md", sb_report_markdown},
-    [SB_FORMAT_HTML] = {"html", NULL, sb_report_html},
-};
+#define WRITER_ROW(name, alias) {#name, alias, sb_report_##name},
+static const writer_row writers[] = {SB_WRITERS(WRITER_ROW)};
 
 #define NWRITERS ((sb_format)(sizeof writers / sizeof writers[0]))
 
