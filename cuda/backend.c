@@ -965,7 +965,8 @@ static int cuda_alloc(sb_device *d, size_t bytes, sb_buffer **out)
         set_error("out of host memory");
         return -1;
     }
-    if (use(d) || cu_failed(cu.cuMemAlloc_v2(&b->ptr, bytes), "cuMemAlloc of %.1f MiB", MIB(bytes))) {
+    if (use(d) ||
+        cu_failed(cu.cuMemAlloc_v2(&b->ptr, bytes), "cuMemAlloc of %.1f MiB", MIB(bytes))) {
         free(b);
         return -1;
     }
@@ -1228,8 +1229,8 @@ static int cuda_vendor_transpose(sb_buffer *dst, sb_buffer *src, int rows, int c
     /* The scalars are read at the call (host pointer mode): the stack is
        fine even when the batch leaves the work running. */
     if ((start && cu_failed(cu.cuEventRecord(start, d->stream), "%s: cuEventRecord", what)) ||
-        blas_failed(blas.cublasSgeam(d->blas, SB_CUBLAS_OP_T, SB_CUBLAS_OP_N, rows, cols, &one, a, cols,
-                                     &zero, c, rows, c, rows),
+        blas_failed(blas.cublasSgeam(d->blas, SB_CUBLAS_OP_T, SB_CUBLAS_OP_N, rows, cols, &one,
+                                     a, cols, &zero, c, rows, c, rows),
                     "%s", what) ||
         (stop && cu_failed(cu.cuEventRecord(stop, d->stream), "%s: cuEventRecord", what)))
         return -1;

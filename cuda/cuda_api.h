@@ -190,7 +190,8 @@ typedef const char *(*sb_cublasGetStatusString_fn)(sb_cublasStatus_t status);
 
 /* X(name): the cuBLAS entry points the backend needs, then those it uses
  * when the library has them (cuBLAS 11.4.2 and later). */
-#define SB_CUBLAS_CALLS(X) X(cublasCreate_v2) X(cublasSetStream_v2) X(cublasSgeam) X(cublasDestroy_v2)
+#define SB_CUBLAS_CALLS(X)                                                                       \
+    X(cublasCreate_v2) X(cublasSetStream_v2) X(cublasSgeam) X(cublasDestroy_v2)
 #define SB_CUBLAS_OPTIONAL_CALLS(X) X(cublasGetStatusName) X(cublasGetStatusString)
 
 /* ---- the constants, each under its SB_ name ---- */
