@@ -1,93 +1,81 @@
 /* The CUDA backend: the driver API for devices, memory and launches, NVRTC
- * for building kernels.
+ * for building kernels, cuBLAS for the vendor reference row.
  *
- * libcuda is dlopen'ed, never linked, so that this module loads and NVRTC
- * (compile_offline) works on machines without an NVIDIA driver, such as CI.
- * NVRTC ships with the toolkit and is linked normally.  cuBLAS, for the
- * vendor reference row, is dlopen'ed too, on first use: it is large and
- * optional, and its absence must not stop the backend loading.  Every
- * library is checked (lib_search.h) before dlopen maps it: a damaged file
- * makes the backend unavailable with a message, where dlopen would crash. */
+ * The module links none of them and needs no CUDA toolkit to build:
+ * cuda_api.h declares what it uses, and each library is dlopen'ed at run
+ * time.  libcuda on first use, so that the module loads and NVRTC
+ * (compile_offline) works on machines without an NVIDIA driver, such as
+ * CI.  NVRTC, which every build needs, and cuBLAS, which only the vendor
+ * row needs and whose absence leaves out only that row, by their
+ * versioned sonames, newest first (lib_spec).  Every library is checked
+ * (lib_search.h) before dlopen maps it: a damaged file makes the backend
+ * unavailable with a message, where dlopen would crash. */
 #define _GNU_SOURCE
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
-#include <cuda.h>
-#ifdef SB_HAVE_CUBLAS
-#include <cublas_v2.h> /* types and enums only; the library is dlopen'ed */
-#endif
 #include <dlfcn.h>
-#include <nvrtc.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
 #include "batch_rules.h"
+#include "cuda_api.h"
 #include "lib_search.h"
 #include "text.h"
 
-/* cuda.h maps API names onto versioned ABI names (cuMemAlloc is
- * cuMemAlloc_v2); stringifying after expansion gives the name libcuda
- * exports for the signature cuda.h declares. */
-#define SB_STR_(x) #x
-#define SB_STR(x) SB_STR_(x)
-
-#define DRIVER_CALLS(X)                                                                  \
-    X(cuGetErrorName) X(cuGetErrorString) X(cuInit) X(cuDriverGetVersion)                \
-    X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute)        \
-    X(cuDeviceTotalMem) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease)         \
-    X(cuCtxSetCurrent) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)       \
-    X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventElapsedTime)            \
-    X(cuEventSynchronize)                                                                \
-    X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute)   \
-    X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuMemAlloc) X(cuMemFree)            \
-    X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) X(cuLaunchKernel) X(cuMemGetInfo)
-
+/* The entry points, each under the name its library exports. */
+#define DECLARE(f) sb_##f##_fn f;
 static struct {
-#define DECLARE(f) __typeof__(&f) f;
-    DRIVER_CALLS(DECLARE)
-#undef DECLARE
+    SB_CUDA_DRIVER_CALLS(DECLARE)
 } cu;
+static struct {
+    SB_NVRTC_CALLS(DECLARE)
+} nvrtc;
+static struct {
+    SB_CUBLAS_CALLS(DECLARE)
+    SB_CUBLAS_OPTIONAL_CALLS(DECLARE) /* NULL where the library has none */
+} blas;
+#undef DECLARE
 
 #define MAX_ARGS 32
 #define MIB(bytes) ((double)(bytes) / (1024.0 * 1024.0))
 
 struct sb_device {
-    CUdevice dev;
-    CUcontext ctx; /* the primary context, shared with other users of the device */
-    CUstream stream;
-    CUevent start, stop; /* around an operation timed on its own */
+    sb_CUdevice dev;
+    sb_CUcontext ctx; /* the primary context, shared with other users of the device */
+    sb_CUstream stream;
+    sb_CUevent start, stop; /* around an operation timed on its own */
     int arch; /* compute capability as 10 * major + minor */
     /* Batched timing (batch_begin): the shared admission rules, and a pool
        of start/stop pairs, one pair and one time destination per operation,
        grown to the largest max asked for and destroyed at close. */
     sb_batch_rules batch;
-    CUevent *pool_start, *pool_stop;
+    sb_CUevent *pool_start, *pool_stop;
     double **batch_ms;
     int pool_have;
-#ifdef SB_HAVE_CUBLAS
-    cublasHandle_t blas; /* created on the first vendor transpose, bound to stream */
-#endif
+    sb_cublasHandle_t blas; /* created on the first vendor transpose, bound to stream */
 };
 
 struct sb_program {
     sb_device *dev;
-    CUmodule module;
+    sb_CUmodule module;
     char *ptx;
     char *log; /* NVRTC's whole log: warnings of a successful build survive */
 };
 
 struct sb_kernel {
     sb_device *dev;
-    CUfunction fn;
+    sb_CUfunction fn;
     char name[128];
 };
 
 struct sb_buffer {
     sb_device *dev;
-    CUdeviceptr ptr;
+    sb_CUdeviceptr ptr;
     size_t bytes;
 };
 
@@ -108,9 +96,9 @@ static void set_error(const char *fmt, ...)
 
 /* Non-zero when r is an error, which it then describes as
  * "<what> failed: CUDA_ERROR_X (the driver's description)". */
-static int cu_failed(CUresult r, const char *fmt, ...)
+static int cu_failed(sb_CUresult r, const char *fmt, ...)
 {
-    if (r == CUDA_SUCCESS)
+    if (r == SB_CUDA_SUCCESS)
         return 0;
     char what[512];
     va_list ap;
@@ -118,9 +106,9 @@ static int cu_failed(CUresult r, const char *fmt, ...)
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     const char *name = NULL, *desc = NULL;
-    if (cu.cuGetErrorName && cu.cuGetErrorName(r, &name) != CUDA_SUCCESS)
+    if (cu.cuGetErrorName && cu.cuGetErrorName(r, &name) != SB_CUDA_SUCCESS)
         name = NULL;
-    if (cu.cuGetErrorString && cu.cuGetErrorString(r, &desc) != CUDA_SUCCESS)
+    if (cu.cuGetErrorString && cu.cuGetErrorString(r, &desc) != SB_CUDA_SUCCESS)
         desc = NULL;
     if (name)
         set_error("%s failed: %s (%s)", what, name, desc ? desc : "no description");
@@ -131,15 +119,15 @@ static int cu_failed(CUresult r, const char *fmt, ...)
 
 /* ---- loading libraries ---- */
 
-/* dlopen of soname once the file the loader would map passed the ELF
- * check; NULL with the reason in why, *damaged set when the check refused
- * it ("damaged: PATH (why)") and dlopen was never called. */
-static void *open_library(const char *soname, int *damaged, char *why, size_t n)
+/* dlopen of file (a soname or a path) once the file the loader would map
+ * passed the ELF check; NULL with the reason in why, *damaged set when the
+ * check refused it ("damaged: PATH (why)") and dlopen was never called. */
+static void *open_library(const char *file, int *damaged, char *why, size_t n)
 {
-    *damaged = sb_lib_check(soname, why, n) != 0;
+    *damaged = sb_lib_check(file, why, n) != 0;
     if (*damaged)
         return NULL;
-    void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    void *lib = dlopen(file, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         const char *e = dlerror();
         snprintf(why, n, "%s", e ? e : "No such file");
@@ -147,10 +135,139 @@ static void *open_library(const char *soname, int *damaged, char *why, size_t n)
     return lib;
 }
 
+/* A library that comes in one soname per major version. */
+struct lib_spec {
+    const char *what;         /* "NVRTC", for messages */
+    const char *env;          /* variable naming the file to open instead of searching */
+    const char *const *names; /* the sonames, newest first, NULL-terminated */
+    const char *install;      /* what to do when none is found */
+};
+
+static const char *const nvrtc_names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2",
+                                          NULL};
+static const struct lib_spec nvrtc_spec = {"NVRTC", "SIMTBENCH_NVRTC", nvrtc_names,
+                                           "install the CUDA toolkit's NVRTC"};
+static const char *const cublas_names[] = {"libcublas.so.13", "libcublas.so.12",
+                                           "libcublas.so.11", NULL};
+static const struct lib_spec cublas_spec = {"cuBLAS", "SIMTBENCH_CUBLAS", cublas_names,
+                                            "install the CUDA toolkit's cuBLAS"};
+
+/* Looked in after the loader's path, where a toolkit is installed but not
+ * registered with the loader: the folder given to configure
+ * (--with-cuda=DIR), then NVIDIA's installer's default. */
+static const char *const toolkit_dirs[] = {
+#ifdef SB_CUDA_LIBDIR
+    SB_CUDA_LIBDIR,
+#endif
+    "/usr/local/cuda/lib64",
+};
+#define NTOOLKIT_DIRS (sizeof toolkit_dirs / sizeof *toolkit_dirs)
+
+/* The first NTOOLKIT_DIRS entries that are not repeats of an earlier one. */
+static int toolkit_dir_is_repeat(size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (strcmp(toolkit_dirs[i], toolkit_dirs[j]) == 0)
+            return 1;
+    return 0;
+}
+
+/* One try of the search: the library, or NULL with the first failure
+ * other than "not found" kept in interesting (n bytes). */
+static void *try_open(const char *file, char *interesting, size_t n)
+{
+    char e[600];
+    int damaged;
+    void *lib = open_library(file, &damaged, e, sizeof e);
+    if (!lib && !interesting[0] && (damaged || !strstr(e, "No such file")))
+        snprintf(interesting, n, "%s%s%s", damaged ? file : "", damaged ? " is " : "", e);
+    return lib;
+}
+
+/* "libnvrtc.so.13, libnvrtc.so.12 on the library path and in DIR" */
+static void describe_search(const struct lib_spec *s, char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (int i = 0; s->names[i] && len < n; i++)
+        len += (size_t)snprintf(out + len, n - len, "%s%s", i ? ", " : "", s->names[i]);
+    if (len < n)
+        len += (size_t)snprintf(out + len, n - len, " on the library path and in");
+    for (size_t d = 0; d < NTOOLKIT_DIRS && len < n; d++)
+        if (!toolkit_dir_is_repeat(d))
+            len += (size_t)snprintf(out + len, n - len, "%s %s", d ? " and" : "", toolkit_dirs[d]);
+}
+
+/* The library s describes: the file $env names when it is set (and that
+ * one only: a choice made explicitly is not replaced behind the user's
+ * back), else the newest soname on the loader's path, else the newest in
+ * a toolkit folder.  The file opened goes into file (n bytes); NULL with
+ * the reason set naming everything tried. */
+static void *open_versioned(const struct lib_spec *s, char *file, size_t n)
+{
+    char interesting[700] = "";
+    const char *env = getenv(s->env);
+    if (env && *env) {
+        int damaged;
+        void *lib = open_library(env, &damaged, interesting, sizeof interesting);
+        if (!lib)
+            set_error("%s from %s=%s could not be loaded: %s", s->what, s->env, env, interesting);
+        snprintf(file, n, "%s", env);
+        return lib;
+    }
+    for (int i = 0; s->names[i]; i++) {
+        snprintf(file, n, "%s", s->names[i]);
+        void *lib = try_open(file, interesting, sizeof interesting);
+        if (lib)
+            return lib;
+    }
+    for (size_t d = 0; d < NTOOLKIT_DIRS; d++)
+        for (int i = 0; s->names[i] && !toolkit_dir_is_repeat(d); i++) {
+            snprintf(file, n, "%s/%s", toolkit_dirs[d], s->names[i]);
+            void *lib = try_open(file, interesting, sizeof interesting);
+            if (lib)
+                return lib;
+        }
+    char looked[400];
+    describe_search(s, looked, sizeof looked);
+    if (interesting[0])
+        set_error("%s could not be loaded: %s (looked for %s)", s->what, interesting, looked);
+    else
+        set_error("%s not found: looked for %s; %s, or set %s to its path", s->what, looked,
+                  s->install, s->env);
+    return NULL;
+}
+
+/* Whether a library was loaded: 0 not tried yet, 1 usable, -1 not, with
+ * the reason kept, since a second try would fail the same way. */
+struct lib_state {
+    int state;
+    char why[sizeof last];
+};
+
+/* 1 when the library is still to be tried; else 0 when it is usable, -1
+ * with the remembered reason set when it is not. */
+static int lib_tried(const struct lib_state *l)
+{
+    if (!l->state)
+        return 1;
+    if (l->state < 0)
+        set_error("%s", l->why);
+    return l->state > 0 ? 0 : -1;
+}
+
+/* Records the outcome of the first try, ok or the reason in last. */
+static int lib_settle(struct lib_state *l, int ok)
+{
+    l->state = ok ? 1 : -1;
+    if (!ok)
+        snprintf(l->why, sizeof l->why, "%s", last);
+    return ok ? 0 : -1;
+}
+
 /* ---- the driver ---- */
 
-static int driver_state; /* 0: not tried yet, 1: usable, -1: not usable */
-static char driver_why[sizeof last];
+static struct lib_state driver;
 
 /* libcuda, opened, or NULL with the reason set. */
 static void *open_driver(void)
@@ -169,115 +286,115 @@ static void *open_driver(void)
     return NULL;
 }
 
-/* Loads libcuda and runs cuInit once; a failure is remembered, since
- * neither would succeed on a second try. */
+/* dlsym of a driver entry point; drivers before CUDA 12.8 export
+ * cuEventElapsedTime_v2's signature as cuEventElapsedTime. */
+static void *driver_symbol(void *lib, const char *name)
+{
+    void *p = dlsym(lib, name);
+    if (!p && strcmp(name, "cuEventElapsedTime_v2") == 0)
+        p = dlsym(lib, "cuEventElapsedTime");
+    return p;
+}
+
+/* Loads libcuda and runs cuInit once. */
 static int load_driver(void)
 {
-    if (driver_state) {
-        if (driver_state < 0)
-            set_error("%s", driver_why);
-        return driver_state > 0 ? 0 : -1;
-    }
-    driver_state = -1;
+    int tried = lib_tried(&driver);
+    if (tried <= 0)
+        return tried;
     void *lib = open_driver();
     const char *missing = NULL;
+    int ok = 0;
     if (lib) {
 #define RESOLVE(f)                                                                       \
-    if (!(cu.f = (__typeof__(cu.f))dlsym(lib, SB_STR(f))) && !missing)                   \
-        missing = SB_STR(f);
-        DRIVER_CALLS(RESOLVE)
+    if (!(cu.f = (sb_##f##_fn)driver_symbol(lib, #f)) && !missing)                       \
+        missing = #f;
+        SB_CUDA_DRIVER_CALLS(RESOLVE)
 #undef RESOLVE
         if (missing) {
-            set_error("libcuda.so.1 lacks %s: the NVIDIA driver is older than CUDA %d.%d, "
-                      "which this backend was built for; update the driver",
-                      missing, CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
+            set_error("libcuda.so.1 lacks %s: the NVIDIA driver is older than %s, the oldest "
+                      "this backend supports; update the driver",
+                      missing, SB_CUDA_OLDEST_DRIVER);
             memset(&cu, 0, sizeof cu);
             dlclose(lib);
         } else if (!cu_failed(cu.cuInit(0), "cuInit")) {
-            driver_state = 1;
+            ok = 1;
         } else if (getenv("CUDA_VISIBLE_DEVICES")) {
             size_t n = strlen(last);
             snprintf(last + n, sizeof last - n, " [CUDA_VISIBLE_DEVICES=%s]",
                      getenv("CUDA_VISIBLE_DEVICES"));
         }
     }
-    if (driver_state < 0)
-        snprintf(driver_why, sizeof driver_why, "%s", last);
-    return driver_state > 0 ? 0 : -1;
+    return lib_settle(&driver, ok);
+}
+
+/* ---- NVRTC, for every build ---- */
+
+static struct lib_state nvrtc_lib;
+
+/* Loads NVRTC once; it stays loaded until exit. */
+static int load_nvrtc(void)
+{
+    int tried = lib_tried(&nvrtc_lib);
+    if (tried <= 0)
+        return tried;
+    char file[4096];
+    void *lib = open_versioned(&nvrtc_spec, file, sizeof file);
+    const char *missing = NULL;
+    if (lib) {
+#define RESOLVE(f)                                                                       \
+    if (!(nvrtc.f = (sb_##f##_fn)dlsym(lib, #f)) && !missing)                            \
+        missing = #f;
+        SB_NVRTC_CALLS(RESOLVE)
+#undef RESOLVE
+        if (missing) {
+            set_error("NVRTC %s lacks %s: %s or newer is needed", file, missing, SB_NVRTC_OLDEST);
+            memset(&nvrtc, 0, sizeof nvrtc);
+            dlclose(lib);
+            lib = NULL;
+        }
+    }
+    return lib_settle(&nvrtc_lib, lib != NULL);
 }
 
 /* ---- cuBLAS, for the vendor reference row ---- */
 
-#ifdef SB_HAVE_CUBLAS
-#define BLAS_CALLS(X) X(cublasCreate_v2) X(cublasSetStream_v2) X(cublasSgeam) X(cublasDestroy_v2)
+static struct lib_state cublas_lib;
 
-static struct {
-#define DECLARE(f) __typeof__(&f) f;
-    BLAS_CALLS(DECLARE)
-#undef DECLARE
-    __typeof__(&cublasGetStatusName) cublasGetStatusName;     /* optional */
-    __typeof__(&cublasGetStatusString) cublasGetStatusString; /* optional */
-} blas;
-
-static int blas_state; /* 0: not tried yet, 1: usable, -1: not usable */
-static char blas_why[sizeof last];
-
-/* Loads cuBLAS once; like the driver, a failure is remembered.  The newest
- * soname first: cublasSgeam's signature has not changed across them. */
+/* Loads cuBLAS once, on the first vendor transpose; it stays loaded until
+ * exit, its runtime with it.  cublasSgeam's signature is the same in
+ * every soname tried. */
 static int load_cublas(void)
 {
-    static const char *const names[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
-    if (blas_state) {
-        if (blas_state < 0)
-            set_error("%s", blas_why);
-        return blas_state > 0 ? 0 : -1;
-    }
-    blas_state = -1;
-    void *lib = NULL;
-    char why[600] = "";
-    for (size_t i = 0; !lib && i < sizeof names / sizeof *names; i++) {
-        char e[sizeof why];
-        int damaged;
-        lib = open_library(names[i], &damaged, e, sizeof e);
-        /* The first failure that is not "not found" is the interesting one. */
-        if (!lib && (!why[0] || (strstr(why, "No such file") && !strstr(e, "No such file"))))
-            snprintf(why, sizeof why, "%s", e);
-    }
+    int tried = lib_tried(&cublas_lib);
+    if (tried <= 0)
+        return tried;
+    char file[4096];
+    void *lib = open_versioned(&cublas_spec, file, sizeof file);
     const char *missing = NULL;
-    if (!lib) {
-        if (!why[0] || strstr(why, "No such file"))
-            set_error("cuBLAS not found (tried libcublas.so.13, libcublas.so.12, libcublas.so): "
-                      "install the CUDA toolkit's cuBLAS or add its directory to "
-                      "LD_LIBRARY_PATH");
-        else
-            set_error("cuBLAS could not be loaded: %s", why);
-    } else {
+    if (lib) {
 #define RESOLVE(f)                                                                       \
-    if (!(blas.f = (__typeof__(blas.f))dlsym(lib, #f)) && !missing)                      \
+    if (!(blas.f = (sb_##f##_fn)dlsym(lib, #f)) && !missing)                             \
         missing = #f;
-        BLAS_CALLS(RESOLVE)
+#define RESOLVE_OPTIONAL(f) blas.f = (sb_##f##_fn)dlsym(lib, #f);
+        SB_CUBLAS_CALLS(RESOLVE)
+        SB_CUBLAS_OPTIONAL_CALLS(RESOLVE_OPTIONAL)
+#undef RESOLVE_OPTIONAL
 #undef RESOLVE
-        blas.cublasGetStatusName =
-            (__typeof__(blas.cublasGetStatusName))dlsym(lib, "cublasGetStatusName");
-        blas.cublasGetStatusString =
-            (__typeof__(blas.cublasGetStatusString))dlsym(lib, "cublasGetStatusString");
         if (missing) {
-            set_error("the cuBLAS library found lacks %s", missing);
+            set_error("cuBLAS %s lacks %s", file, missing);
             memset(&blas, 0, sizeof blas);
             dlclose(lib);
-        } else {
-            blas_state = 1; /* never closed: its runtime lives until exit */
+            lib = NULL;
         }
     }
-    if (blas_state < 0)
-        snprintf(blas_why, sizeof blas_why, "%s", last);
-    return blas_state > 0 ? 0 : -1;
+    return lib_settle(&cublas_lib, lib != NULL);
 }
 
-static const char *blas_status_name(cublasStatus_t s)
+static const char *blas_status_name(sb_cublasStatus_t s)
 {
     switch (s) {
-#define CASE(x) case x: return #x
+#define CASE(x) case SB_##x: return #x
         CASE(CUBLAS_STATUS_SUCCESS);
         CASE(CUBLAS_STATUS_NOT_INITIALIZED);
         CASE(CUBLAS_STATUS_ALLOC_FAILED);
@@ -296,9 +413,9 @@ static const char *blas_status_name(cublasStatus_t s)
 
 /* Non-zero when s is an error, which it then describes as
  * "<what> failed: CUBLAS_STATUS_X (cuBLAS's description)". */
-static int blas_failed(cublasStatus_t s, const char *fmt, ...)
+static int blas_failed(sb_cublasStatus_t s, const char *fmt, ...)
 {
-    if (s == CUBLAS_STATUS_SUCCESS)
+    if (s == SB_CUBLAS_STATUS_SUCCESS)
         return 0;
     char what[512];
     va_list ap;
@@ -317,7 +434,6 @@ static int blas_failed(cublasStatus_t s, const char *fmt, ...)
         set_error("%s failed: cuBLAS status %d", what, (int)s);
     return 1;
 }
-#endif
 
 static int device_count(void)
 {
@@ -332,10 +448,10 @@ static int device_count(void)
 }
 
 /* A failed query leaves 0: a backend never invents a value. */
-static int attr(CUdevice d, CUdevice_attribute a)
+static int attr(sb_CUdevice d, sb_CUdevice_attribute a)
 {
     int v = 0;
-    return cu.cuDeviceGetAttribute(&v, a, d) == CUDA_SUCCESS ? v : 0;
+    return cu.cuDeviceGetAttribute(&v, a, d) == SB_CUDA_SUCCESS ? v : 0;
 }
 
 /* NVML knows the driver release ("580.95.05"); the driver API only knows
@@ -363,15 +479,15 @@ static const char *driver_release(void)
         dlclose(lib);
     }
     int v = 0;
-    if (!release[0] && cu.cuDriverGetVersion(&v) == CUDA_SUCCESS)
+    if (!release[0] && cu.cuDriverGetVersion(&v) == SB_CUDA_SUCCESS)
         snprintf(release, sizeof release, "CUDA %d.%d", v / 1000, v % 1000 / 10);
     return release;
 }
 
 static int fill_info(int ordinal, sb_device_info *info)
 {
-#define ATTR(x) attr(d, CU_DEVICE_ATTRIBUTE_##x)
-    CUdevice d;
+#define ATTR(x) attr(d, SB_CU_DEVICE_ATTRIBUTE_##x)
+    sb_CUdevice d;
     memset(info, 0, sizeof *info);
     if (cu_failed(cu.cuDeviceGet(&d, ordinal), "cuDeviceGet(%d)", ordinal))
         return -1;
@@ -379,13 +495,13 @@ static int fill_info(int ordinal, sb_device_info *info)
     snprintf(info->platform, sizeof info->platform, "NVIDIA CUDA");
     snprintf(info->vendor, sizeof info->vendor, "NVIDIA");
     char name[2 * sizeof info->name] = "";
-    if (cu.cuDeviceGetName(name, (int)sizeof name, d) != CUDA_SUCCESS)
+    if (cu.cuDeviceGetName(name, (int)sizeof name, d) != SB_CUDA_SUCCESS)
         name[0] = '\0';
     name[sizeof name - 1] = '\0';
     sb_utf8_copy(info->name, sizeof info->name, name);
     sb_utf8_copy(info->driver, sizeof info->driver, driver_release());
     int v = 0;
-    if (cu.cuDriverGetVersion(&v) == CUDA_SUCCESS)
+    if (cu.cuDriverGetVersion(&v) == SB_CUDA_SUCCESS)
         snprintf(info->api_version, sizeof info->api_version, "CUDA %d.%d", v / 1000,
                  v % 1000 / 10);
     if (ATTR(COMPUTE_CAPABILITY_MAJOR) > 0)
@@ -397,7 +513,7 @@ static int fill_info(int ordinal, sb_device_info *info)
     info->mem_clock_mhz = (ATTR(MEMORY_CLOCK_RATE) + 500) / 1000;
     info->bus_width_bits = ATTR(GLOBAL_MEMORY_BUS_WIDTH);
     size_t mem = 0;
-    if (cu.cuDeviceTotalMem(&mem, d) == CUDA_SUCCESS)
+    if (cu.cuDeviceTotalMem_v2(&mem, d) == SB_CUDA_SUCCESS)
         info->global_mem_bytes = mem;
     info->max_alloc_bytes = info->global_mem_bytes; /* no per-allocation limit */
     info->l2_bytes = (uint64_t)ATTR(L2_CACHE_SIZE);
@@ -418,7 +534,7 @@ static int cuda_probe(void)
         set_error("no CUDA device found: the driver loaded but reports 0 devices");
         return -1;
     }
-    return 0;
+    return load_nvrtc(); /* without it no kernel can be built */
 }
 
 /* Returns how many entries were filled, at most max; with out NULL, how
@@ -446,22 +562,20 @@ static void cuda_close(sb_device *d)
         cu.cuCtxSetCurrent(d->ctx);
         if (d->stream)
             cu.cuStreamSynchronize(d->stream);
-#ifdef SB_HAVE_CUBLAS
         if (d->blas)
             blas.cublasDestroy_v2(d->blas); /* before the stream it is bound to */
-#endif
         if (d->start)
-            cu.cuEventDestroy(d->start);
+            cu.cuEventDestroy_v2(d->start);
         if (d->stop)
-            cu.cuEventDestroy(d->stop);
+            cu.cuEventDestroy_v2(d->stop);
         for (int i = 0; i < d->pool_have; i++) {
-            cu.cuEventDestroy(d->pool_start[i]);
-            cu.cuEventDestroy(d->pool_stop[i]);
+            cu.cuEventDestroy_v2(d->pool_start[i]);
+            cu.cuEventDestroy_v2(d->pool_stop[i]);
         }
         if (d->stream)
-            cu.cuStreamDestroy(d->stream);
+            cu.cuStreamDestroy_v2(d->stream);
         cu.cuCtxSetCurrent(NULL);
-        cu.cuDevicePrimaryCtxRelease(d->dev);
+        cu.cuDevicePrimaryCtxRelease_v2(d->dev);
     }
     free(d->pool_start);
     free(d->pool_stop);
@@ -489,15 +603,15 @@ static int cuda_open(const sb_device_request *req, sb_device **out, sb_device_in
         cu_failed(cu.cuDevicePrimaryCtxRetain(&d->ctx, d->dev),
                   "cuDevicePrimaryCtxRetain(device %d)", index) ||
         cu_failed(cu.cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent(device %d)", index) ||
-        cu_failed(cu.cuStreamCreate(&d->stream, CU_STREAM_DEFAULT), "cuStreamCreate") ||
-        cu_failed(cu.cuEventCreate(&d->start, CU_EVENT_DEFAULT), "cuEventCreate") ||
-        cu_failed(cu.cuEventCreate(&d->stop, CU_EVENT_DEFAULT), "cuEventCreate") ||
+        cu_failed(cu.cuStreamCreate(&d->stream, SB_CU_STREAM_DEFAULT), "cuStreamCreate") ||
+        cu_failed(cu.cuEventCreate(&d->start, SB_CU_EVENT_DEFAULT), "cuEventCreate") ||
+        cu_failed(cu.cuEventCreate(&d->stop, SB_CU_EVENT_DEFAULT), "cuEventCreate") ||
         (info && fill_info(index, info))) {
         cuda_close(d);
         return -1;
     }
-    d->arch = 10 * attr(d->dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) +
-              attr(d->dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    d->arch = 10 * attr(d->dev, SB_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) +
+              attr(d->dev, SB_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
     *out = d;
     return 0;
 }
@@ -521,9 +635,9 @@ static void nv_result_free(struct nv_result *r)
 
 /* The first lines of the log name the first error; the whole log would
  * drown the message. */
-static void nvrtc_error(nvrtcResult r, const char *target, const char *log)
+static void nvrtc_error(sb_nvrtcResult r, const char *target, const char *log)
 {
-    set_error("NVRTC: %s (%s)", nvrtcGetErrorString(r), target);
+    set_error("NVRTC: %s (%s)", nvrtc.nvrtcGetErrorString(r), target);
     if (!log || !*log)
         return;
     size_t len = 0;
@@ -571,35 +685,35 @@ static char **nv_options(const char *const *defines, int ndefines, const char *t
 }
 
 /* The compile's whole log, malloc'd; NULL when there is none. */
-static char *nv_log(nvrtcProgram prog)
+static char *nv_log(sb_nvrtcProgram prog)
 {
     size_t size = 0;
     char *log = NULL;
-    if (nvrtcGetProgramLogSize(prog, &size) == NVRTC_SUCCESS && size > 0 &&
-        (log = malloc(size)) && nvrtcGetProgramLog(prog, log) != NVRTC_SUCCESS)
+    if (nvrtc.nvrtcGetProgramLogSize(prog, &size) == SB_NVRTC_SUCCESS && size > 0 &&
+        (log = malloc(size)) && nvrtc.nvrtcGetProgramLog(prog, log) != SB_NVRTC_SUCCESS)
         log[0] = '\0';
     return log;
 }
 
 /* The PTX of a compiled program and, for a real target (sm_XY), its
  * cubin; 0, or -1 with the reason set. */
-static int nv_outputs(nvrtcProgram prog, const char *target, struct nv_result *out)
+static int nv_outputs(sb_nvrtcProgram prog, const char *target, struct nv_result *out)
 {
     size_t size = 0;
-    nvrtcResult r;
+    sb_nvrtcResult r;
     /* The size counts the terminating NUL, so 1 means no PTX. */
-    if ((r = nvrtcGetPTXSize(prog, &size)) == NVRTC_SUCCESS && size > 1) {
+    if ((r = nvrtc.nvrtcGetPTXSize(prog, &size)) == SB_NVRTC_SUCCESS && size > 1) {
         if (!(out->ptx = malloc(size)))
             goto oom;
-        r = nvrtcGetPTX(prog, out->ptx);
+        r = nvrtc.nvrtcGetPTX(prog, out->ptx);
     }
-    if (r == NVRTC_SUCCESS && strncmp(target, "sm_", 3) == 0 &&
-        (r = nvrtcGetCUBINSize(prog, &size)) == NVRTC_SUCCESS && size > 0) {
+    if (r == SB_NVRTC_SUCCESS && strncmp(target, "sm_", 3) == 0 &&
+        (r = nvrtc.nvrtcGetCUBINSize(prog, &size)) == SB_NVRTC_SUCCESS && size > 0) {
         if (!(out->cubin = malloc(size)))
             goto oom;
-        r = nvrtcGetCUBIN(prog, out->cubin);
+        r = nvrtc.nvrtcGetCUBIN(prog, out->cubin);
     }
-    if (r == NVRTC_SUCCESS)
+    if (r == SB_NVRTC_SUCCESS)
         return 0;
     nvrtc_error(r, target, NULL);
     return -1;
@@ -615,25 +729,25 @@ static int nv_run(const char *source, const char *const *defines, int ndefines,
 {
     int nopts = 0, ret = -1;
     char **opts = nv_options(defines, ndefines, target, &nopts);
-    nvrtcProgram prog = NULL;
-    nvrtcResult r;
+    sb_nvrtcProgram prog = NULL;
+    sb_nvrtcResult r;
 
     if (!opts) {
         set_error("out of host memory building for %s", target);
         return -1;
     }
-    if ((r = nvrtcCreateProgram(&prog, source, "simtbench.cu", 0, NULL, NULL))) {
+    if ((r = nvrtc.nvrtcCreateProgram(&prog, source, "simtbench.cu", 0, NULL, NULL))) {
         nvrtc_error(r, target, NULL);
         nv_free_options(opts, nopts);
         return -1;
     }
-    r = nvrtcCompileProgram(prog, nopts, (const char *const *)opts);
+    r = nvrtc.nvrtcCompileProgram(prog, nopts, (const char *const *)opts);
     out->log = nv_log(prog);
-    if (r != NVRTC_SUCCESS)
+    if (r != SB_NVRTC_SUCCESS)
         nvrtc_error(r, target, out->log);
     else
         ret = nv_outputs(prog, target, out);
-    nvrtcDestroyProgram(&prog);
+    nvrtc.nvrtcDestroyProgram(&prog);
     nv_free_options(opts, nopts);
     return ret;
 }
@@ -679,9 +793,9 @@ static int pick_arch(int device_arch, int *arch)
 {
     int n = 0, *archs = NULL, oldest = 0;
     *arch = 0;
-    if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0 ||
+    if (nvrtc.nvrtcGetNumSupportedArchs(&n) != SB_NVRTC_SUCCESS || n <= 0 ||
         !(archs = calloc((size_t)n, sizeof *archs)) ||
-        nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS) {
+        nvrtc.nvrtcGetSupportedArchs(archs) != SB_NVRTC_SUCCESS) {
         free(archs);
         set_error("NVRTC cannot list the architectures it supports");
         return -1;
@@ -696,7 +810,7 @@ static int pick_arch(int device_arch, int *arch)
     if (*arch)
         return 0;
     int major = 0, minor = 0;
-    nvrtcVersion(&major, &minor);
+    nvrtc.nvrtcVersion(&major, &minor);
     set_error("NVRTC %d.%d cannot build for this device (sm_%d): its oldest target is sm_%d",
               major, minor, device_arch, oldest);
     return -1;
@@ -721,7 +835,8 @@ static int cuda_build(sb_device *dev, const char *source, const char *const *def
     struct nv_result nv;
     int arch;
     *out = NULL;
-    if (pick_arch(dev->arch, &arch) || nv_compile(source, defines, ndefines, arch, &nv))
+    if (load_nvrtc() || pick_arch(dev->arch, &arch) ||
+        nv_compile(source, defines, ndefines, arch, &nv))
         return -1;
     sb_program *p = calloc(1, sizeof *p);
     if (!p)
@@ -731,10 +846,10 @@ static int cuda_build(sb_device *dev, const char *source, const char *const *def
         nv_result_free(&nv);
         return -1;
     }
-    CUresult r = cu.cuModuleLoadData(&p->module, nv.cubin);
+    sb_CUresult r = cu.cuModuleLoadData(&p->module, nv.cubin);
     /* A cubin runs only within its major arch; on a device newer than
      * NVRTC knows, the driver can still compile the PTX. */
-    if (r != CUDA_SUCCESS && arch != dev->arch)
+    if (r != SB_CUDA_SUCCESS && arch != dev->arch)
         r = cu.cuModuleLoadData(&p->module, nv.ptx);
     if (cu_failed(r, "cuModuleLoadData (kernels built for sm_%d, device is sm_%d)", arch,
                   dev->arch)) {
@@ -760,7 +875,7 @@ static int cuda_compile_offline(const char *source, const char *const *defines, 
         set_error("CUDA target \"%s\" is not of the form sm_90", target ? target : "(null)");
         return -1;
     }
-    if (nv_compile(source, defines, ndefines, arch, &nv))
+    if (load_nvrtc() || nv_compile(source, defines, ndefines, arch, &nv))
         return -1;
     *ptx = nv.ptx;
     nv.ptx = NULL;
@@ -791,12 +906,12 @@ static int cuda_kernel(sb_program *p, const char *name, sb_kernel **out)
         free(k);
         return -1;
     }
-    CUresult r = cu.cuModuleGetFunction(&k->fn, p->module, name);
-    if (r == CUDA_ERROR_NOT_FOUND)
+    sb_CUresult r = cu.cuModuleGetFunction(&k->fn, p->module, name);
+    if (r == SB_CUDA_ERROR_NOT_FOUND)
         set_error("kernel %s not found in the program (is it declared KERNEL?)", name);
     else
         cu_failed(r, "cuModuleGetFunction(%s)", name);
-    if (r != CUDA_SUCCESS) {
+    if (r != SB_CUDA_SUCCESS) {
         free(k);
         return -1;
     }
@@ -829,11 +944,11 @@ static int cuda_kernel_resources(sb_kernel *k, sb_kernel_resources *out)
     out->private_bytes = -1;
     int regs = 0, shared = 0, local = 0;
     if (use(k->dev) ||
-        cu_failed(cu.cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, k->fn),
+        cu_failed(cu.cuFuncGetAttribute(&regs, SB_CU_FUNC_ATTRIBUTE_NUM_REGS, k->fn),
                   "cuFuncGetAttribute(%s, NUM_REGS)", k->name) ||
-        cu_failed(cu.cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k->fn),
+        cu_failed(cu.cuFuncGetAttribute(&shared, SB_CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k->fn),
                   "cuFuncGetAttribute(%s, SHARED_SIZE_BYTES)", k->name) ||
-        cu_failed(cu.cuFuncGetAttribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, k->fn),
+        cu_failed(cu.cuFuncGetAttribute(&local, SB_CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, k->fn),
                   "cuFuncGetAttribute(%s, LOCAL_SIZE_BYTES)", k->name))
         return -1;
     out->regs = regs;
@@ -850,7 +965,8 @@ static int cuda_alloc(sb_device *d, size_t bytes, sb_buffer **out)
         set_error("out of host memory");
         return -1;
     }
-    if (use(d) || cu_failed(cu.cuMemAlloc(&b->ptr, bytes), "cuMemAlloc of %.1f MiB", MIB(bytes))) {
+    if (use(d) ||
+        cu_failed(cu.cuMemAlloc_v2(&b->ptr, bytes), "cuMemAlloc of %.1f MiB", MIB(bytes))) {
         free(b);
         return -1;
     }
@@ -865,7 +981,7 @@ static int cuda_memory(sb_device *d, uint64_t *free_bytes, uint64_t *total_bytes
     size_t avail = 0, total = 0;
     *free_bytes = 0;
     *total_bytes = 0;
-    if (use(d) || cu_failed(cu.cuMemGetInfo(&avail, &total), "cuMemGetInfo"))
+    if (use(d) || cu_failed(cu.cuMemGetInfo_v2(&avail, &total), "cuMemGetInfo"))
         return -1;
     *free_bytes = avail;
     *total_bytes = total;
@@ -878,7 +994,7 @@ static void cuda_free(sb_buffer *b)
         return;
     if (b->ptr) {
         cu.cuCtxSetCurrent(b->dev->ctx);
-        cu.cuMemFree(b->ptr);
+        cu.cuMemFree_v2(b->ptr);
     }
     free(b);
 }
@@ -894,7 +1010,7 @@ static int too_big(const sb_buffer *b, size_t bytes, const char *what)
 static int cuda_upload(sb_buffer *dst, const void *src, size_t bytes)
 {
     if (too_big(dst, bytes, "upload") || use(dst->dev) ||
-        cu_failed(cu.cuMemcpyHtoD(dst->ptr, src, bytes), "cuMemcpyHtoD of %.1f MiB", MIB(bytes)))
+        cu_failed(cu.cuMemcpyHtoD_v2(dst->ptr, src, bytes), "cuMemcpyHtoD of %.1f MiB", MIB(bytes)))
         return -1;
     return 0;
 }
@@ -902,7 +1018,7 @@ static int cuda_upload(sb_buffer *dst, const void *src, size_t bytes)
 static int cuda_download(void *dst, sb_buffer *src, size_t bytes)
 {
     if (too_big(src, bytes, "download") || use(src->dev) ||
-        cu_failed(cu.cuMemcpyDtoH(dst, src->ptr, bytes), "cuMemcpyDtoH of %.1f MiB", MIB(bytes)))
+        cu_failed(cu.cuMemcpyDtoH_v2(dst, src->ptr, bytes), "cuMemcpyDtoH of %.1f MiB", MIB(bytes)))
         return -1;
     return 0;
 }
@@ -913,7 +1029,7 @@ static int finish(sb_device *d, double *ms, const char *what)
 {
     float t = 0;
     if (cu_failed(cu.cuStreamSynchronize(d->stream), "%s: cuStreamSynchronize", what) ||
-        (ms && cu_failed(cu.cuEventElapsedTime(&t, d->start, d->stop),
+        (ms && cu_failed(cu.cuEventElapsedTime_v2(&t, d->start, d->stop),
                          "%s: cuEventElapsedTime", what)))
         return -1;
     if (ms)
@@ -925,8 +1041,8 @@ static int finish(sb_device *d, double *ms, const char *what)
  * the device's own pair outside a batch, the batch's next pair inside
  * one, where only a timed operation, and only while there is room, may
  * be queued. */
-static int op_events(sb_device *d, const double *ms, const char *what, CUevent *start,
-                     CUevent *stop)
+static int op_events(sb_device *d, const double *ms, const char *what, sb_CUevent *start,
+                     sb_CUevent *stop)
 {
     *start = *stop = NULL;
     if (sb_batch_rules_admit(&d->batch, ms != NULL, what, last, sizeof last))
@@ -956,10 +1072,10 @@ static int grow_pool(sb_device *d, int max)
 {
     if (max <= d->pool_have)
         return 0;
-    CUevent *start = realloc(d->pool_start, sizeof *start * (size_t)max);
+    sb_CUevent *start = realloc(d->pool_start, sizeof *start * (size_t)max);
     if (start)
         d->pool_start = start;
-    CUevent *stop = start ? realloc(d->pool_stop, sizeof *stop * (size_t)max) : NULL;
+    sb_CUevent *stop = start ? realloc(d->pool_stop, sizeof *stop * (size_t)max) : NULL;
     if (stop)
         d->pool_stop = stop;
     double **ms = stop ? realloc(d->batch_ms, sizeof *ms * (size_t)max) : NULL;
@@ -971,12 +1087,12 @@ static int grow_pool(sb_device *d, int max)
     }
     while (d->pool_have < max) {
         int i = d->pool_have;
-        if (cu_failed(cu.cuEventCreate(&d->pool_start[i], CU_EVENT_DEFAULT),
+        if (cu_failed(cu.cuEventCreate(&d->pool_start[i], SB_CU_EVENT_DEFAULT),
                       "batch_begin: cuEventCreate"))
             return -1;
-        if (cu_failed(cu.cuEventCreate(&d->pool_stop[i], CU_EVENT_DEFAULT),
+        if (cu_failed(cu.cuEventCreate(&d->pool_stop[i], SB_CU_EVENT_DEFAULT),
                       "batch_begin: cuEventCreate")) {
-            cu.cuEventDestroy(d->pool_start[i]);
+            cu.cuEventDestroy_v2(d->pool_start[i]);
             return -1;
         }
         d->pool_have++;
@@ -1008,7 +1124,7 @@ static int cuda_batch_end(sb_device *d)
         return -1;
     for (int i = 0; i < n; i++) {
         float t = 0;
-        if (cu_failed(cu.cuEventElapsedTime(&t, d->pool_start[i], d->pool_stop[i]),
+        if (cu_failed(cu.cuEventElapsedTime_v2(&t, d->pool_start[i], d->pool_stop[i]),
                       "batch of %d operations: cuEventElapsedTime of operation %d", n, i + 1))
             return -1;
         *d->batch_ms[i] = t;
@@ -1019,11 +1135,11 @@ static int cuda_batch_end(sb_device *d)
 static int cuda_copy(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms)
 {
     sb_device *d = dst->dev;
-    CUevent start, stop;
+    sb_CUevent start, stop;
     if (too_big(dst, bytes, "copy") || too_big(src, bytes, "copy") ||
         op_events(d, ms, "device-to-device copy", &start, &stop) || use(d) ||
         (start && cu_failed(cu.cuEventRecord(start, d->stream), "copy: cuEventRecord")) ||
-        cu_failed(cu.cuMemcpyDtoDAsync(dst->ptr, src->ptr, bytes, d->stream),
+        cu_failed(cu.cuMemcpyDtoDAsync_v2(dst->ptr, src->ptr, bytes, d->stream),
                   "cuMemcpyDtoDAsync of %.1f MiB", MIB(bytes)) ||
         (stop && cu_failed(cu.cuEventRecord(stop, d->stream), "copy: cuEventRecord")))
         return -1;
@@ -1034,7 +1150,7 @@ static int cuda_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int
                        double *ms)
 {
     union {
-        CUdeviceptr p;
+        sb_CUdeviceptr p;
         int32_t i;
         float f;
     } vals[MAX_ARGS];
@@ -1061,7 +1177,7 @@ static int cuda_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int
     char what[192];
     snprintf(what, sizeof what, "kernel %s (grid %ux%ux%u, block %ux%ux%u)", k->name, g->grid[0],
              g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2]);
-    CUevent start, stop;
+    sb_CUevent start, stop;
     if (op_events(d, ms, what, &start, &stop) || use(d) ||
         (start && cu_failed(cu.cuEventRecord(start, d->stream), "%s: cuEventRecord", what)) ||
         cu_failed(cu.cuLaunchKernel(k->fn, g->grid[0], g->grid[1], g->grid[2], g->block[0],
@@ -1073,7 +1189,6 @@ static int cuda_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int
     return end_op(d, ms, what);
 }
 
-#ifdef SB_HAVE_CUBLAS
 /* cuBLAS is column-major: the row-major rows x cols src is the
  * column-major cols x rows A (lda = cols), the row-major cols x rows dst
  * the column-major rows x cols C (ldc = rows).  C = 1 * A^T + 0 * B with
@@ -1095,14 +1210,14 @@ static int cuda_vendor_transpose(sb_buffer *dst, sb_buffer *src, int rows, int c
     sb_device *d = dst->dev;
     char what[96];
     snprintf(what, sizeof what, "cublasSgeam (transpose of %d x %d)", rows, cols);
-    CUevent start, stop;
+    sb_CUevent start, stop;
     if (op_events(d, ms, what, &start, &stop) || load_cublas() || use(d))
         return -1;
     if (!d->blas) {
-        cublasHandle_t h = NULL;
+        sb_cublasHandle_t h = NULL;
         if (blas_failed(blas.cublasCreate_v2(&h), "cublasCreate"))
             return -1;
-        if (blas_failed(blas.cublasSetStream_v2(h, (cudaStream_t)d->stream), "cublasSetStream")) {
+        if (blas_failed(blas.cublasSetStream_v2(h, d->stream), "cublasSetStream")) {
             blas.cublasDestroy_v2(h);
             return -1;
         }
@@ -1114,14 +1229,13 @@ static int cuda_vendor_transpose(sb_buffer *dst, sb_buffer *src, int rows, int c
     /* The scalars are read at the call (host pointer mode): the stack is
        fine even when the batch leaves the work running. */
     if ((start && cu_failed(cu.cuEventRecord(start, d->stream), "%s: cuEventRecord", what)) ||
-        blas_failed(blas.cublasSgeam(d->blas, CUBLAS_OP_T, CUBLAS_OP_N, rows, cols, &one, a, cols,
-                                     &zero, c, rows, c, rows),
+        blas_failed(blas.cublasSgeam(d->blas, SB_CUBLAS_OP_T, SB_CUBLAS_OP_N, rows, cols, &one,
+                                     a, cols, &zero, c, rows, c, rows),
                     "%s", what) ||
         (stop && cu_failed(cu.cuEventRecord(stop, d->stream), "%s: cuEventRecord", what)))
         return -1;
     return end_op(d, ms, what);
 }
-#endif
 
 static const char *cuda_last_error(void)
 {
@@ -1151,13 +1265,8 @@ const sb_backend simtbench_backend = {
     .copy = cuda_copy,
     .launch = cuda_launch,
     .last_error = cuda_last_error,
-#ifdef SB_HAVE_CUBLAS
     .vendor_transpose = cuda_vendor_transpose,
     .vendor_transpose_name = "cublasSgeam",
-#else
-    .vendor_transpose = NULL,
-    .vendor_transpose_name = NULL,
-#endif
     .batch_begin = cuda_batch_begin,
     .batch_end = cuda_batch_end,
     .memory = cuda_memory,

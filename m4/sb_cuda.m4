@@ -1,51 +1,64 @@
 # SB_CHECK_CUDA
 # -------------
-# --with-cuda[=DIR]: guess by default (build the backend when cuda.h, nvrtc.h
-# and libnvrtc are found), fail when asked for explicitly and not found,
-# leave it out with --without-cuda.  The driver library (libcuda) is not
-# linked: the backend opens it at run time, so it builds and loads, and
-# NVRTC works, on machines with no NVIDIA driver.
+# The CUDA backend needs nothing at build time but dlopen: cuda/cuda_api.h
+# declares the part of the driver API, NVRTC and cuBLAS it uses, and the
+# module opens libcuda, NVRTC and cuBLAS at run time.  So it is built by
+# default (a plain --with-cuda says the same) and left out only with
+# --without-cuda.  Nothing is linked and no rpath is set, so a
+# distribution can build the module with no CUDA toolkit installed.
+#
+# --with-cuda=DIR, a CUDA toolkit, is used for two things only:
+#  - the declaration test (tests/backends/test_cuda_api) compiles
+#    cuda_api.h against DIR/include's cuda.h, nvrtc.h and cublas_v2.h;
+#  - the module looks for NVRTC and cuBLAS in DIR's library folder
+#    (SB_CUDA_LIBDIR) when the loader's path has none.
+# Without DIR the test is built where the compiler finds those headers
+# itself or in /usr/local/cuda/include, NVIDIA's installer's default;
+# only the test's compile line ever sees that folder.
 AC_DEFUN([SB_CHECK_CUDA], [
   AC_ARG_WITH([cuda],
     [AS_HELP_STRING([--with-cuda@<:@=DIR@:>@],
-      [build the CUDA backend, toolkit in DIR (default: detect, /usr/local/cuda)])],
-    [], [with_cuda=check])
+      [build the CUDA backend (default: yes; it needs no CUDA toolkit).  DIR, a toolkit,
+       gives the headers for the declaration test and a last folder to look in for
+       NVRTC and cuBLAS at run time])],
+    [], [with_cuda=yes])
   sb_build_cuda=no
-  sb_have_cublas=no
   sb_cuda_note=""
-  CUDA_CPPFLAGS=""
-  CUDA_LDFLAGS=""
-  CUDA_LIBS=""
-  AS_IF([test "x$with_cuda" != xno], [
+  sb_cuda_libdir=""
+  sb_cuda_headers=no
+  CUDA_TEST_CPPFLAGS=""
+  AS_CASE([$with_cuda],
+    [no], [sb_cuda_note="(--without-cuda)"],
+    [yes], [sb_build_cuda=yes],
+    [sb_build_cuda=yes
+     AS_IF([test -d "$with_cuda"], [],
+       [AC_MSG_ERROR([--with-cuda=$with_cuda: no such folder (give the CUDA toolkit's, or a plain --with-cuda)])])
+     for sb_d in "$with_cuda/lib64" "$with_cuda/lib" "$with_cuda/targets/$host_cpu-linux/lib"; do
+       AS_IF([test -d "$sb_d"], [sb_cuda_libdir=$sb_d; break])
+     done
+     AS_IF([test -n "$sb_cuda_libdir"],
+       [AC_DEFINE_UNQUOTED([SB_CUDA_LIBDIR], ["$sb_cuda_libdir"],
+         [CUDA toolkit library folder, where NVRTC and cuBLAS are looked for last])])])
+  AS_IF([test $sb_build_cuda = yes], [
     AS_CASE([$with_cuda],
-      [yes|check], [sb_cuda_dir=/usr/local/cuda],
-      [sb_cuda_dir=$with_cuda])
-    AS_IF([test -d "$sb_cuda_dir/include"], [CUDA_CPPFLAGS="-I$sb_cuda_dir/include"])
-    for sb_d in "$sb_cuda_dir/lib64" "$sb_cuda_dir/lib" "$sb_cuda_dir/targets/x86_64-linux/lib"; do
-      AS_IF([test -d "$sb_d"], [CUDA_LDFLAGS="-L$sb_d -Wl,-rpath,$sb_d"; break])
+      [yes], [sb_cuda_includes="default /usr/local/cuda/include"],
+      [sb_cuda_includes="$with_cuda/include"])
+    AC_MSG_CHECKING([for cuda.h, nvrtc.h and cublas_v2.h, for the declaration test])
+    sb_save_CPPFLAGS=$CPPFLAGS
+    for sb_inc in $sb_cuda_includes; do
+      AS_IF([test "x$sb_inc" = xdefault], [sb_flags=""], [sb_flags="-I$sb_inc"])
+      CPPFLAGS="$sb_save_CPPFLAGS $sb_flags"
+      AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <cuda.h>
+#include <nvrtc.h>
+#include <cublas_v2.h>]], [[]])],
+        [sb_cuda_headers=yes; CUDA_TEST_CPPFLAGS=$sb_flags; break])
     done
-    sb_save_CPPFLAGS=$CPPFLAGS; sb_save_LDFLAGS=$LDFLAGS; sb_save_LIBS=$LIBS
-    CPPFLAGS="$CPPFLAGS $CUDA_CPPFLAGS"
-    LDFLAGS="$LDFLAGS $CUDA_LDFLAGS"
-    sb_cuda_ok=yes
-    AC_CHECK_HEADER([cuda.h], [], [sb_cuda_ok=no; sb_cuda_note="(cuda.h not found in $sb_cuda_dir/include)"])
-    AS_IF([test $sb_cuda_ok = yes],
-      [AC_CHECK_HEADER([nvrtc.h], [], [sb_cuda_ok=no; sb_cuda_note="(nvrtc.h not found)"])])
-    AS_IF([test $sb_cuda_ok = yes],
-      [AC_CHECK_LIB([nvrtc], [nvrtcCreateProgram], [CUDA_LIBS="-lnvrtc"],
-        [sb_cuda_ok=no; sb_cuda_note="(libnvrtc not found)"])])
-    AS_IF([test $sb_cuda_ok = yes],
-      [AC_CHECK_HEADER([cublas_v2.h],
-        [AC_CHECK_LIB([cublas], [cublasCreate_v2], [sb_have_cublas=yes])])])
-    CPPFLAGS=$sb_save_CPPFLAGS; LDFLAGS=$sb_save_LDFLAGS; LIBS=$sb_save_LIBS
-    AS_IF([test $sb_cuda_ok = yes], [sb_build_cuda=yes],
-      [AS_IF([test "x$with_cuda" != xcheck],
-        [AC_MSG_ERROR([--with-cuda was given but the CUDA toolkit is unusable $sb_cuda_note; install it or pass --with-cuda=DIR])])])
+    CPPFLAGS=$sb_save_CPPFLAGS
+    AS_IF([test $sb_cuda_headers = yes],
+      [AC_MSG_RESULT([yes${CUDA_TEST_CPPFLAGS:+ ($CUDA_TEST_CPPFLAGS)}])],
+      [AC_MSG_RESULT([no (the declaration test is not built)])])
   ])
-  AS_IF([test $sb_have_cublas = yes],
-    [AC_DEFINE([SB_HAVE_CUBLAS], [1], [cuBLAS is available for the reference rows])])
-  AC_SUBST([CUDA_CPPFLAGS])
-  AC_SUBST([CUDA_LDFLAGS])
-  AC_SUBST([CUDA_LIBS])
+  AC_SUBST([CUDA_TEST_CPPFLAGS])
   AM_CONDITIONAL([BUILD_CUDA], [test $sb_build_cuda = yes])
+  AM_CONDITIONAL([HAVE_CUDA_HEADERS], [test $sb_cuda_headers = yes])
 ])

@@ -1,17 +1,17 @@
 /* The OpenCL backend: any platform (NVIDIA's, PoCL on a CPU, others),
  * OpenCL 1.2 host API, kernels built at run time with the same -D
- * definitions the CUDA backend passes to NVRTC.  CLBlast, when configure
- * found it, gives the vendor reference row (CLBlastSomatcopy). */
+ * definitions the CUDA backend passes to NVRTC.  CLBlast gives the vendor
+ * reference row (CLBlastSomatcopy) wherever it is installed: it is opened
+ * at run time, on the first vendor transpose, never linked, and checked
+ * (lib_search.h) before dlopen maps it. */
 #define CL_TARGET_OPENCL_VERSION 120
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 #include <CL/cl.h>
-#ifdef SB_HAVE_CLBLAST
-#include <clblast_c.h>
-#endif
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +21,8 @@
 
 #include "backend.h"
 #include "batch_rules.h"
+#include "clblast_api.h"
+#include "lib_search.h"
 #include "ptxas_log.h"
 #include "text.h"
 
@@ -79,6 +81,13 @@ struct sb_buffer {
 };
 
 static char last_error_text[2048];
+
+/* CLBlast's entry points, filled by load_clblast. */
+#define DECLARE(f) sb_##f##_fn f;
+static struct {
+    SB_CLBLAST_CALLS(DECLARE)
+} clblast;
+#undef DECLARE
 
 static const char *cl_error_name(cl_int e)
 {
@@ -460,15 +469,13 @@ static void ocl_close(sb_device *dev)
     if (dev->batch.open)
         ocl_batch_end(dev); /* releases the batch's events */
     free(dev->ops);
-#ifdef SB_HAVE_CLBLAST
     /* CLBlast caches its compiled programs process-wide and each keeps
        this context alive; clearing frees them (a device still open only
        recompiles on its next call). */
     if (dev->used_clblast) {
         clFinish(dev->queue);
-        CLBlastClearCache();
+        clblast.CLBlastClearCache();
     }
-#endif
     clReleaseCommandQueue(dev->queue);
     clReleaseContext(dev->context);
     free(dev);
@@ -860,69 +867,65 @@ static int ocl_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int 
     return end_op(k->dev, ev, what, ms);
 }
 
-#ifdef SB_HAVE_CLBLAST
-static const char *clblast_status_name(CLBlastStatusCode s)
+/* ---- CLBlast, for the vendor reference row ---- */
+
+static int clblast_state; /* 0: not tried yet, 1: usable, -1: not usable */
+static char clblast_why[sizeof last_error_text];
+
+/* libclblast, opened, or NULL with the reason set. */
+static void *open_clblast(void)
+{
+    char why[sizeof last_error_text - 128];
+    if (sb_lib_check(SB_CLBLAST_SONAME, why, sizeof why)) {
+        set_error("CLBlast %s is %s; reinstall CLBlast", SB_CLBLAST_SONAME, why);
+        return NULL;
+    }
+    void *lib = dlopen(SB_CLBLAST_SONAME, RTLD_NOW | RTLD_LOCAL);
+    const char *e = lib ? NULL : dlerror();
+    if (!lib && (!e || strstr(e, "No such file")))
+        set_error("CLBlast not found: looked for %s on the library path; install CLBlast "
+                  "(Debian: libclblast1) for the vendor row", SB_CLBLAST_SONAME);
+    else if (!lib)
+        set_error("CLBlast %s could not be loaded: %s", SB_CLBLAST_SONAME, e);
+    return lib;
+}
+
+/* Loads CLBlast once; a failure is remembered, since a second try would
+ * fail the same way.  It stays loaded until exit. */
+static int load_clblast(void)
+{
+    if (clblast_state) {
+        if (clblast_state < 0)
+            set_error("%s", clblast_why);
+        return clblast_state > 0 ? 0 : -1;
+    }
+    clblast_state = -1;
+    void *lib = open_clblast();
+    const char *missing = NULL;
+    if (lib) {
+#define RESOLVE(f)                                                                       \
+    if (!(clblast.f = (sb_##f##_fn)dlsym(lib, #f)) && !missing)                          \
+        missing = #f;
+        SB_CLBLAST_CALLS(RESOLVE)
+#undef RESOLVE
+        if (missing) {
+            set_error("CLBlast %s lacks %s", SB_CLBLAST_SONAME, missing);
+            memset(&clblast, 0, sizeof clblast);
+            dlclose(lib);
+        } else {
+            clblast_state = 1;
+        }
+    }
+    if (clblast_state < 0)
+        snprintf(clblast_why, sizeof clblast_why, "%s", last_error_text);
+    return clblast_state > 0 ? 0 : -1;
+}
+
+static const char *clblast_status_name(sb_CLBlastStatusCode s)
 {
     switch (s) {
-#define CASE(x) case x: return #x
-        CASE(CLBlastSuccess);
-        CASE(CLBlastOpenCLCompilerNotAvailable);
-        CASE(CLBlastTempBufferAllocFailure);
-        CASE(CLBlastOpenCLOutOfResources);
-        CASE(CLBlastOpenCLOutOfHostMemory);
-        CASE(CLBlastOpenCLBuildProgramFailure);
-        CASE(CLBlastInvalidValue);
-        CASE(CLBlastInvalidCommandQueue);
-        CASE(CLBlastInvalidMemObject);
-        CASE(CLBlastInvalidBinary);
-        CASE(CLBlastInvalidBuildOptions);
-        CASE(CLBlastInvalidProgram);
-        CASE(CLBlastInvalidProgramExecutable);
-        CASE(CLBlastInvalidKernelName);
-        CASE(CLBlastInvalidKernelDefinition);
-        CASE(CLBlastInvalidKernel);
-        CASE(CLBlastInvalidArgIndex);
-        CASE(CLBlastInvalidArgValue);
-        CASE(CLBlastInvalidArgSize);
-        CASE(CLBlastInvalidKernelArgs);
-        CASE(CLBlastInvalidLocalNumDimensions);
-        CASE(CLBlastInvalidLocalThreadsTotal);
-        CASE(CLBlastInvalidLocalThreadsDim);
-        CASE(CLBlastInvalidGlobalOffset);
-        CASE(CLBlastInvalidEventWaitList);
-        CASE(CLBlastInvalidEvent);
-        CASE(CLBlastInvalidOperation);
-        CASE(CLBlastInvalidBufferSize);
-        CASE(CLBlastInvalidGlobalWorkSize);
-        CASE(CLBlastNotImplemented);
-        CASE(CLBlastInvalidMatrixA);
-        CASE(CLBlastInvalidMatrixB);
-        CASE(CLBlastInvalidMatrixC);
-        CASE(CLBlastInvalidVectorX);
-        CASE(CLBlastInvalidVectorY);
-        CASE(CLBlastInvalidDimension);
-        CASE(CLBlastInvalidLeadDimA);
-        CASE(CLBlastInvalidLeadDimB);
-        CASE(CLBlastInvalidLeadDimC);
-        CASE(CLBlastInvalidIncrementX);
-        CASE(CLBlastInvalidIncrementY);
-        CASE(CLBlastInsufficientMemoryA);
-        CASE(CLBlastInsufficientMemoryB);
-        CASE(CLBlastInsufficientMemoryC);
-        CASE(CLBlastInsufficientMemoryX);
-        CASE(CLBlastInsufficientMemoryY);
-        CASE(CLBlastInsufficientMemoryTemp);
-        CASE(CLBlastInvalidBatchCount);
-        CASE(CLBlastInvalidOverrideKernel);
-        CASE(CLBlastMissingOverrideParameter);
-        CASE(CLBlastInvalidLocalMemUsage);
-        CASE(CLBlastNoHalfPrecision);
-        CASE(CLBlastNoDoublePrecision);
-        CASE(CLBlastInvalidVectorScalar);
-        CASE(CLBlastInsufficientMemoryScalar);
-        CASE(CLBlastDatabaseError);
-        CASE(CLBlastUnknownError);
-        CASE(CLBlastUnexpectedError);
+#define CASE(name, value) case SB_##name: return #name;
+        SB_CLBLAST_STATUS_CODES(CASE)
 #undef CASE
     default:
         return "unknown CLBlast status";
@@ -946,15 +949,14 @@ static int ocl_vendor_transpose(sb_buffer *dst, sb_buffer *src, int rows, int co
     sb_device *d = dst->dev;
     char what[96];
     snprintf(what, sizeof what, "CLBlastSomatcopy (transpose of %d x %d)", rows, cols);
-    if (batch_admits(d, ms, what))
+    if (batch_admits(d, ms, what) || load_clblast())
         return -1;
     cl_event ev = NULL;
     d->used_clblast = 1;
-    CLBlastStatusCode s = CLBlastSomatcopy(CLBlastLayoutRowMajor, CLBlastTransposeYes,
-                                           (size_t)rows, (size_t)cols, 1.0f, src->mem, 0,
-                                           (size_t)cols, dst->mem, 0, (size_t)rows, &d->queue,
-                                           &ev);
-    if (s != CLBlastSuccess) {
+    sb_CLBlastStatusCode s = clblast.CLBlastSomatcopy(
+        SB_CLBlastLayoutRowMajor, SB_CLBlastTransposeYes, (size_t)rows, (size_t)cols, 1.0f,
+        src->mem, 0, (size_t)cols, dst->mem, 0, (size_t)rows, &d->queue, &ev);
+    if (s != SB_CLBlastSuccess) {
         if (ev)
             clReleaseEvent(ev);
         return set_error("CLBlastSomatcopy (transpose of %d x %d) failed: %s (%d)", rows, cols,
@@ -965,7 +967,6 @@ static int ocl_vendor_transpose(sb_buffer *dst, sb_buffer *src, int rows, int co
                          cols);
     return end_op(d, ev, what, ms);
 }
-#endif
 
 const sb_backend simtbench_backend = {
     .abi = SB_BACKEND_ABI,
@@ -990,13 +991,8 @@ const sb_backend simtbench_backend = {
     .copy = ocl_copy,
     .launch = ocl_launch,
     .last_error = ocl_last_error,
-#ifdef SB_HAVE_CLBLAST
     .vendor_transpose = ocl_vendor_transpose,
     .vendor_transpose_name = "CLBlastSomatcopy",
-#else
-    .vendor_transpose = NULL,
-    .vendor_transpose_name = NULL,
-#endif
     .batch_begin = ocl_batch_begin,
     .batch_end = ocl_batch_end,
     .memory = ocl_memory,

@@ -1,9 +1,11 @@
 #!/bin/sh
 # What the backends say when they cannot run, as `simtbench --list` shows
 # it: a damaged libcuda.so.1 on the library path is named instead of
-# crashing the process, the OpenCL module says where it looked for ICDs,
-# PoCL's unwritable kernel cache is named, and PoCL's version string is
-# shown whole.  TAP output.
+# crashing the process; past a driver (a stub, built for the tests, with
+# one device), the NVRTC the CUDA module opens at run time is named when
+# SIMTBENCH_NVRTC points at nothing or at a damaged file; the OpenCL module
+# says where it looked for ICDs, PoCL's unwritable kernel cache is named,
+# and PoCL's version string is shown whole.  TAP output.
 SB=${SIMTBENCH:-./simtbench}
 n=0
 failed=0
@@ -19,7 +21,7 @@ check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
 # backends' lines into $tmp/out, the status in $rc.
 list() { env "$@" "$SB" --list >"$tmp/all" 2>"$tmp/err"; rc=$?; sed -n '/^Backends/,$p' "$tmp/all" >"$tmp/out"; }
 
-echo "1..6"
+echo "1..9"
 
 list
 cuda_built=1
@@ -45,6 +47,28 @@ if [ $cuda_built = 1 ] && [ -r "$libc" ]; then
 else
     skip "the CUDA module is not built, or no C library to cut"
     skip "the CUDA module is not built, or no C library to cut"
+fi
+
+# The stub driver answers the device queries and runs nothing.
+stub=${SB_TOP_BUILDDIR:-.}/tests/backends/.libs/libcuda_stub.so
+if [ $cuda_built = 1 ] && [ -r "$stub" ] && [ -r "$libc" ]; then
+    mkdir "$tmp/stub"
+    cp "$stub" "$tmp/stub/libcuda.so.1"
+    list LD_LIBRARY_PATH="$tmp/stub" SIMTBENCH_NVRTC="$tmp/none/libnvrtc.so.13"
+    check "a driver, SIMTBENCH_NVRTC naming no file: the cuda backend names the variable and the file" \
+        '[ $rc -eq 0 ] && grep -q "^  cuda     unavailable: NVRTC from SIMTBENCH_NVRTC=$tmp/none/libnvrtc.so.13 could not be loaded: " "$tmp/out"'
+    head -c 100000 "$libc" >"$tmp/libnvrtc.so.13"
+    list LD_LIBRARY_PATH="$tmp/stub" SIMTBENCH_NVRTC="$tmp/libnvrtc.so.13"
+    check "a driver, a truncated NVRTC in SIMTBENCH_NVRTC: named damaged, no crash" \
+        '[ $rc -eq 0 ] && grep -q "^  cuda     unavailable: NVRTC from SIMTBENCH_NVRTC=.*damaged: $tmp/libnvrtc.so.13 (truncated" "$tmp/out"'
+    list LD_LIBRARY_PATH="$tmp/stub"
+    check "a driver: the cuda backend lists its device, or says which NVRTC it looked for" \
+        'grep -q "^           platform 0 device 0: simtbench test stub \[NVIDIA CUDA\]" "$tmp/out" ||
+         grep -q "^  cuda     unavailable: NVRTC not found: looked for libnvrtc.so.13, .*set SIMTBENCH_NVRTC to its path" "$tmp/out"'
+else
+    skip "the CUDA module or the stub driver is not built"
+    skip "the CUDA module or the stub driver is not built"
+    skip "the CUDA module or the stub driver is not built"
 fi
 
 mkdir "$tmp/vendors"

@@ -341,8 +341,9 @@ int main(void)
         cmocka_unit_test(vendor_transposes_in_a_batch),
     };
     size_t n = sizeof tests / sizeof *tests;
-    /* The vendor row needs the library at build time and at run time: an
-       untimed transpose outside a batch says whether it can run here. */
+    /* The vendor row needs its library, which the backend opens at run
+       time: an untimed transpose outside a batch says whether it can run
+       here. */
     sb_buffer *x = NULL, *y = NULL;
     if (!slot.provides.vendor_transpose) {
         printf("# no vendor transpose in this build: its batch is not tested\n");

@@ -100,6 +100,13 @@ int main(void)
         return sb_test_skip_all(slot.reason);
     if (!slot.provides.compile_offline)
         return sb_test_skip_all("the cuda backend cannot compile without a device");
+    /* The backend opens NVRTC at run time; where none is installed, it
+       says so on the first compile. */
+    char *probe = NULL;
+    if (slot.vt->compile_offline("extern \"C\" __global__ void k() {}", NULL, 0, "sm_90", &probe) &&
+        strstr(slot.vt->last_error(), "NVRTC not found"))
+        return sb_test_skip_all(slot.vt->last_error());
+    free(probe);
     char err[512];
     source = sb_kernel_source(slot.vt->prelude, "transpose.cl", err, sizeof err);
     if (!source)
