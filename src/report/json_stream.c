@@ -85,6 +85,14 @@ static void keep(scanner *s, int ch)
     s->text[s->len++] = (char)ch;
 }
 
+/* A byte that JSON never has outside white space: a control character
+ * (a NUL among them).  Capturing stops at one, so that an endless device
+ * (/dev/zero) or a binary file ends at once in jansson's error. */
+static int is_control(int ch)
+{
+    return ch >= 0 && ch < 0x20 && !is_space(ch);
+}
+
 /* The rest of a string after its opening quote; 0, or EOF at the end of
  * the file. */
 static int capture_string(scanner *s)
@@ -93,6 +101,8 @@ static int capture_string(scanner *s)
         if ((ch = next(s)) == EOF)
             return EOF;
         keep(s, ch);
+        if (is_control(ch) || s->nomem)
+            return 0;
         if (escaped)
             escaped = 0;
         else if (ch == '\\')
@@ -121,12 +131,16 @@ static int capture(scanner *s, int first)
                 return 0;
             }
             keep(s, ch);
+            if (is_control(ch) || s->nomem)
+                return 0;
         }
     }
     for (int depth = 1, ch; depth > 0;) {
         if ((ch = next(s)) == EOF)
             return EOF;
         keep(s, ch);
+        if (is_control(ch) || s->nomem)
+            return 0;
         if (ch == '"' && capture_string(s) == EOF)
             return EOF;
         depth += ch == '{' || ch == '[' ? 1 : ch == '}' || ch == ']' ? -1 : 0;
