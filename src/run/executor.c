@@ -18,6 +18,7 @@
 #include "run/host_data.h"
 #include "run/kernel_source.h"
 #include "run/ptx_summary.h"
+#include "run/registry.h"
 #include "run/timing.h"
 #include "run/workspace.h"
 
@@ -63,7 +64,7 @@ static void report_failure(const sb_session *s, const sb_experiment *e, const sb
 /* A backend call failed: its message, and the status it earns. */
 static int backend_failure(variant_run *vr)
 {
-    snprintf(vr->err, sizeof vr->err, "%s", vr->s->slot.vt->last_error());
+    snprintf(vr->err, sizeof vr->err, "%s", sb_registry_error(vr->s->slot.vt));
     return SB_EXIT_RUNTIME;
 }
 
@@ -192,11 +193,18 @@ static int verify_variant(variant_run *vr)
         return backend_failure(vr);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* The host buffers are poisoned too: they hold the previous variant's
+       output, which a download that reports success and copies nothing
+       would leave there to be verified. */
     int nout = 0;
-    for (int i = 0; i < plan->nbuffers; i++)
-        if (!plan->buffer[i].init &&
-            vt->download(vr->outputs[nout++], vr->bufs[i], plan->buffer[i].bytes))
+    for (int i = 0; i < plan->nbuffers; i++) {
+        if (plan->buffer[i].init)
+            continue;
+        void *host = vr->outputs[nout++];
+        sb_poison(host, plan->buffer[i].bytes);
+        if (vt->download(host, vr->bufs[i], plan->buffer[i].bytes))
             return backend_failure(vr);
+    }
     char why[1024] = "";
     int wrong = vr->e->verify(vr->host, vr->p, vr->v, vr->outputs, why, sizeof why);
     vr->verify_ms = ms_since(&t0);
@@ -299,7 +307,7 @@ static void record_ptx(const variant_run *vr, sb_result *r)
     if (s->slot.vt->program_ptx(vr->prog, &ptx)) {
         if (dir)
             report_failure(s, vr->e, vr->v, "no PTX to save: %s",
-                           s->slot.provides.program_ptx ? s->slot.vt->last_error()
+                           s->slot.provides.program_ptx ? sb_registry_error(s->slot.vt)
                                                         : "not supported");
         return;
     }
