@@ -167,6 +167,8 @@ int sb_report_json(const sb_analysis *a, FILE *out)
         "per access");
     if (!root)
         return -1;
+    if (run->interrupted)
+        json_object_set_new(root, "interrupted", json_true());
     json_t *devices = json_array();
     for (int i = 0; i < run->ndevices; i++)
         json_array_append_new(devices, device_json(&run->devices[i]));
