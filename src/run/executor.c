@@ -16,6 +16,7 @@
 #include "cli/options.h"
 #include "experiments/variant.h"
 #include "run/host_data.h"
+#include "run/interrupt.h"
 #include "run/kernel_source.h"
 #include "run/ptx_summary.h"
 #include "run/registry.h"
@@ -454,7 +455,7 @@ static int run_on_session(const sb_suite *suite, sb_session *s, const sb_suite_e
     sb_workspace *ws = sb_workspace_new(s->slot.vt, s->dev);
     variant_run *vr = malloc(sizeof *vr);
     int status = ws && vr ? SB_EXIT_OK : SB_EXIT_RUNTIME;
-    for (int i = 0; i < se->nvariants && ws && vr; i++) {
+    for (int i = 0; i < se->nvariants && ws && vr && !sb_interrupted(); i++) {
         const sb_variant *v = &se->variants[i];
         progress(suite, s, e, v, i, se->nvariants);
         sb_program *prog;
@@ -492,7 +493,7 @@ static sb_problem choose_size(const sb_suite *suite, const sb_experiment *e,
 int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_run *run)
 {
     int status = SB_EXIT_OK;
-    for (int x = 0; x < suite->nexperiments; x++) {
+    for (int x = 0; x < suite->nexperiments && !sb_interrupted(); x++) {
         const sb_suite_experiment *se = &suite->experiments[x];
         const sb_experiment *e = se->e;
         sb_problem size = choose_size(suite, e, sessions, nsessions);
@@ -505,12 +506,13 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
                 status = SB_EXIT_RUNTIME;
             continue;
         }
-        for (int si = 0; si < nsessions; si++) {
+        for (int si = 0; si < nsessions && !sb_interrupted(); si++) {
             int st = run_on_session(suite, &sessions[si], se, &size, host, run);
             if (st && !status)
                 status = st;
         }
         e->release(host);
     }
+    run->interrupted = sb_interrupted() != 0;
     return status;
 }
