@@ -16,6 +16,7 @@
 #include "run/crossapi.h"
 #include "run/executor.h"
 #include "run/interrupt.h"
+#include "run/preflight.h"
 #include "run/session.h"
 #include "run/suite.h"
 
@@ -122,6 +123,11 @@ int sb_cmd_run(const sb_options *o)
     status = sb_sessions_open(&suite, sessions, &nsessions, &run);
     if (status == SB_EXIT_OK && (status = check_reference(o, &run)) != SB_EXIT_OK)
         run.ndevices = 0; /* nothing measured, nothing to report */
+    if (status == SB_EXIT_OK && (status = sb_preflight(&suite, sessions, nsessions, err,
+                                                       sizeof err)) != SB_EXIT_OK) {
+        fprintf(stderr, "simtbench: %s\n", err);
+        run.ndevices = 0;
+    }
     if (status == SB_EXIT_OK)
         status = sb_execute(&suite, sessions, nsessions, &run);
     sb_sessions_close(sessions, nsessions);

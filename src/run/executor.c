@@ -18,6 +18,7 @@
 #include "run/host_data.h"
 #include "run/interrupt.h"
 #include "run/kernel_source.h"
+#include "run/preflight.h"
 #include "run/ptx_summary.h"
 #include "run/registry.h"
 #include "run/timing.h"
@@ -474,29 +475,13 @@ static int run_on_session(const sb_suite *suite, sb_session *s, const sb_suite_e
     return status;
 }
 
-/* One size for every API, so that their rows compare: the one asked for,
- * else the largest any device asks for (OpenCL, for one, reports no true
- * L2 size). */
-static sb_problem choose_size(const sb_suite *suite, const sb_experiment *e,
-                              const sb_session *sessions, int nsessions)
-{
-    sb_problem size = {suite->rows, suite->cols};
-    for (int si = 0; suite->rows == 0 && si < nsessions; si++) {
-        sb_problem p;
-        e->default_size(&sessions[si].info, &p);
-        if ((double)p.rows * p.cols > (double)size.rows * size.cols)
-            size = p;
-    }
-    return size;
-}
-
 int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_run *run)
 {
     int status = SB_EXIT_OK;
     for (int x = 0; x < suite->nexperiments && !sb_interrupted(); x++) {
         const sb_suite_experiment *se = &suite->experiments[x];
         const sb_experiment *e = se->e;
-        sb_problem size = choose_size(suite, e, sessions, nsessions);
+        sb_problem size = sb_run_size(suite, e, sessions, nsessions);
         /* Inputs and reference once, shared by every API. */
         void *host = NULL;
         char err[ERR_LEN];
