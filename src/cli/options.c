@@ -402,6 +402,9 @@ void sb_options_usage(FILE *f)
         "  2  bad usage: an unknown option or a value out of range\n"
         "  3  a requested backend or device is not available (e.g. no NVIDIA driver)\n"
         "  4  a backend call failed (kernel build, memory allocation, launch)\n"
-        "  5  a file could not be read or written (kernel sources, --output, --plot)\n",
+        "     or the run does not fit in the device's or the host's memory (checked first)\n"
+        "  5  a file could not be read or written (kernel sources, --output, --plot)\n"
+        "  130, 143  interrupted by SIGINT or SIGTERM: the variant being measured finished,\n"
+        "     and the report and --save hold the finished results, marked interrupted\n",
         f);
 }
