@@ -270,8 +270,11 @@ static void terminate_strings(sb_device_info *info)
                       sizeof info->cache_name};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         char *f = fields[i];
+        unsigned char dropped = (unsigned char)f[sizes[i] - 1];
         f[sizes[i] - 1] = '\0';
-        f[sb_utf8_cut(f, sizes[i] - 1)] = '\0';
+        /* The byte given up went on with a character: the rest of it goes. */
+        if ((dropped & 0xc0) == 0x80)
+            f[sb_utf8_cut(f, sizes[i] - 2)] = '\0';
     }
 }
 
