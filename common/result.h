@@ -91,6 +91,7 @@ typedef struct sb_run {
     sb_run_device devices[SB_RUN_MAX_DEVICES];
     size_t nresults, capacity;
     sb_result *results;
+    int interrupted;         /* stopped by a signal: the results are what finished */
 } sb_run;
 
 /* Append a copy of r to the run; returns 0, or -1 when out of memory. */

@@ -3,6 +3,7 @@
  * the run command's options (or --help, --version, --list). */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +25,18 @@ static const struct {
     {"report", sb_cmd_report},
 };
 
+/* What was printed on stdout must have reached it (a full disk, a closed
+   descriptor): SB_EXIT_OK, or SB_EXIT_IO with one line. */
+static int stdout_status(void)
+{
+    int error = fflush(stdout) ? errno : 0;
+    if (!error && !ferror(stdout))
+        return SB_EXIT_OK;
+    fprintf(stderr, "simtbench: cannot write to standard output: %s\n",
+            error ? strerror(error) : "a write failed");
+    return SB_EXIT_IO;
+}
+
 int main(int argc, char **argv)
 {
     for (size_t i = 0; argc > 1 && i < sizeof subcommands / sizeof subcommands[0]; i++)
@@ -39,15 +52,15 @@ int main(int argc, char **argv)
     }
     if (o.help) {
         sb_options_usage(stdout);
-        return SB_EXIT_OK;
+        return stdout_status();
     }
     if (o.version) {
         printf("simtbench %s\n", PACKAGE_VERSION);
-        return SB_EXIT_OK;
+        return stdout_status();
     }
     if (o.list) {
         sb_cmd_list(stdout);
-        return SB_EXIT_OK;
+        return stdout_status();
     }
     return sb_cmd_run(&o);
 }

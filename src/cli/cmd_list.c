@@ -38,7 +38,7 @@ static void list_backends(FILE *f)
         }
         fprintf(f, "  %-8s available (%s)\n", slot.name, slot.path);
         sb_device_info infos[32];
-        int n = slot.vt->enumerate(infos, 32);
+        int n = sb_registry_enumerate(&slot, infos, 32);
         for (int i = 0; i < n; i++)
             fprintf(f, "           platform %d device %d: %s [%s] %s, driver %s%s\n",
                     infos[i].platform_index, infos[i].device_index, infos[i].name,

@@ -554,12 +554,24 @@ static void print_json(FILE *out, const spec *s, const char *header)
     fputs("\n  ]\n}\n", out);
 }
 
+/* Output that could not be written is a file error (5), as for every
+   command, never the wrong-result status: 0 when stdout took it all. */
+static int stdout_status(void)
+{
+    int error = fflush(stdout) ? errno : 0;
+    if (!error && !ferror(stdout))
+        return 0;
+    fprintf(stderr, PROG ": could not write the output: %s\n",
+            error ? strerror(error) : "a write failed");
+    return 5;
+}
+
 int sb_cmd_model(int argc, char **argv)
 {
     spec s;
     int rc = parse_args(argc, argv, &s);
     if (rc == -1)
-        return fflush(stdout) == 0 ? 0 : 1;
+        return stdout_status();
     if (rc != 0)
         return rc;
 
@@ -579,9 +591,5 @@ int sb_cmd_model(int argc, char **argv)
         print_json(stdout, &s, header);
     else
         print_table(stdout, &s, header);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, PROG ": could not write the output\n");
-        return 1;
-    }
-    return 0;
+    return stdout_status();
 }

@@ -15,6 +15,8 @@
 #include "run/analysis.h"
 #include "run/crossapi.h"
 #include "run/executor.h"
+#include "run/interrupt.h"
+#include "run/preflight.h"
 #include "run/session.h"
 #include "run/suite.h"
 
@@ -88,6 +90,21 @@ static int check_reference(const sb_options *o, const sb_run *run)
     return SB_EXIT_USAGE;
 }
 
+/* After SIGINT or SIGTERM: what was kept, and the status a signal earns
+ * (128 plus its number, as a shell reports a death by it). */
+static int interrupted_status(int sig, const sb_run *run, const sb_options *o)
+{
+    if (run->ndevices == 0)
+        fprintf(stderr, "simtbench: interrupted (%s) before anything was measured\n",
+                strsignal(sig));
+    else
+        fprintf(stderr, "simtbench: interrupted (%s): stopped after the variant it was "
+                        "measuring; the %zu finished results are in the report%s, marked "
+                        "interrupted\n",
+                strsignal(sig), run->nresults, o->save ? " and the saved run" : "");
+    return 128 + sig;
+}
+
 int sb_cmd_run(const sb_options *o)
 {
     sb_suite suite;
@@ -97,6 +114,7 @@ int sb_cmd_run(const sb_options *o)
         fprintf(stderr, "simtbench: %s\n", err);
         return status;
     }
+    sb_interrupt_catch();
     sb_run run;
     memset(&run, 0, sizeof run);
     stamp(&run);
@@ -105,9 +123,16 @@ int sb_cmd_run(const sb_options *o)
     status = sb_sessions_open(&suite, sessions, &nsessions, &run);
     if (status == SB_EXIT_OK && (status = check_reference(o, &run)) != SB_EXIT_OK)
         run.ndevices = 0; /* nothing measured, nothing to report */
+    if (status == SB_EXIT_OK && (status = sb_preflight(&suite, sessions, nsessions, err,
+                                                       sizeof err)) != SB_EXIT_OK) {
+        fprintf(stderr, "simtbench: %s\n", err);
+        run.ndevices = 0;
+    }
     if (status == SB_EXIT_OK)
         status = sb_execute(&suite, sessions, nsessions, &run);
     sb_sessions_close(sessions, nsessions);
+    int sig = sb_interrupted();
+    run.interrupted = sig != 0;
     sb_analysis analysis;
     int analysed = sb_analyse(&run, o->reference, &analysis);
     if (analysed) {
@@ -119,6 +144,8 @@ int sb_cmd_run(const sb_options *o)
         if (st && !status)
             status = st;
     }
+    if (sig)
+        status = interrupted_status(sig, &run, o);
     sb_analysis_free(&analysis);
     sb_run_free(&run);
     sb_suite_free(&suite);

@@ -67,18 +67,24 @@ int sb_parse_size(const char *s, long *rows, long *cols)
     return 0;
 }
 
-/* Split a comma list into fixed slots; empty items and overflow are errors. */
+/* What split_list found wrong. */
+enum { LIST_OK, LIST_MALFORMED = -1, LIST_TOO_MANY = -2 };
+
+/* Split a comma list into fixed slots: LIST_OK; LIST_TOO_MANY past max
+ * items; LIST_MALFORMED for an empty item or one longer than a slot. */
 static int split_list(const char *s, void *slots, size_t slot_size, int max, int *count)
 {
     int n = 0;
     const char *p = s;
     if (!*p)
-        return -1;
+        return LIST_MALFORMED;
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len == 0 || len >= slot_size || n == max)
-            return -1;
+        if (len == 0 || len >= slot_size)
+            return LIST_MALFORMED;
+        if (n == max)
+            return LIST_TOO_MANY;
         char *slot = (char *)slots + (size_t)n * slot_size;
         memcpy(slot, p, len);
         slot[len] = '\0';
@@ -88,6 +94,19 @@ static int split_list(const char *s, void *slots, size_t slot_size, int max, int
         p = comma + 1;
     }
     *count = n;
+    return LIST_OK;
+}
+
+/* A --experiment, --variant or --backend list into its slots; a failure
+ * says what was expected, or the limit. */
+static int parse_names(const char *option, const char *expected, const char *list, void *slots,
+                       size_t slot_size, int *count, char *err, size_t n)
+{
+    int st = split_list(list, slots, slot_size, SB_MAX_NAMES, count);
+    if (st == LIST_TOO_MANY)
+        return fail(err, n, "%s: at most %d names", option, SB_MAX_NAMES);
+    if (st)
+        return fail(err, n, "%s: expected %s, got '%s'", option, expected, list);
     return 0;
 }
 
@@ -114,10 +133,16 @@ static int check_reference(const sb_options *o, char *err, size_t n)
 /* --backend LIST: names the registry knows, one session each. */
 static int parse_backends(const char *list, sb_options *o, char *err, size_t n)
 {
-    char known[128];
+    char known[128], expected[200];
     sb_registry_names(known, sizeof known);
-    if (split_list(list, o->backends, sizeof o->backends[0], SB_MAX_NAMES, &o->nbackends))
-        return fail(err, n, "--backend: expected %s, all or a comma list, got '%s'", known, list);
+    if (strcmp(list, "all") == 0) {
+        o->nbackends = 0;
+        return 0;
+    }
+    snprintf(expected, sizeof expected, "%s, all or a comma list", known);
+    if (parse_names("--backend", expected, list, o->backends, sizeof o->backends[0],
+                    &o->nbackends, err, n))
+        return SB_EXIT_USAGE;
     for (int i = 0; i < o->nbackends; i++)
         if (!sb_registry_knows(o->backends[i]))
             return fail(err, n, "--backend: unknown backend '%s' (known: %s, all)", o->backends[i],
@@ -125,133 +150,199 @@ static int parse_backends(const char *list, sb_options *o, char *err, size_t n)
     return 0;
 }
 
+enum { OPT_PLOT = 256, OPT_PTX, OPT_SEED, OPT_VARIANT, OPT_SAVE, OPT_REFERENCE };
+
+static const struct option longopts[] = {
+    {"backend", required_argument, NULL, 'b'},
+    {"device", required_argument, NULL, 'd'},
+    {"platform", required_argument, NULL, 'p'},
+    {"experiment", required_argument, NULL, 'e'},
+    {"variant", required_argument, NULL, OPT_VARIANT},
+    {"size", required_argument, NULL, 's'},
+    {"reps", required_argument, NULL, 'r'},
+    {"warmup", required_argument, NULL, 'w'},
+    {"format", required_argument, NULL, 'f'},
+    {"reference", required_argument, NULL, OPT_REFERENCE},
+    {"output", required_argument, NULL, 'o'},
+    {"save", required_argument, NULL, OPT_SAVE},
+    {"plot", required_argument, NULL, OPT_PLOT},
+    {"dump-ptx", required_argument, NULL, OPT_PTX},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"list", no_argument, NULL, 'l'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0}};
+
+/* The names an option takes: 0 when c is one of them (or its error),
+ * 1 when c is not a name option. */
+static int parse_name_option(int c, const char *arg, sb_options *o, char *err, size_t n)
+{
+    switch (c) {
+    case 'b':
+        return parse_backends(arg, o, err, n);
+    case 'e':
+        return parse_names("--experiment", "a name or a comma list", arg, o->experiments,
+                           sizeof o->experiments[0], &o->nexperiments, err, n);
+    case OPT_VARIANT:
+        if (strcmp(arg, "all") == 0) {
+            o->all_variants = 1;
+            return 0;
+        }
+        return parse_names("--variant", "a name, a comma list or 'all'", arg, o->variants,
+                           sizeof o->variants[0], &o->nvariants, err, n);
+    default:
+        return 1;
+    }
+}
+
+/* The numbers: 0 when c is one of them (or its error), 1 when not. */
+static int parse_number_option(int c, const char *arg, sb_options *o, char *err, size_t n)
+{
+    long v;
+    switch (c) {
+    case 'd':
+        if (parse_long(arg, 0, 1023, &v))
+            return fail(err, n, "--device: expected a device index 0..1023, got '%s'", arg);
+        o->device = (int)v;
+        return 0;
+    case 'p':
+        if (parse_long(arg, 0, 1023, &v))
+            return fail(err, n, "--platform: expected a platform index 0..1023, got '%s'", arg);
+        o->platform = (int)v;
+        return 0;
+    case 's':
+        if (sb_parse_size(arg, &o->rows, &o->cols))
+            return fail(err, n, "--size: expected N or MxN, positive, under 2^31 elements, got '%s'",
+                        arg);
+        return 0;
+    case 'r':
+        if (parse_long(arg, 1, 100000, &v))
+            return fail(err, n, "--reps: expected 1..100000, got '%s'", arg);
+        o->reps = (int)v;
+        return 0;
+    case 'w':
+        if (parse_long(arg, 0, 100000, &v))
+            return fail(err, n, "--warmup: expected 0..100000, got '%s'", arg);
+        o->warmup = (int)v;
+        return 0;
+    case OPT_SEED:
+        if (parse_long(arg, 0, UINT_MAX > LONG_MAX ? LONG_MAX : UINT_MAX, &v))
+            return fail(err, n, "--seed: expected a non-negative integer, got '%s'", arg);
+        o->seed = (unsigned)v;
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* The paths and the format: 0 when c is one of them (or its error), 1
+ * when not.  An empty path names no file: bad usage, not a file error. */
+static int parse_output_option(int c, const char *arg, sb_options *o, char *err, size_t n)
+{
+    static const struct {
+        int c;
+        const char *option, *what;
+    } paths[] = {{'o', "--output", "a file name"},
+                 {OPT_SAVE, "--save", "a file name"},
+                 {OPT_PLOT, "--plot", "a directory"},
+                 {OPT_PTX, "--dump-ptx", "a directory"},
+                 {OPT_REFERENCE, "--reference", "a backend name"}};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+        if (paths[i].c == c && !*arg)
+            return fail(err, n, "%s: expected %s, got ''", paths[i].option, paths[i].what);
+    switch (c) {
+    case 'f':
+        return sb_report_find(arg, &o->format) ? bad_format(err, n, arg) : 0;
+    case OPT_REFERENCE:
+        o->reference = arg;
+        return 0;
+    case 'o':
+        o->output = arg;
+        return 0;
+    case OPT_SAVE:
+        o->save = arg;
+        return 0;
+    case OPT_PLOT:
+        o->plot_dir = arg;
+        return 0;
+    case OPT_PTX:
+        o->ptx_dir = arg;
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* The flags: 0 when c is one, 1 when not. */
+static int parse_flag_option(int c, sb_options *o)
+{
+    int *flag = c == 'l' ? &o->list : c == 'q' ? &o->quiet : c == 'h' ? &o->help
+              : c == 'V' ? &o->version : NULL;
+    if (!flag)
+        return 1;
+    *flag = 1;
+    return 0;
+}
+
+/* "--s" is a prefix of more than one long option: which ones. */
+static int ambiguous(const char *arg, char *err, size_t n)
+{
+    size_t len = strcspn(arg + 2, "=");
+    char names[256] = "";
+    size_t used = 0;
+    int count = 0, total = 0;
+    for (const struct option *lo = longopts; lo->name; lo++)
+        total += strncmp(lo->name, arg + 2, len) == 0;
+    for (const struct option *lo = longopts; lo->name && used < sizeof names; lo++) {
+        if (strncmp(lo->name, arg + 2, len) != 0)
+            continue;
+        count++;
+        int w = snprintf(names + used, sizeof names - used, "%s--%s",
+                         count == 1 ? "" : count == total ? " or " : ", ", lo->name);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    if (total < 2)
+        return 0;
+    fail(err, n, "ambiguous option '%.*s' (could be %s)", (int)(len + 2), arg, names);
+    return 1;
+}
+
+/* What getopt refused: a missing value, an ambiguous prefix or an
+ * unknown option. */
+static int bad_option(int c, char **argv, char *err, size_t n)
+{
+    const char *arg = argv[optind - 1];
+    if (c == ':')
+        return fail(err, n, "option '%s' needs a value", arg);
+    if (optopt && strncmp(arg, "--", 2) == 0 && strchr(arg, '='))
+        return fail(err, n, "option '%.*s' takes no value", (int)strcspn(arg, "="), arg);
+    if (optopt)
+        return fail(err, n, "unknown option '-%c' (see --help)", optopt);
+    if (strncmp(arg, "--", 2) == 0 && ambiguous(arg, err, n))
+        return SB_EXIT_USAGE;
+    return fail(err, n, "unknown option '%s' (see --help)", arg);
+}
+
 int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
 {
-    enum { OPT_PLOT = 256, OPT_PTX, OPT_SEED, OPT_VARIANT, OPT_SAVE, OPT_REFERENCE };
-    static const struct option longopts[] = {
-        {"backend", required_argument, NULL, 'b'},
-        {"device", required_argument, NULL, 'd'},
-        {"platform", required_argument, NULL, 'p'},
-        {"experiment", required_argument, NULL, 'e'},
-        {"variant", required_argument, NULL, OPT_VARIANT},
-        {"size", required_argument, NULL, 's'},
-        {"reps", required_argument, NULL, 'r'},
-        {"warmup", required_argument, NULL, 'w'},
-        {"format", required_argument, NULL, 'f'},
-        {"reference", required_argument, NULL, OPT_REFERENCE},
-        {"output", required_argument, NULL, 'o'},
-        {"save", required_argument, NULL, OPT_SAVE},
-        {"plot", required_argument, NULL, OPT_PLOT},
-        {"dump-ptx", required_argument, NULL, OPT_PTX},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"list", no_argument, NULL, 'l'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {NULL, 0, NULL, 0}};
-    long v;
     int c;
-
     optind = 0; /* glibc: a full re-initialisation, so parsing can be repeated */
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":b:d:p:e:s:r:w:f:o:lqhV", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'b':
-            if (strcmp(optarg, "all") == 0) {
-                o->nbackends = 0;
-                break;
-            }
-            if (parse_backends(optarg, o, err, n))
-                return SB_EXIT_USAGE;
-            break;
-        case 'e':
-            if (split_list(optarg, o->experiments, sizeof o->experiments[0],
-                           SB_MAX_NAMES, &o->nexperiments))
-                return fail(err, n, "--experiment: expected a name or a comma list, got '%s'",
-                            optarg);
-            break;
-        case OPT_VARIANT:
-            if (strcmp(optarg, "all") == 0) {
-                o->all_variants = 1;
-                break;
-            }
-            if (split_list(optarg, o->variants, sizeof o->variants[0], SB_MAX_NAMES,
-                           &o->nvariants))
-                return fail(err, n, "--variant: expected a name, a comma list or 'all', got '%s'",
-                            optarg);
-            break;
-        case 'd':
-            if (parse_long(optarg, 0, 1023, &v))
-                return fail(err, n, "--device: expected a device index 0..1023, got '%s'", optarg);
-            o->device = (int)v;
-            break;
-        case 'p':
-            if (parse_long(optarg, 0, 1023, &v))
-                return fail(err, n, "--platform: expected a platform index 0..1023, got '%s'",
-                            optarg);
-            o->platform = (int)v;
-            break;
-        case 's':
-            if (sb_parse_size(optarg, &o->rows, &o->cols))
-                return fail(err, n,
-                            "--size: expected N or MxN, positive, under 2^31 elements, got '%s'",
-                            optarg);
-            break;
-        case 'r':
-            if (parse_long(optarg, 1, 100000, &v))
-                return fail(err, n, "--reps: expected 1..100000, got '%s'", optarg);
-            o->reps = (int)v;
-            break;
-        case 'w':
-            if (parse_long(optarg, 0, 100000, &v))
-                return fail(err, n, "--warmup: expected 0..100000, got '%s'", optarg);
-            o->warmup = (int)v;
-            break;
-        case OPT_SEED:
-            if (parse_long(optarg, 0, UINT_MAX > LONG_MAX ? LONG_MAX : UINT_MAX, &v))
-                return fail(err, n, "--seed: expected a non-negative integer, got '%s'", optarg);
-            o->seed = (unsigned)v;
-            break;
-        case 'f':
-            if (sb_report_find(optarg, &o->format))
-                return bad_format(err, n, optarg);
-            break;
-        case OPT_REFERENCE:
-            if (!*optarg)
-                return fail(err, n, "--reference: expected a backend name, got ''");
-            o->reference = optarg;
-            break;
-        case 'o':
-            o->output = optarg;
-            break;
-        case OPT_SAVE:
-            o->save = optarg;
-            break;
-        case OPT_PLOT:
-            o->plot_dir = optarg;
-            break;
-        case OPT_PTX:
-            o->ptx_dir = optarg;
-            break;
-        case 'l':
-            o->list = 1;
-            break;
-        case 'q':
-            o->quiet = 1;
-            break;
-        case 'h':
-            o->help = 1;
-            break;
-        case 'V':
-            o->version = 1;
-            break;
-        case ':':
-            return fail(err, n, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            if (optopt)
-                return fail(err, n, "unknown option '-%c' (see --help)", optopt);
-            return fail(err, n, "unknown option '%s' (see --help)", argv[optind - 1]);
-        }
+        int st = c == ':' || c == '?' ? bad_option(c, argv, err, n) : 1;
+        if (st == 1)
+            st = parse_name_option(c, optarg, o, err, n);
+        if (st == 1)
+            st = parse_number_option(c, optarg, o, err, n);
+        if (st == 1)
+            st = parse_output_option(c, optarg, o, err, n);
+        if (st == 1)
+            st = parse_flag_option(c, o);
+        if (st == 1)
+            st = bad_option('?', argv, err, n);
+        if (st)
+            return SB_EXIT_USAGE;
     }
     if (optind < argc)
         return fail(err, n, "unexpected argument '%s' (see --help)", argv[optind]);
@@ -311,6 +402,9 @@ void sb_options_usage(FILE *f)
         "  2  bad usage: an unknown option or a value out of range\n"
         "  3  a requested backend or device is not available (e.g. no NVIDIA driver)\n"
         "  4  a backend call failed (kernel build, memory allocation, launch)\n"
-        "  5  a file could not be read or written (kernel sources, --output, --plot)\n",
+        "     or the run does not fit in the device's or the host's memory (checked first)\n"
+        "  5  a file could not be read or written (kernel sources, --output, --plot)\n"
+        "  130, 143  interrupted by SIGINT or SIGTERM: the variant being measured finished,\n"
+        "     and the report and --save hold the finished results, marked interrupted\n",
         f);
 }

@@ -361,6 +361,8 @@ static json_t *head_json(const sb_run *run, sb_json_builder *b)
     }
     sb_json_put_str(root, "date", run->date, b);
     sb_json_put_str(root, "host", run->host, b);
+    if (run->interrupted)
+        json_object_set_new(root, "interrupted", json_true());
     if ((units = sb_json_put_object(root, "units", b))) {
         sb_json_put_str(units, "GB/s",
                         "10^9 bytes per second: useful bytes read plus written over the median "

@@ -208,6 +208,8 @@ int sb_report_table(const sb_analysis *a, FILE *out, char *err, size_t n)
     const sb_run *run = a->run;
     const sb_crossapi *x = &a->cross;
     fprintf(out, "simtbench %s  %s  %s\n", run->tool_version, run->date, run->host);
+    if (run->interrupted)
+        fprintf(out, "interrupted: only the results that finished before the signal\n");
     fprintf(out, "GB/s = 10^9 bytes/s of useful bytes read plus written over the median "
                  "device-event time\n\n");
     device_section(run, out);

@@ -16,8 +16,11 @@
 #include "cli/options.h"
 #include "experiments/variant.h"
 #include "run/host_data.h"
+#include "run/interrupt.h"
 #include "run/kernel_source.h"
+#include "run/preflight.h"
 #include "run/ptx_summary.h"
+#include "run/registry.h"
 #include "run/timing.h"
 #include "run/workspace.h"
 
@@ -63,7 +66,7 @@ static void report_failure(const sb_session *s, const sb_experiment *e, const sb
 /* A backend call failed: its message, and the status it earns. */
 static int backend_failure(variant_run *vr)
 {
-    snprintf(vr->err, sizeof vr->err, "%s", vr->s->slot.vt->last_error());
+    snprintf(vr->err, sizeof vr->err, "%s", sb_registry_error(vr->s->slot.vt));
     return SB_EXIT_RUNTIME;
 }
 
@@ -192,11 +195,18 @@ static int verify_variant(variant_run *vr)
         return backend_failure(vr);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* The host buffers are poisoned too: they hold the previous variant's
+       output, which a download that reports success and copies nothing
+       would leave there to be verified. */
     int nout = 0;
-    for (int i = 0; i < plan->nbuffers; i++)
-        if (!plan->buffer[i].init &&
-            vt->download(vr->outputs[nout++], vr->bufs[i], plan->buffer[i].bytes))
+    for (int i = 0; i < plan->nbuffers; i++) {
+        if (plan->buffer[i].init)
+            continue;
+        void *host = vr->outputs[nout++];
+        sb_poison(host, plan->buffer[i].bytes);
+        if (vt->download(host, vr->bufs[i], plan->buffer[i].bytes))
             return backend_failure(vr);
+    }
     char why[1024] = "";
     int wrong = vr->e->verify(vr->host, vr->p, vr->v, vr->outputs, why, sizeof why);
     vr->verify_ms = ms_since(&t0);
@@ -299,7 +309,7 @@ static void record_ptx(const variant_run *vr, sb_result *r)
     if (s->slot.vt->program_ptx(vr->prog, &ptx)) {
         if (dir)
             report_failure(s, vr->e, vr->v, "no PTX to save: %s",
-                           s->slot.provides.program_ptx ? s->slot.vt->last_error()
+                           s->slot.provides.program_ptx ? sb_registry_error(s->slot.vt)
                                                         : "not supported");
         return;
     }
@@ -446,7 +456,7 @@ static int run_on_session(const sb_suite *suite, sb_session *s, const sb_suite_e
     sb_workspace *ws = sb_workspace_new(s->slot.vt, s->dev);
     variant_run *vr = malloc(sizeof *vr);
     int status = ws && vr ? SB_EXIT_OK : SB_EXIT_RUNTIME;
-    for (int i = 0; i < se->nvariants && ws && vr; i++) {
+    for (int i = 0; i < se->nvariants && ws && vr && !sb_interrupted(); i++) {
         const sb_variant *v = &se->variants[i];
         progress(suite, s, e, v, i, se->nvariants);
         sb_program *prog;
@@ -465,29 +475,13 @@ static int run_on_session(const sb_suite *suite, sb_session *s, const sb_suite_e
     return status;
 }
 
-/* One size for every API, so that their rows compare: the one asked for,
- * else the largest any device asks for (OpenCL, for one, reports no true
- * L2 size). */
-static sb_problem choose_size(const sb_suite *suite, const sb_experiment *e,
-                              const sb_session *sessions, int nsessions)
-{
-    sb_problem size = {suite->rows, suite->cols};
-    for (int si = 0; suite->rows == 0 && si < nsessions; si++) {
-        sb_problem p;
-        e->default_size(&sessions[si].info, &p);
-        if ((double)p.rows * p.cols > (double)size.rows * size.cols)
-            size = p;
-    }
-    return size;
-}
-
 int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_run *run)
 {
     int status = SB_EXIT_OK;
-    for (int x = 0; x < suite->nexperiments; x++) {
+    for (int x = 0; x < suite->nexperiments && !sb_interrupted(); x++) {
         const sb_suite_experiment *se = &suite->experiments[x];
         const sb_experiment *e = se->e;
-        sb_problem size = choose_size(suite, e, sessions, nsessions);
+        sb_problem size = sb_run_size(suite, e, sessions, nsessions);
         /* Inputs and reference once, shared by every API. */
         void *host = NULL;
         char err[ERR_LEN];
@@ -497,12 +491,13 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
                 status = SB_EXIT_RUNTIME;
             continue;
         }
-        for (int si = 0; si < nsessions; si++) {
+        for (int si = 0; si < nsessions && !sb_interrupted(); si++) {
             int st = run_on_session(suite, &sessions[si], se, &size, host, run);
             if (st && !status)
                 status = st;
         }
         e->release(host);
     }
+    run->interrupted = sb_interrupted() != 0;
     return status;
 }

@@ -15,7 +15,9 @@
 /* Run the suite on sessions[0..nsessions), appending verified results to
  * run.  Failures are reported on stderr as they happen, one line each;
  * returns the exit status (SB_EXIT_OK when every variant ran and was
- * verified, else the first failure's). */
+ * verified, else the first failure's).  After SIGINT or SIGTERM
+ * (interrupt.h) it stops once the current variant is done and sets
+ * run->interrupted. */
 int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_run *run);
 
 #endif

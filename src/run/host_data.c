@@ -174,10 +174,22 @@ long sb_first_periodic_mismatch(const uint32_t *got, const uint32_t *pattern, lo
     return sb_first_mismatch(n, SB_SCAN_GRAIN, scan_words, &w);
 }
 
+/* Bytes sb_host_alloc has handed out: the preflight reads it around an
+   experiment's prepare (which runs on one thread) to learn what that
+   allocates. */
+static size_t host_allocated;
+
 void *sb_host_alloc(size_t bytes, char *err, size_t n)
 {
     void *p = malloc(bytes ? bytes : 1);
     if (!p)
         snprintf(err, n, "out of host memory (%.1f MiB)", bytes / 1048576.0);
+    else
+        host_allocated += bytes;
     return p;
+}
+
+size_t sb_host_allocated(void)
+{
+    return host_allocated;
 }

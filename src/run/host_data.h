@@ -53,4 +53,8 @@ long sb_first_periodic_mismatch(const uint32_t *got, const uint32_t *pattern, lo
 /* malloc that zeroes nothing but reports failure in err; NULL on failure. */
 void *sb_host_alloc(size_t bytes, char *err, size_t n);
 
+/* Bytes sb_host_alloc has handed out so far in this process, freed or not
+ * (a running sum): the difference around a call is what it allocated. */
+size_t sb_host_allocated(void);
+
 #endif

@@ -1,10 +1,14 @@
+/* Kernel sources (kernel_source.h). */
 #include "run/kernel_source.h"
 
 #include "run/self_path.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *sb_kernel_dir(const char *file)
@@ -63,14 +67,39 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
+static void not_found(const char *file, char *err, size_t n)
+{
+    snprintf(err, n,
+             "kernel source %s not found (looked in $SIMTBENCH_KERNEL_PATH, %s/kernels and "
+             "common/kernels/ beside the program)",
+             file, SB_PKGDATADIR);
+}
+
+int sb_kernel_check(const char *file, char *err, size_t n)
+{
+    const char *dir = sb_kernel_dir(file);
+    if (!dir) {
+        not_found(file, err, n);
+        return -1;
+    }
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    int error = fd < 0 ? errno : fstat(fd, &st) ? errno : S_ISREG(st.st_mode) ? 0 : EISDIR;
+    if (fd >= 0)
+        close(fd);
+    if (error)
+        snprintf(err, n, "cannot read kernel source %s: %s", path,
+                 error == EISDIR ? "not a regular file" : strerror(error));
+    return error ? -1 : 0;
+}
+
 static char *load(const char *file, size_t *len, char *err, size_t n)
 {
     const char *dir = sb_kernel_dir(file);
     if (!dir) {
-        snprintf(err, n,
-                 "kernel source %s not found (looked in $SIMTBENCH_KERNEL_PATH, %s/kernels and "
-                 "common/kernels/ beside the program)",
-                 file, SB_PKGDATADIR);
+        not_found(file, err, n);
         return NULL;
     }
     char path[700];

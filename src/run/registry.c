@@ -1,3 +1,4 @@
+/* The backend registry (registry.h). */
 #include "run/registry.h"
 
 #include "run/self_path.h"
@@ -7,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "lib_search.h"
+#include "text.h"
 
 const char *const sb_known_backends[] = {"cuda", "opencl"};
 const int sb_nknown_backends = 2;
@@ -119,6 +123,15 @@ static int cannot_batch_end(sb_device *dev)
     return -1;
 }
 
+/* Not a failure: the API cannot say, which is both 0. */
+static int unknown_memory(sb_device *dev, uint64_t *free_bytes, uint64_t *total_bytes)
+{
+    (void)dev;
+    *free_bytes = 0;
+    *total_bytes = 0;
+    return 0;
+}
+
 void sb_registry_fill_defaults(sb_backend *vt, sb_backend_provides *provides)
 {
     memset(provides, 0, sizeof *provides);
@@ -133,6 +146,7 @@ void sb_registry_fill_defaults(sb_backend *vt, sb_backend_provides *provides)
     SB_FILL(occupancy, cannot_occupancy);
     SB_FILL(kernel_resources, unknown_kernel_resources);
     SB_FILL(vendor_transpose, cannot_vendor_transpose);
+    SB_FILL(memory, unknown_memory);
 #undef SB_FILL
     if (!vt->vendor_transpose_name)
         vt->vendor_transpose_name = "";
@@ -202,6 +216,10 @@ int sb_registry_load(const char *name, sb_backend_slot *slot)
                  name, name, name);
         return -1;
     }
+    /* A file cut short is mapped past its end by dlopen, which dies of
+       SIGBUS before it can return an error: look at it first. */
+    if (sb_lib_check(slot->path, slot->reason, sizeof slot->reason))
+        return -1;
     slot->handle = dlopen(slot->path, RTLD_NOW | RTLD_LOCAL);
     if (!slot->handle) {
         snprintf(slot->reason, sizeof slot->reason, "cannot load %s: %s", slot->path, dlerror());
@@ -219,7 +237,7 @@ int sb_registry_load(const char *name, sb_backend_slot *slot)
         return -1;
     }
     if (slot->vt->probe() != 0) {
-        snprintf(slot->reason, sizeof slot->reason, "%s", slot->vt->last_error());
+        snprintf(slot->reason, sizeof slot->reason, "%s", sb_registry_error(slot->vt));
         return -1;
     }
     slot->available = 1;
@@ -233,4 +251,55 @@ void sb_registry_unload(sb_backend_slot *slot)
     slot->handle = NULL;
     slot->vt = NULL;
     slot->available = 0;
+}
+
+const char *sb_registry_error(const sb_backend *vt)
+{
+    const char *why = vt->last_error();
+    return why && *why ? why : "the module gave no reason";
+}
+
+/* A backend may fill a string field to its last byte: every one ends
+   inside its field, cut between two UTF-8 characters. */
+static void terminate_strings(sb_device_info *info)
+{
+    char *fields[] = {info->platform, info->name,  info->vendor,    info->driver,
+                      info->api_version, info->arch, info->cache_name};
+    size_t sizes[] = {sizeof info->platform, sizeof info->name,  sizeof info->vendor,
+                      sizeof info->driver,   sizeof info->api_version, sizeof info->arch,
+                      sizeof info->cache_name};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        char *f = fields[i];
+        unsigned char dropped = (unsigned char)f[sizes[i] - 1];
+        f[sizes[i] - 1] = '\0';
+        /* The byte given up went on with a character: the rest of it goes. */
+        if ((dropped & 0xc0) == 0x80)
+            f[sb_utf8_cut(f, sizes[i] - 2)] = '\0';
+    }
+}
+
+int sb_registry_enumerate(const sb_backend_slot *slot, sb_device_info *out, int max)
+{
+    if (!slot->available || max <= 0)
+        return -1;
+    memset(out, 0, sizeof *out * (size_t)max);
+    int n = slot->vt->enumerate(out, max);
+    if (n < 0)
+        return -1;
+    if (n > max)
+        n = max;
+    for (int i = 0; i < n; i++)
+        terminate_strings(&out[i]);
+    return n;
+}
+
+int sb_registry_open(const sb_backend_slot *slot, const sb_device_request *req, sb_device **dev,
+                     sb_device_info *info)
+{
+    memset(info, 0, sizeof *info);
+    *dev = NULL;
+    if (slot->vt->open(req, dev, info))
+        return -1;
+    terminate_strings(info);
+    return 0;
 }

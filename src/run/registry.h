@@ -12,7 +12,8 @@
 /* Which optional entries the module itself provides.  The others are the
  * registry's defaults, which give the documented "cannot" answer: -1 from
  * compile_offline, program_ptx, occupancy, vendor_transpose, batch_begin
- * and batch_end, and every field -1 from kernel_resources.  A default sets
+ * and batch_end, every field -1 from kernel_resources, and memory "not
+ * known" (0, both counts 0).  A default sets
  * no last_error(): where the absence itself is worth saying, the caller
  * says it from these flags. */
 typedef struct sb_backend_provides {
@@ -22,6 +23,7 @@ typedef struct sb_backend_provides {
     int kernel_resources;
     int vendor_transpose; /* built with a vendor library */
     int batch;            /* batch_begin and batch_end: times back-to-back launches */
+    int memory;           /* says how much device memory is free */
 } sb_backend_provides;
 
 typedef struct sb_backend_slot {
@@ -55,5 +57,21 @@ int sb_registry_load(const char *name, sb_backend_slot *slot);
 
 /* Unload a slot filled by sb_registry_load. */
 void sb_registry_unload(sb_backend_slot *slot);
+
+/* The backend's last_error(), or a reason of the frontend's own when the
+ * module gave none (NULL or empty): every message about a failed backend
+ * call takes its reason from here. */
+const char *sb_registry_error(const sb_backend *vt);
+
+/* The available backend's devices into out[0..max): the count (at most
+ * max, whatever the module claims), or -1 when it cannot say.  Every
+ * string ends inside its field. */
+int sb_registry_enumerate(const sb_backend_slot *slot, sb_device_info *out, int max);
+
+/* Open a device on the available backend, described in *info with every
+ * string ending inside its field; 0, or -1 with the reason in
+ * sb_registry_error(slot->vt). */
+int sb_registry_open(const sb_backend_slot *slot, const sb_device_request *req, sb_device **dev,
+                     sb_device_info *info);
 
 #endif

@@ -13,8 +13,9 @@ int sb_session_open(sb_session *s, const sb_device_request *req, sb_run *run, ch
         snprintf(err, n, "the %s backend is not available: %s", s->slot.name, s->slot.reason);
         return SB_EXIT_UNAVAILABLE;
     }
-    if (s->slot.vt->open(req, &s->dev, &s->info)) {
-        snprintf(err, n, "%s: cannot open a device: %s", s->slot.name, s->slot.vt->last_error());
+    if (sb_registry_open(&s->slot, req, &s->dev, &s->info)) {
+        snprintf(err, n, "%s: cannot open a device: %s", s->slot.name,
+                 sb_registry_error(s->slot.vt));
         return SB_EXIT_UNAVAILABLE;
     }
     if (run->ndevices >= SB_RUN_MAX_DEVICES) {
@@ -63,25 +64,44 @@ static int open_every_available(const sb_suite *suite, sb_session *sessions, int
     return SB_EXIT_OK;
 }
 
+/* Every named backend loaded before any device opens, so that one that
+   is not available stops the run before another has measured. */
+static int load_named(const sb_suite *suite, sb_session *sessions)
+{
+    for (int b = 0; b < suite->nsessions; b++) {
+        memset(&sessions[b], 0, sizeof sessions[b]);
+        sb_registry_load(suite->sessions[b], &sessions[b].slot);
+        if (!sessions[b].slot.available) {
+            fprintf(stderr, "simtbench: the %s backend is not available: %s\n",
+                    sessions[b].slot.name, sessions[b].slot.reason);
+            for (int i = 0; i <= b; i++)
+                sb_registry_unload(&sessions[i].slot);
+            return SB_EXIT_UNAVAILABLE;
+        }
+    }
+    return SB_EXIT_OK;
+}
+
 int sb_sessions_open(const sb_suite *suite, sb_session *sessions, int *n, sb_run *run)
 {
     char err[1024];
     *n = 0;
     if (suite->nsessions == 0)
         return open_every_available(suite, sessions, n, run);
-    for (int b = 0; b < suite->nsessions; b++) {
-        sb_session *s = &sessions[*n];
-        memset(s, 0, sizeof *s);
-        sb_registry_load(suite->sessions[b], &s->slot);
-        int st = sb_session_open(s, &suite->device, run, err, sizeof err);
-        if (st) {
+    int st = load_named(suite, sessions);
+    if (st)
+        return st;
+    for (int b = 0; b < suite->nsessions && st == SB_EXIT_OK; b++) {
+        st = sb_session_open(&sessions[b], &suite->device, run, err, sizeof err);
+        if (st)
             fprintf(stderr, "simtbench: %s\n", err);
-            sb_registry_unload(&s->slot);
-            return st;
-        }
-        (*n)++;
+        else
+            (*n)++;
     }
-    return SB_EXIT_OK;
+    /* The loaded backends past the sessions opened. */
+    for (int b = *n; st && b < suite->nsessions; b++)
+        sb_registry_unload(&sessions[b].slot);
+    return st;
 }
 
 void sb_sessions_close(sb_session *sessions, int n)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "experiments/catalogue.h"
+#include "run/kernel_source.h"
 #include "run/registry.h"
 
 static int fail(int status, char *err, size_t n, const char *fmt, ...)
@@ -225,6 +226,15 @@ static int check_outputs(const sb_suite *s, char *err, size_t en)
     return st;
 }
 
+/* Every chosen experiment's kernel source can be read. */
+static int check_kernel_sources(const sb_suite *s, char *err, size_t en)
+{
+    for (int x = 0; x < s->nexperiments; x++)
+        if (sb_kernel_check(s->experiments[x].e->source, err, en))
+            return SB_EXIT_IO;
+    return SB_EXIT_OK;
+}
+
 static void copy_policy(const sb_options *o, sb_suite *s)
 {
     s->device.platform = o->platform;
@@ -261,6 +271,8 @@ int sb_suite_plan(const sb_options *o, sb_suite *s, char *err, size_t n)
         copy_policy(o, s);
         st = check_outputs(s, err, n);
     }
+    if (!st)
+        st = check_kernel_sources(s, err, n);
     if (st)
         sb_suite_free(s);
     return st;

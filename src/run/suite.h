@@ -44,7 +44,8 @@ typedef struct sb_suite {
 
 /* Resolve and check options into *s: SB_EXIT_OK; SB_EXIT_USAGE for an
  * unknown experiment, variant or backend, or more sessions than a run
- * holds; SB_EXIT_IO for an output path that cannot be written;
+ * holds; SB_EXIT_IO for an output path that cannot be written or a
+ * kernel source that cannot be read;
  * SB_EXIT_RUNTIME when out of host memory.  On failure the one line a
  * user reads is in err (without the program's name), *s holds nothing to
  * free, and no file has been made or changed. */

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "run/registry.h"
+
 #define SB_WARMUP_MS 20.0        /* device time the warm-up lasts at least */
 #define SB_WARMUP_MAX_EXTRA 1000 /* launches it may add to reach that time */
 #define SB_BATCH_LEAD_MAX 8
@@ -18,6 +20,19 @@ int sb_launch_once(const sb_timed_op *op, double *ms)
         return vt->vendor_transpose(op->bufs[1], op->bufs[0], plan->arg[0].i, plan->arg[1].i,
                                     ms);
     return vt->launch(op->k, &plan->geometry, op->args, plan->nargs, ms);
+}
+
+/* A device time is a positive, finite number of milliseconds; anything
+ * else (a driver that wrote 0, a negative or a NaN) is a failure, never a
+ * figure.  0, or -1 with the message in err. */
+static int bad_times(const double *ms, int n, char *err, size_t errn)
+{
+    for (int i = 0; i < n; i++)
+        if (!(isfinite(ms[i]) && ms[i] > 0.0)) {
+            snprintf(err, errn, "the device returned a time that is not positive: %g ms", ms[i]);
+            return -1;
+        }
+    return 0;
 }
 
 /* Where the backend batches, the launches are queued back to back,
@@ -37,20 +52,20 @@ int sb_time_launches(const sb_timed_op *op, int n, int lead, double *ms, char *e
     for (int done = 0; done < n;) {
         int m = !batched ? 1 : n - done < SB_BATCH_CHUNK ? n - done : SB_BATCH_CHUNK;
         if (batched && vt->batch_begin(op->dev, lead + m)) {
-            snprintf(err, errn, "%s", vt->last_error());
+            snprintf(err, errn, "%s", sb_registry_error(vt));
             return -1;
         }
         int failed = 0;
         for (int i = 0; i < lead + m && !failed; i++)
             if ((failed = sb_launch_once(op, i < lead ? &dropped[i] : &ms[done + i - lead]) != 0))
-                snprintf(err, errn, "%s", vt->last_error());
+                snprintf(err, errn, "%s", sb_registry_error(vt));
         /* The batch ends even after a failure, so that the device is left
            usable; the first failure is the one reported. */
         if (batched && vt->batch_end(op->dev) && !failed) {
-            snprintf(err, errn, "%s", vt->last_error());
+            snprintf(err, errn, "%s", sb_registry_error(vt));
             failed = 1;
         }
-        if (failed)
+        if (failed || bad_times(ms + done, m, err, errn))
             return -1;
         done += m;
     }

@@ -7,6 +7,7 @@
 
 #include "experiments/variant.h"
 #include "run/host_data.h"
+#include "run/registry.h"
 
 #define SB_MAX_CACHED_INPUTS 8
 
@@ -67,7 +68,7 @@ sb_program *sb_workspace_program(sb_workspace *w, const char *source, const sb_v
         defs[i] = v->defines[i];
     sb_program *p = NULL;
     if (w->vt->build(w->dev, source, defs, v->ndefines, &p)) {
-        snprintf(err, n, "%s", w->vt->last_error());
+        snprintf(err, n, "%s", sb_registry_error(w->vt));
         return NULL;
     }
     if (w->nprograms < SB_MAX_VARIANTS) {

@@ -8,7 +8,8 @@
  * Not a test and not installed: `make src/tools/bench_verify`, then
  *   src/tools/bench_verify [-b BACKEND] [-t 1,16] [-r REPS] EXPERIMENT SIZE [VARIANT...]
  * with SIMTBENCH_BACKEND_PATH and SIMTBENCH_KERNEL_PATH pointing at the
- * build tree (as `make check` sets them). */
+ * build tree (as `make check` sets them).  Without -b, the first backend
+ * the registry knows that opens a device. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +137,7 @@ static int run_once(sb_session *s, const sb_experiment *e, const char *source,
     rc = 0;
 done:
     if (rc)
-        fprintf(stderr, "%s/%s: %s\n", e->name, v->name, vt->last_error());
+        fprintf(stderr, "%s/%s: %s\n", e->name, v->name, sb_registry_error(vt));
     if (k)
         vt->release_kernel(k);
     if (prog)
@@ -147,106 +148,168 @@ done:
     return rc;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+typedef struct bench_args {
+    const char *backend;     /* NULL: the first the registry knows that loads */
+    int threads[MAX_THREAD_COUNTS], nthreads, reps;
+    const char *experiment;
+    sb_problem size;
+    char **variants;         /* names, "all"; none: the default ones */
+    int nvariants;
+} bench_args;
+
+/* 0, or the exit status with one line on stderr. */
+static int parse_args(int argc, char **argv, bench_args *a)
 {
-    const char *backend = "opencl";
-    int threads[MAX_THREAD_COUNTS] = {1}, nthreads = 1, reps = 3;
+    memset(a, 0, sizeof *a);
+    a->threads[a->nthreads++] = 1;
 #ifdef _OPENMP
-    threads[nthreads++] = omp_get_max_threads();
+    a->threads[a->nthreads++] = omp_get_max_threads();
 #endif
+    a->reps = 3;
     int opt;
     while ((opt = getopt(argc, argv, "b:t:r:")) != -1) {
         if (opt == 'b') {
-            backend = optarg;
+            a->backend = optarg;
         } else if (opt == 't') {
-            nthreads = 0;
+            a->nthreads = 0;
             for (char *save = NULL, *tok = strtok_r(optarg, ",", &save);
-                 tok && nthreads < MAX_THREAD_COUNTS; tok = strtok_r(NULL, ",", &save))
-                threads[nthreads++] = atoi(tok);
+                 tok && a->nthreads < MAX_THREAD_COUNTS; tok = strtok_r(NULL, ",", &save))
+                a->threads[a->nthreads++] = atoi(tok);
         } else if (opt == 'r') {
-            reps = atoi(optarg);
+            a->reps = atoi(optarg);
         } else {
             return 2;
         }
     }
-    if (argc - optind < 2 || reps < 1) {
+    if (argc - optind < 2 || a->reps < 1 || a->nthreads < 1) {
         fprintf(stderr, "usage: %s [-b BACKEND] [-t 1,16] [-r REPS] EXPERIMENT SIZE "
                         "[VARIANT...]\n", argv[0]);
         return 2;
     }
-    sb_problem p;
-    if (sb_parse_size(argv[optind + 1], &p.rows, &p.cols)) {
+    a->experiment = argv[optind];
+    if (sb_parse_size(argv[optind + 1], &a->size.rows, &a->size.cols)) {
         fprintf(stderr, "bad size %s\n", argv[optind + 1]);
         return 2;
     }
-    if (strcmp(argv[optind], "host_data") == 0)
-        return bench_host_data(p.rows * p.cols, threads, nthreads, reps);
-    const sb_experiment *e = NULL;
-    if (sb_catalogue_select(argv[optind], &e, 1) != 1) {
-        fprintf(stderr, "unknown experiment %s\n", argv[optind]);
-        return 2;
-    }
+    a->variants = argv + optind + 2;
+    a->nvariants = argc - optind - 2;
+    return 0;
+}
 
-    sb_session s;
-    memset(&s, 0, sizeof s);
+/* A session on the backend asked for, else on the first one the registry
+ * knows that loads; 0, or the exit status with one line on stderr. */
+static int open_session(const char *backend, sb_session *s)
+{
+    char err[2048];
     sb_device_request req = {-1, -1};
     sb_run scratch;
-    memset(&scratch, 0, sizeof scratch);
-    char err[2048];
-    if (sb_registry_load(backend, &s.slot) || sb_session_open(&s, &req, &scratch, err, sizeof err)) {
-        fprintf(stderr, "%s: not available: %s\n", backend, s.slot.reason);
-        return 3;
+    for (int b = 0; b < sb_nknown_backends; b++) {
+        const char *name = backend ? backend : sb_known_backends[b];
+        memset(s, 0, sizeof *s);
+        memset(&scratch, 0, sizeof scratch);
+        int loaded = sb_registry_load(name, &s->slot) == 0;
+        if (loaded && sb_session_open(s, &req, &scratch, err, sizeof err) == 0)
+            return 0;
+        if (backend) {
+            fprintf(stderr, "%s: not available: %s\n", name, loaded ? err : s->slot.reason);
+            sb_registry_unload(&s->slot);
+            return 3;
+        }
+        sb_registry_unload(&s->slot);
     }
-    char *source = sb_kernel_source(s.slot.vt->prelude, e->source, err, sizeof err);
-    if (!source) {
-        fprintf(stderr, "%s\n", err);
-        return 5;
-    }
+    fprintf(stderr, "no backend is available (see simtbench --list)\n");
+    return 3;
+}
 
+static int chosen(const bench_args *a, const sb_variant *v)
+{
+    int yes = a->nvariants == 0 ? v->in_default : 0;
+    for (int i = 0; i < a->nvariants; i++)
+        yes |= strcmp(a->variants[i], v->name) == 0 || strcmp(a->variants[i], "all") == 0;
+    return yes;
+}
+
+/* One variant: a right output, then its verify timed at each thread
+ * count; 0, or 1 when it could not run or was wrong. */
+static int bench_variant(const bench_args *a, sb_session *s, const sb_experiment *e,
+                         const char *source, void *host, const sb_variant *v)
+{
+    char err[2048];
+    sb_plan plan;
+    memset(&plan, 0, sizeof plan);
+    void *outputs[SB_MAX_BUFFERS] = {0};
+    const sb_problem *p = &a->size;
+    int status = 0;
+    if (e->plan(host, p, v, &s->info, &plan, err, sizeof err) ||
+        run_once(s, e, source, v, &plan, outputs))
+        status = 1;
+    for (int t = 0; t < a->nthreads && !status; t++) {
+        set_threads(a->threads[t]);
+        double ms;
+        int rc = 0;
+        BEST_OF(a->reps, ms, rc |= e->verify(host, p, v, outputs, err, sizeof err));
+        printf("%s %s %ldx%ld %d %.2f%s\n", e->name, v->name, p->rows, p->cols, a->threads[t],
+               ms, rc ? " WRONG" : "");
+        fflush(stdout);
+        if (rc) {
+            fprintf(stderr, "%s/%s: %s\n", e->name, v->name, err);
+            status = 1;
+        }
+    }
+    for (int j = 0; j < SB_MAX_BUFFERS; j++)
+        free(outputs[j]);
+    return status;
+}
+
+/* The experiment's prepare timed, then each chosen variant. */
+static int bench_experiment(const bench_args *a, sb_session *s, const sb_experiment *e,
+                            const char *source)
+{
+    char err[2048];
     void *host = NULL;
     double t0 = now_ms();
-    if (e->prepare(&p, 1, &host, err, sizeof err)) {
+    if (e->prepare(&a->size, 1, &host, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }
-    printf("%s prepare %ldx%ld %d %.2f\n", e->name, p.rows, p.cols, threads[nthreads - 1],
-           now_ms() - t0);
-
+    printf("%s prepare %ldx%ld %d %.2f\n", e->name, a->size.rows, a->size.cols,
+           a->threads[a->nthreads - 1], now_ms() - t0);
     sb_variant *vs = calloc(SB_MAX_VARIANTS, sizeof *vs);
-    int nv = e->variants(vs, SB_MAX_VARIANTS), status = 0;
-    for (int i = 0; i < nv; i++) {
-        const sb_variant *v = &vs[i];
-        int chosen = argc - optind == 2 ? v->in_default : 0;
-        for (int a = optind + 2; a < argc; a++)
-            chosen |= strcmp(argv[a], v->name) == 0 || strcmp(argv[a], "all") == 0;
-        if (!chosen || (v->role == SB_ROLE_VENDOR && !s.slot.provides.vendor_transpose))
-            continue;
-        sb_plan plan;
-        memset(&plan, 0, sizeof plan);
-        void *outputs[SB_MAX_BUFFERS] = {0};
-        if (e->plan(host, &p, v, &s.info, &plan, err, sizeof err) ||
-            run_once(&s, e, source, v, &plan, outputs)) {
-            status = 1;
-            continue;
-        }
-        for (int t = 0; t < nthreads; t++) {
-            set_threads(threads[t]);
-            double ms;
-            int rc = 0;
-            BEST_OF(reps, ms, rc |= e->verify(host, &p, v, outputs, err, sizeof err));
-            printf("%s %s %ldx%ld %d %.2f%s\n", e->name, v->name, p.rows, p.cols, threads[t], ms,
-                   rc ? " WRONG" : "");
-            fflush(stdout);
-            if (rc) {
-                fprintf(stderr, "%s/%s: %s\n", e->name, v->name, err);
-                status = 1;
-            }
-        }
-        for (int j = 0; j < SB_MAX_BUFFERS; j++)
-            free(outputs[j]);
-    }
+    int nv = vs ? e->variants(vs, SB_MAX_VARIANTS) : 0, status = vs ? 0 : 1;
+    for (int i = 0; i < nv; i++)
+        if (chosen(a, &vs[i]) &&
+            !(vs[i].role == SB_ROLE_VENDOR && !s->slot.provides.vendor_transpose))
+            status |= bench_variant(a, s, e, source, host, &vs[i]);
     free(vs);
     e->release(host);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    bench_args a;
+    int status = parse_args(argc, argv, &a);
+    if (status)
+        return status;
+    if (strcmp(a.experiment, "host_data") == 0)
+        return bench_host_data(a.size.rows * a.size.cols, a.threads, a.nthreads, a.reps);
+    const sb_experiment *e = NULL;
+    if (sb_catalogue_select(a.experiment, &e, 1) != 1) {
+        fprintf(stderr, "unknown experiment %s\n", a.experiment);
+        return 2;
+    }
+    sb_session s;
+    if ((status = open_session(a.backend, &s)))
+        return status;
+    char err[2048];
+    char *source = sb_kernel_source(s.slot.vt->prelude, e->source, err, sizeof err);
+    if (!source) {
+        fprintf(stderr, "%s\n", err);
+        status = 5;
+    } else {
+        status = bench_experiment(&a, &s, e, source);
+    }
     free(source);
     sb_session_close(&s);
     sb_registry_unload(&s.slot);

@@ -152,6 +152,39 @@ static void flags_and_files(void **state)
     assert_int_equal(o.version, 1);
 }
 
+/* What a user typed wrong is named: an ambiguous prefix and what it could
+ * be, the limit of a list, a value given to a flag, an empty path. */
+static void refusals_say_why(void **state)
+{
+    (void)state;
+    sb_options o;
+    char err[256];
+    assert_int_equal(PARSE(&o, err, "--s", "8"), SB_EXIT_USAGE);
+    assert_non_null(strstr(err, "ambiguous option '--s'"));
+    assert_non_null(strstr(err, "--size"));
+    assert_non_null(strstr(err, "--save"));
+    assert_non_null(strstr(err, "--seed"));
+    assert_int_equal(PARSE(&o, err, "--re=3"), SB_EXIT_USAGE);
+    assert_non_null(strstr(err, "ambiguous option '--re'"));
+    assert_int_equal(PARSE(&o, err, "--si", "8"), 0); /* a unique prefix is the option */
+    assert_int_equal(o.rows, 8);
+    assert_int_equal(PARSE(&o, err, "-e", "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q"), SB_EXIT_USAGE);
+    assert_non_null(strstr(err, "--experiment: at most 16 names"));
+    assert_int_equal(PARSE(&o, err, "--variant", "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q"),
+                     SB_EXIT_USAGE);
+    assert_non_null(strstr(err, "--variant: at most 16 names"));
+    assert_int_equal(PARSE(&o, err, "-e", "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p"), 0);
+    assert_int_equal(o.nexperiments, 16);
+    assert_int_equal(PARSE(&o, err, "--list=all"), SB_EXIT_USAGE);
+    assert_non_null(strstr(err, "'--list' takes no value"));
+    const char *paths[] = {"-o", "--output", "--save", "--plot", "--dump-ptx", "--reference"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        char *argv[] = {"simtbench", (char *)paths[i], ""};
+        assert_int_equal(parse(&o, err, 3, argv), SB_EXIT_USAGE);
+        assert_non_null(strstr(err, "got ''"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +196,7 @@ int main(void)
         cmocka_unit_test(unknown_missing_and_stray),
         cmocka_unit_test(experiments_and_variants),
         cmocka_unit_test(flags_and_files),
+        cmocka_unit_test(refusals_say_why),
     };
     SB_TEST_MAIN(tests);
 }

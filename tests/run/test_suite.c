@@ -273,6 +273,37 @@ static void usage_before_files(void **state)
     assert_int_equal(plan(&o, &s), SB_EXIT_USAGE);
 }
 
+/* A kernel source that cannot be read stops the plan, naming it. */
+static void unreadable_kernel_source(void **state)
+{
+    (void)state;
+    char dir[300], kernel[320];
+    snprintf(dir, sizeof dir, "%s/kernels", tmpdir);
+    snprintf(kernel, sizeof kernel, "%s/vecadd.cl", dir);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    assert_int_equal(mkdir(kernel, 0777), 0); /* a directory where the file belongs */
+    const char *old = getenv("SIMTBENCH_KERNEL_PATH");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("SIMTBENCH_KERNEL_PATH", dir, 1);
+    sb_options o;
+    sb_suite s;
+    sb_options_defaults(&o);
+    o.nexperiments = 1;
+    SET(o.experiments[0], "vecadd");
+    int st = plan(&o, &s);
+    char said[sizeof err];
+    snprintf(said, sizeof said, "%s", err);
+    if (saved)
+        setenv("SIMTBENCH_KERNEL_PATH", saved, 1);
+    else
+        unsetenv("SIMTBENCH_KERNEL_PATH");
+    free(saved);
+    rmdir(kernel);
+    rmdir(dir);
+    assert_int_equal(st, SB_EXIT_IO);
+    assert_non_null(strstr(said, "vecadd.cl"));
+}
+
 static int make_tmpdir(void **state)
 {
     (void)state;
@@ -299,6 +330,7 @@ int main(void)
         cmocka_unit_test(writable_files_left_alone),
         cmocka_unit_test(output_directories),
         cmocka_unit_test(usage_before_files),
+        cmocka_unit_test(unreadable_kernel_source),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
