@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 /* Filled when the module is loaded: see load_real(). */
@@ -222,6 +223,28 @@ static int bad_time_batch_end(sb_device *dev)
     return st;
 }
 
+/* Every launch and copy a few milliseconds late (its own device time
+ * unchanged), so that a run lasts long enough to be interrupted on any
+ * machine, however fast its device. */
+static int slow_launch(sb_kernel *k, const sb_launch *geometry, const sb_arg *args, int nargs,
+                       double *ms)
+{
+    usleep(5000);
+    return real->launch(k, geometry, args, nargs, ms);
+}
+
+static int slow_copy(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms)
+{
+    usleep(5000);
+    return real->copy(dst, src, bytes, ms);
+}
+
+static void fault_slow(sb_backend *b)
+{
+    b->launch = slow_launch;
+    b->copy = slow_copy;
+}
+
 /* ------------------------------------------------------------ the table */
 
 static void install_timing(sb_backend *b, double t)
@@ -303,6 +326,7 @@ static const struct {
     {"download-noop-after", fault_download_noop}, /* =N: success, nothing copied */
     {"copy-fail", fault_copy},
     {"launch-fail", fault_launch},
+    {"slow", fault_slow},                         /* 5 ms before each launch and copy */
     {"batch-begin-fail", fault_batch_begin},
     {"batch-fail", fault_batch_end},              /* batch_end fails */
     {"timing-nan", fault_timing_nan},             /* device times NaN */
