@@ -147,7 +147,7 @@ fi
 if want sanitize && command -v compute-sanitizer >/dev/null; then
     say "compute-sanitizer, every default variant through CUDA"
     experiments=$(./simtbench --list | awk '/^Backends/{exit} /^  [a-z_]+ +[a-z]+ /{print $1}' | paste -sd, -)
-    for tool in memcheck racecheck synccheck initcheck; do
+    for tool in ${SB_SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
         size=${SB_SANITIZE_SIZE:-256}
         t0=$(date +%s)
         timeout "${SB_SANITIZE_TIMEOUT:-150}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
