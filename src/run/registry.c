@@ -4,9 +4,12 @@
 #include "run/self_path.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib_search.h"
@@ -204,6 +207,37 @@ static int adopt_vtable(sb_backend_slot *slot, const sb_backend *vt)
     return 0;
 }
 
+/* Whether the backend's probe and enumeration survive, tried first in a
+ * child process: they load libraries of their own (the driver, an OpenCL
+ * platform's ICD and what it needs), and one that is damaged kills the
+ * process inside dlopen, where no error can be returned.  The child's
+ * death is the backend's reason; the parent never calls it. */
+static int probe_survives(sb_backend_slot *slot)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return 1; /* cannot tell: go on as before */
+    if (pid == 0) {
+        sb_device_info infos[4];
+        if (slot->vt->probe() == 0)
+            slot->vt->enumerate(infos, 4);
+        _exit(0);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return 1;
+    if (!WIFSIGNALED(status))
+        return 1;
+    snprintf(slot->reason, sizeof slot->reason,
+             "damaged: loading the %s platform's libraries killed the process (signal %d); "
+             "check LD_LIBRARY_PATH and the installed driver",
+             slot->name, WTERMSIG(status));
+    sb_registry_unload(slot);
+    return 0;
+}
+
 int sb_registry_load(const char *name, sb_backend_slot *slot)
 {
     memset(slot, 0, sizeof *slot);
@@ -220,7 +254,9 @@ int sb_registry_load(const char *name, sb_backend_slot *slot)
        SIGBUS before it can return an error: look at it first. */
     if (sb_lib_check(slot->path, slot->reason, sizeof slot->reason))
         return -1;
-    slot->handle = dlopen(slot->path, RTLD_NOW | RTLD_LOCAL);
+    /* Kept mapped until the process ends (RTLD_NODELETE), so that what the
+       module's libraries hold at exit is still theirs to a leak checker. */
+    slot->handle = dlopen(slot->path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!slot->handle) {
         snprintf(slot->reason, sizeof slot->reason, "cannot load %s: %s", slot->path, dlerror());
         return -1;
@@ -236,6 +272,8 @@ int sb_registry_load(const char *name, sb_backend_slot *slot)
         sb_registry_unload(slot);
         return -1;
     }
+    if (!probe_survives(slot))
+        return -1;
     if (slot->vt->probe() != 0) {
         snprintf(slot->reason, sizeof slot->reason, "%s", sb_registry_error(slot->vt));
         return -1;

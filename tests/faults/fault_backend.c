@@ -12,6 +12,7 @@
 
 #include <dlfcn.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -239,6 +240,15 @@ static int slow_copy(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms)
     return real->copy(dst, src, bytes, ms);
 }
 
+/* A probe that dies the way dlopen of a damaged library does. */
+static int crash_probe(void)
+{
+    raise(SIGBUS);
+    return -1;
+}
+
+static void fault_probe_crash(sb_backend *b) { b->probe = crash_probe; }
+
 static void fault_slow(sb_backend *b)
 {
     b->launch = slow_launch;
@@ -326,7 +336,8 @@ static const struct {
     {"download-noop-after", fault_download_noop}, /* =N: success, nothing copied */
     {"copy-fail", fault_copy},
     {"launch-fail", fault_launch},
-    {"slow", fault_slow},                         /* 5 ms before each launch and copy */
+    {"slow", fault_slow},
+    {"probe-crash", fault_probe_crash},           /* the probe dies of SIGBUS */                         /* 5 ms before each launch and copy */
     {"batch-begin-fail", fault_batch_begin},
     {"batch-fail", fault_batch_end},              /* batch_end fails */
     {"timing-nan", fault_timing_nan},             /* device times NaN */
