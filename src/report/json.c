@@ -9,9 +9,10 @@
  * hold, is written as null beside a "<field>_reason"; a string jansson
  * refuses (not UTF-8) makes the whole report an error that names the
  * record, and every record is checked before the first byte is written.
- * The results and comparisons are written one record at a time, laid out
- * as jansson lays out the whole document, so that a run of any size needs
- * no tree of all of it. */
+ * The results and comparisons are written one record at a time, so that a
+ * run of any size needs no tree of all of it, and one record a line, so
+ * that a saved run of thousands of results greps and diffs by record; the
+ * rest is indented as jansson lays out a document. */
 #include <jansson.h>
 #include <string.h>
 
@@ -287,11 +288,12 @@ static int member(FILE *out, const char *key, json_t *v, const char *after)
     return rc;
 }
 
-/* One element of an array member: its separator, then the element. */
+/* One element of an array member: its separator, then the element on a
+ * line of its own. */
 static int element(FILE *out, size_t index, json_t *v)
 {
     fputs(index ? ",\n    " : "[\n    ", out);
-    int rc = v ? sb_json_dump_at(v, 4, out) : -1;
+    int rc = v ? sb_json_dump_line(v, out) : -1;
     json_decref(v);
     return rc;
 }
