@@ -15,6 +15,7 @@
 
 #include "model.h"
 #include "report/json_stream.h"
+#include "text.h"
 
 /* ---------------------------------------------------------------- fields */
 
@@ -191,7 +192,9 @@ static int get_bool(json_t *o, const char *key, int *out, const field_ctx *c)
     return 0;
 }
 
-/* A string field into dst (cut to fit); absent leaves dst as it was. */
+/* A string field into dst, cut to fit between two characters (a cut
+ * inside one would leave bytes that no JSON writer takes, and the run could
+ * not be written again); absent leaves dst as it was. */
 static int get_str(json_t *o, const char *key, char *dst, size_t n, const field_ctx *c)
 {
     json_t *v = json_object_get(o, key);
@@ -199,7 +202,7 @@ static int get_str(json_t *o, const char *key, char *dst, size_t n, const field_
         return 0;
     if (!json_is_string(v))
         return wrong_type(c, key, v, "a string");
-    snprintf(dst, n, "%s", json_string_value(v));
+    sb_utf8_copy(dst, n, json_string_value(v));
     return 0;
 }
 

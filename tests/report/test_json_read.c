@@ -134,6 +134,38 @@ static void schemas_and_directories(void **state)
     assert_non_null(strstr(err, "\"results\" appears twice"));
 }
 
+/* A name longer than its field is cut between two characters, never
+ * inside one: 16 euro signs (3 bytes each) into the variant's 47 bytes
+ * are 15 of them, and a device name of 200 two-byte characters keeps 127. */
+static void long_names_cut_between_characters(void **state)
+{
+    (void)state;
+    char path[128], euro[16 * 3 + 1] = "", e_acute[200 * 2 + 1] = "", err[512];
+    for (int i = 0; i < 16; i++)
+        strcat(euro, "\xe2\x82\xac");
+    for (int i = 0; i < 200; i++)
+        strcat(e_acute, "\xc3\xa9");
+    snprintf(path, sizeof path, "%s/long.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "{\"schema\": \"simtbench-result/1\", \"devices\": [{\"backend\": \"b0\", "
+            "\"name\": \"%s\"}], \"results\": [{\"backend\": \"b0\", \"device\": 0, "
+            "\"experiment\": \"e\", \"variant\": \"%s\", \"unit\": \"GB/s\", "
+            "\"time_ms\": {\"median\": 0.5}}]}\n",
+            e_acute, euro);
+    assert_int_equal(fclose(f), 0);
+    sb_run run;
+    if (sb_run_read_json(path, &run, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(strlen(run.results[0].variant), 15 * 3);
+    assert_memory_equal(run.results[0].variant, euro, 15 * 3);
+    assert_int_equal(strlen(run.devices[0].info.name), 127 * 2);
+    assert_memory_equal(run.devices[0].info.name, e_acute, 127 * 2);
+    sb_run_free(&run);
+    unlink(path);
+}
+
 /* What the program itself wrote reads back, whatever its size. */
 static void reads_what_the_program_writes(void **state)
 {
@@ -167,6 +199,7 @@ int main(void)
         cmocka_unit_test(out_of_range_is_an_error),
         cmocka_unit_test(wrong_type_is_an_error),
         cmocka_unit_test(schemas_and_directories),
+        cmocka_unit_test(long_names_cut_between_characters),
         cmocka_unit_test(reads_what_the_program_writes),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
