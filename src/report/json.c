@@ -14,6 +14,7 @@
  * that a saved run of thousands of results greps and diffs by record; the
  * rest is indented as jansson lays out a document. */
 #include <jansson.h>
+#include <math.h>
 #include <string.h>
 
 #include "model.h"
@@ -127,6 +128,23 @@ static void time_fields(json_t *t, const sb_stats *ms, sb_json_builder *b)
     sb_json_put_int(t, "slowest_rep", (json_int_t)ms->slowest, b);
 }
 
+/* Every repetition's time in run order; one that is not finite (the
+ * executor keeps none) is null, and "samples_ms_reason" says why. */
+static json_t *samples_json(const sb_result *r, json_t *o, sb_json_builder *b)
+{
+    json_t *a = json_array();
+    int finite = 1;
+    for (size_t i = 0; a && i < r->nsamples; i++) {
+        finite &= isfinite(r->samples[i]) != 0;
+        if (json_array_append_new(a, isfinite(r->samples[i]) ? json_real(r->samples[i])
+                                                              : json_null()))
+            sb_json_put(NULL, "samples_ms", NULL, b);
+    }
+    if (!finite)
+        sb_json_put(o, "samples_ms_reason", json_string("a repetition's time is not finite"), b);
+    return a;
+}
+
 /* What the compiler allocated and what the API said of the occupancy. */
 static void resource_fields(json_t *o, const sb_result *r, sb_json_builder *b)
 {
@@ -156,6 +174,8 @@ static json_t *result_json(const sb_result *r, sb_json_builder *b)
     sb_json_put_int(o, "warmup", r->warmup, b);
     if ((t = sb_json_put_object(o, "time_ms", b)))
         time_fields(t, &r->ms, b);
+    if (r->nsamples)
+        sb_json_put(o, "samples_ms", samples_json(r, o, b), b);
     sb_json_put_real(o, "bytes", r->bytes, b);
     sb_json_put_real(o, "flops", r->flops, b);
     sb_json_put_real(o, "accesses", r->accesses, b);
