@@ -157,7 +157,7 @@ static void cross_header(const sb_crossapi *x, const sb_result *f, FILE *out)
     for (int s = 0; s < x->ndevices; s++) {
         if (s == ref)
             continue;
-        fputs("<th colspan=\"3\">", out);
+        fputs("<th colspan=\"4\">", out);
         esc(out, x->label[s]);
         fputs(" against ", out);
         esc(out, x->label[ref]);
@@ -171,7 +171,9 @@ static void cross_header(const sb_crossapi *x, const sb_result *f, FILE *out)
     }
     for (int s = 0; s < x->ndevices; s++)
         if (s != ref)
-            fputs("<th>speed ratio</th><th>verdict</th><th>PTX memory instructions</th>", out);
+            fputs("<th>speed ratio</th><th>verdict</th><th>95% interval</th>"
+                  "<th>PTX memory instructions</th>",
+                  out);
     fputs("</tr>\n", out);
 }
 
@@ -205,7 +207,8 @@ static const char *verdict_class(sb_verdict_kind k)
                                     : NULL;
 }
 
-/* Each other device's speed ratio, verdict and PTX note against the reference. */
+/* Each other device's speed ratio, verdict, interval and PTX note against the
+ * reference. */
 static void verdict_cells(const sb_crossapi *x, const sb_cross_row *row, FILE *out)
 {
     const int ref = x->reference;
@@ -213,13 +216,15 @@ static void verdict_cells(const sb_crossapi *x, const sb_cross_row *row, FILE *o
         if (s == ref)
             continue;
         const sb_verdict *v = &row->verdict[s];
-        char verdict[96];
+        char verdict[96], interval[48];
         sb_verdict_text(v, x->label[ref], x->label[s], verdict, sizeof verdict);
+        sb_verdict_interval_text(v, SB_INTERVAL_SPEED, interval, sizeof interval);
         if (v->kind != SB_VERDICT_NONE)
             tdf(out, "%.3f", v->speed_ratio);
         else
             td(out, NULL, "-");
         td(out, verdict_class(v->kind), verdict);
+        td(out, NULL, interval[0] ? interval : "-");
         td(out, "ptx", row->ptx[s][0] ? row->ptx[s] : "-");
     }
 }

@@ -217,6 +217,23 @@ static void side_fields(json_t *o, const sb_crossapi *x, int slot, long result,
     sb_json_put_real(o, "spread", r->ms.spread, b);
 }
 
+/* The speed ratio's 95% interval, null under the spread rule, and what
+ * the verdict was reached by: "interval", or the spread rule's reason. */
+static void interval_fields(json_t *c, const sb_verdict *v, sb_json_builder *b)
+{
+    if (v->basis == SB_BASIS_INTERVAL) {
+        sb_json_put_real(c, "ci_low", 1.0 / v->ratio_high, b);
+        sb_json_put_real(c, "ci_high", 1.0 / v->ratio_low, b);
+        sb_json_put_str(c, "basis", "interval", b);
+        return;
+    }
+    char basis[48];
+    sb_verdict_interval_text(v, SB_INTERVAL_SPEED, basis, sizeof basis);
+    sb_json_put(c, "ci_low", json_null(), b);
+    sb_json_put(c, "ci_high", json_null(), b);
+    sb_json_put_str(c, "basis", basis, b);
+}
+
 /* Row j's comparison of slot s with the reference: the side-by-side report
  * as data.  "verdict" is the other device's against the reference
  * ("faster": the other is faster), "results" index the results array. */
@@ -241,6 +258,7 @@ static json_t *comparison_json(const sb_run *run, const sb_crossapi *x, const sb
     if ((side = sb_json_put_object(c, "other", b)))
         side_fields(side, x, s, row->result[s], oth, b);
     sb_json_put_real(c, "speed_ratio", v->speed_ratio, b);
+    interval_fields(c, v, b);
     sb_json_put_real(c, "margin", v->margin, b);
     sb_json_put_str(c, "verdict", verdict_name(v->kind), b);
     if (faster)
