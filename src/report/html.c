@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "report/describe.h"
+#include "report/lessons.h"
 #include "report/plot.h"
 #include "report/report.h"
 
@@ -403,6 +404,18 @@ static void page_head(const sb_analysis *a, const plots *p, FILE *out)
 
 sb_report_writer sb_report_html;
 
+/* What block e's numbers show, a paragraph each under its table. */
+static void lessons_block(const sb_analysis *a, size_t e, FILE *out)
+{
+    sb_lessons l;
+    sb_lessons_of(a, e, &l);
+    for (int i = 0; i < l.n; i++) {
+        fputs("<p class=\"lesson\"><b>Lesson:</b> ", out);
+        esc(out, l.text[i]);
+        fputs("</p>\n", out);
+    }
+}
+
 int sb_report_html(const sb_analysis *a, FILE *out, char *err, size_t n)
 {
     (void)err, (void)n; /* nothing a text format cannot hold */
@@ -420,6 +433,7 @@ int sb_report_html(const sb_analysis *a, FILE *out, char *err, size_t n)
             cross_table(run, &a->cross, g, out);
         else
             single_table(run, g, out);
+        lessons_block(a, e, out);
         figures(p, run->results[g->first].experiment, out);
     }
     fputs("</body>\n</html>\n", out);

@@ -20,6 +20,7 @@
 #include "model.h"
 #include "report/describe.h"
 #include "report/json_build.h"
+#include "report/lessons.h"
 #include "report/report.h"
 
 /* ---------------------------------------------------------------- building */
@@ -290,6 +291,28 @@ static json_t *reference_json(const sb_crossapi *x, sb_json_builder *b)
     return o;
 }
 
+/* Every block's lessons, in the order of the blocks: what its numbers
+ * show, one {"experiment", "text"} a sentence. */
+static json_t *lessons_json(const sb_analysis *a, sb_json_builder *b)
+{
+    json_t *all = json_array();
+    for (size_t e = 0; all && e < a->cross.nexperiments; e++) {
+        sb_lessons l;
+        sb_lessons_of(a, e, &l);
+        for (int i = 0; i < l.n; i++) {
+            json_t *o = json_object();
+            sb_json_put_str(o, "experiment",
+                            a->run->results[a->cross.experiments[e].first].experiment, b);
+            sb_json_put_str(o, "text", l.text[i], b);
+            if (json_array_append_new(all, o))
+                sb_json_put(NULL, "lessons", NULL, b);
+        }
+    }
+    if (!all)
+        sb_json_put(NULL, "lessons", NULL, b);
+    return all;
+}
+
 /* ---------------------------------------------------------------- naming */
 
 static int refused_result(const sb_result *r, size_t i, const sb_json_builder *b, char *err,
@@ -454,14 +477,18 @@ int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
     int rc = results_pass(run, NULL, err, n);
     if (!rc)
         rc = comparisons_pass(run, &a->cross, NULL, err, n);
-    sb_json_builder b = {NULL, NULL};
+    sb_json_builder b = {NULL, NULL}, lb = {NULL, NULL};
     json_t *reference = reference_json(&a->cross, &b);
+    json_t *lessons = lessons_json(a, &lb);
     if (!rc && b.refused)
         rc = SB_REPORT_REFUSED, snprintf(err, n, "the reference's %s %s", b.refused, b.why);
+    if (!rc && lb.refused)
+        rc = SB_REPORT_REFUSED, snprintf(err, n, "a lesson's %s %s", lb.refused, lb.why);
     if (rc) {
         json_decref(head);
         json_decref(devices);
         json_decref(reference);
+        json_decref(lessons);
         return rc;
     }
     fputs("{\n", out);
@@ -476,6 +503,7 @@ int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
     rc |= member(out, "reference", reference, ",\n");
     fputs("  \"comparisons\": ", out);
     rc |= comparisons_pass(run, &a->cross, out, err, n);
+    rc |= member(out, "lessons", lessons, ",\n");
     rc |= member(out, "verdict_rule", json_string(SB_VERDICT_RULE), "\n}\n");
     /* A record refused now, when it was not before, was out of memory. */
     return rc || ferror(out) ? SB_REPORT_IO_ERROR : 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/describe.h"
+#include "report/lessons.h"
 #include "report/report.h"
 
 /* One cell: pipes and backslashes escaped, HTML-significant characters as
@@ -224,6 +225,18 @@ static void cross_table(const sb_run *run, const sb_crossapi *x, const sb_cross_
         cross_line(run, x, f, &x->rows[e->rows[j]], any_ptx, out);
 }
 
+/* What block e's numbers show, a paragraph each under its table. */
+static void lessons_block(const sb_analysis *a, size_t e, FILE *out)
+{
+    sb_lessons l;
+    sb_lessons_of(a, e, &l);
+    for (int i = 0; i < l.n; i++) {
+        fputs("\n**Lesson:** ", out);
+        cell(out, l.text[i]);
+        fputc('\n', out);
+    }
+}
+
 sb_report_writer sb_report_markdown;
 
 int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
@@ -252,6 +265,7 @@ int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
             cross_table(run, x, &x->experiments[e], out);
         else
             single_table(run, &x->experiments[e], out);
+        lessons_block(a, e, out);
     }
     return ferror(out) ? -1 : 0;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/describe.h"
+#include "report/lessons.h"
 #include "report/report.h"
 
 /* One figure of the device, or "<what> unknown" when the API gave none: the
@@ -203,6 +204,15 @@ static void cross_section(const sb_run *run, const sb_crossapi *x, const sb_cros
     flops_legend(run, f, out);
 }
 
+/* What block e's numbers show, under its table. */
+static void lessons_block(const sb_analysis *a, size_t e, FILE *out)
+{
+    sb_lessons l;
+    sb_lessons_of(a, e, &l);
+    for (int i = 0; i < l.n; i++)
+        fprintf(out, "  Lesson: %s\n", l.text[i]);
+}
+
 sb_report_writer sb_report_table;
 
 int sb_report_table(const sb_analysis *a, FILE *out, char *err, size_t n)
@@ -224,6 +234,7 @@ int sb_report_table(const sb_analysis *a, FILE *out, char *err, size_t n)
             cross_section(run, x, &x->experiments[e], out);
         else
             experiment_section(run, &x->experiments[e], out);
+        lessons_block(a, e, out);
     }
     return ferror(out) ? -1 : 0;
 }

@@ -203,10 +203,10 @@ sb_verdict sb_verdict_compare(const sb_result *ref, const sb_result *other, doub
     return v;
 }
 
-/* How much longer the slower could take, by the interval. */
-static double interval_reach(const sb_verdict *v)
+double sb_verdict_within(const sb_verdict *v)
 {
-    return fmax(v->ratio_high, 1.0 / v->ratio_low) - 1.0;
+    return v->basis == SB_BASIS_INTERVAL ? fmax(v->ratio_high, 1.0 / v->ratio_low) - 1.0
+                                         : v->margin;
 }
 
 int sb_verdict_text(const sb_verdict *v, const char *ref_name, const char *other_name, char *buf,
@@ -214,8 +214,7 @@ int sb_verdict_text(const sb_verdict *v, const char *ref_name, const char *other
 {
     switch (v->kind) {
     case SB_VERDICT_SAME:
-        return snprintf(buf, n, "same (within %.1f%%)",
-                        100.0 * (v->basis == SB_BASIS_INTERVAL ? interval_reach(v) : v->margin));
+        return snprintf(buf, n, "same (within %.1f%%)", 100.0 * sb_verdict_within(v));
     case SB_VERDICT_FASTER:
         return snprintf(buf, n, "%s faster by %.1f%%", other_name, 100.0 * v->by);
     case SB_VERDICT_SLOWER:

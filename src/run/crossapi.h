@@ -112,6 +112,11 @@ sb_verdict sb_verdict_compare(const sb_result *ref, const sb_result *other, doub
 int sb_verdict_text(const sb_verdict *v, const char *ref_name, const char *other_name, char *buf,
                     size_t n);
 
+/* How far apart a "same" allows the two to be, as a fraction: the spread
+ * rule's margin, or how much longer the slower could take by the interval
+ * (the M of "same (within M%)"). */
+double sb_verdict_within(const sb_verdict *v);
+
 /* How a verdict's interval is shown. */
 typedef enum sb_interval_form {
     SB_INTERVAL_SPEED, /* of the speed ratio ref/other: "[0.981, 1.012]" */
