@@ -13,12 +13,23 @@ int sb_run_add(sb_run *run, const sb_result *r)
         run->results = p;
         run->capacity = cap;
     }
-    run->results[run->nresults++] = *r;
+    double *samples = NULL;
+    if (r->samples && r->nsamples) {
+        if (!(samples = malloc(r->nsamples * sizeof *samples)))
+            return -1;
+        memcpy(samples, r->samples, r->nsamples * sizeof *samples);
+    }
+    sb_result *kept = &run->results[run->nresults++];
+    *kept = *r;
+    kept->samples = samples;
+    kept->nsamples = samples ? r->nsamples : 0;
     return 0;
 }
 
 void sb_run_free(sb_run *run)
 {
+    for (size_t i = 0; i < run->nresults; i++)
+        free(run->results[i].samples);
     free(run->results);
     memset(run, 0, sizeof *run);
 }

@@ -38,6 +38,11 @@ typedef struct sb_result {
     unsigned grid[3], block[3];
     int reps, warmup;
     sb_stats ms;             /* event times of the repetitions, milliseconds */
+    double *samples;         /* each timed repetition's event time, milliseconds, in run
+                                order (nsamples = reps); in a run, owned by it: sb_run_add
+                                copies them, sb_run_free frees them.  NULL with nsamples 0
+                                where unknown (a file older than the field) */
+    size_t nsamples;
     double bytes;            /* useful bytes per launch */
     double flops;            /* per launch */
     double accesses;         /* warp-wide shared accesses per launch */
@@ -83,6 +88,9 @@ typedef struct sb_run_device {
 
 #define SB_RUN_MAX_DEVICES 8
 
+/* The most repetitions a result holds: --reps's bound. */
+#define SB_RESULT_MAX_SAMPLES 100000
+
 typedef struct sb_run {
     char tool_version[32];
     char date[32];           /* ISO 8601, UTC */
@@ -94,10 +102,11 @@ typedef struct sb_run {
     int interrupted;         /* stopped by a signal: the results are what finished */
 } sb_run;
 
-/* Append a copy of r to the run; returns 0, or -1 when out of memory. */
+/* Append a copy of r to the run, with a copy of its samples (r's stay the
+ * caller's); returns 0, or -1 when out of memory (the run unchanged). */
 int sb_run_add(sb_run *run, const sb_result *r);
 
-/* Free what the run holds and zero it. */
+/* Free what the run holds, its results' samples too, and zero it. */
 void sb_run_free(sb_run *run);
 
 #endif

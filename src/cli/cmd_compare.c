@@ -35,9 +35,13 @@ static void usage(FILE *f)
           "List what got faster or slower between two runs saved with --format json.\n"
           "\n"
           "Rows are matched on device (backend, numbered when a run opened one twice),\n"
-          "experiment, variant and size.  A row changed when its median time moved by\n"
-          "more than the larger of the two runs' spreads ((max - min) / median) plus the\n"
-          "threshold; anything else is within the noise.\n"
+          "experiment, variant and size.  A row changed when the 95% interval of its time\n"
+          "ratio new/old, from both runs' saved repetitions (Hodges-Lehmann, with its\n"
+          "distribution-free Mann-Whitney interval), lies wholly beyond 2% plus the\n"
+          "threshold either way; anything else is within the noise.  Where a run saved\n"
+          "fewer than 5 repetitions (older files: none), a row changed when its median\n"
+          "time moved by more than the larger of the two runs' spreads ((max - min) /\n"
+          "median) plus the threshold.\n"
           "\n"
           "  --threshold PCT           extra margin in percent (default 0)\n"
           "  --format table|json|markdown   output (default table)\n"
@@ -208,7 +212,7 @@ static match *match_rows(const sb_run *o, const sb_run *n, double threshold, siz
                 cursor[at] = next + 1;
                 taken[nk[next].i] = 1;
                 x->new_i = (long)nk[next].i;
-                x->v = sb_verdict_of(&key->r->ms, &nk[next].r->ms, threshold);
+                x->v = sb_verdict_compare(key->r, nk[next].r, threshold);
             }
         }
         k = o->nresults;
@@ -314,9 +318,43 @@ static void verdict_text(const match *m, char *buf, size_t n)
     if (m->v.kind == SB_VERDICT_FASTER || m->v.kind == SB_VERDICT_SLOWER)
         snprintf(buf, n, "%s by %.1f%%", kind_name(m), 100.0 * m->v.by);
     else if (m->v.kind == SB_VERDICT_SAME)
-        snprintf(buf, n, "same (within %.1f%%)", 100.0 * m->v.margin);
+        sb_verdict_text(&m->v, "old", "new", buf, n);
     else
         snprintf(buf, n, "%s", kind_name(m));
+}
+
+/* The rule as printed with the table, the markdown and the JSON, with the
+ * tolerance the threshold makes. */
+static void rule_text(const settings *s, char *buf, size_t n)
+{
+    snprintf(buf, n,
+             "a row is faster or slower when the 95%% interval of its time ratio new/old, from "
+             "both runs' saved repetitions (Hodges-Lehmann shift of the log times with its "
+             "distribution-free Mann-Whitney interval), lies wholly beyond the tolerance, "
+             "%.1f%% (%.0f%% plus the threshold), either way: a change larger than the "
+             "tolerance at 95%% confidence.  Where a run saved fewer than %d repetitions (files "
+             "that predate samples_ms: none), the spread rule, as the interval column says: "
+             "changed when the median time moved by more than the larger of the two runs' "
+             "spreads ((max - min) / median) plus the threshold (%.1f%%).",
+             100.0 * (SB_VERDICT_TOLERANCE + s->threshold), 100.0 * SB_VERDICT_TOLERANCE,
+             SB_VERDICT_MIN_SAMPLES, 100.0 * s->threshold);
+}
+
+/* text on lines of at most `width` columns, broken at spaces. */
+static void print_wrapped(FILE *out, const char *text, size_t width)
+{
+    while (strlen(text) > width) {
+        size_t cut = width;
+        while (cut > 0 && text[cut] != ' ')
+            cut--;
+        if (cut == 0)
+            break;
+        fprintf(out, "%.*s\n", (int)cut, text);
+        text += cut;
+        while (*text == ' ')
+            text++;
+    }
+    fprintf(out, "%s\n", text);
 }
 
 static int changed(const match *m)
@@ -352,17 +390,20 @@ static void table_row(const sb_run *o, const sb_run *n, const match *m, FILE *ou
     const sb_run *run = m->old_i >= 0 ? o : n;
     const sb_result *r = &run->results[m->old_i >= 0 ? m->old_i : m->new_i];
     char label[24], size[48], verdict[64], om[24] = "-", nm[24] = "-", change[24] = "-";
+    char interval[48] = "-";
     label_of(run, r, label, sizeof label);
     snprintf(size, sizeof size, "%ldx%ld", r->rows, r->cols);
     verdict_text(m, verdict, sizeof verdict);
+    if (m->old_i >= 0 && m->new_i >= 0 && m->v.kind != SB_VERDICT_NONE)
+        sb_verdict_interval_text(&m->v, SB_INTERVAL_CHANGE, interval, sizeof interval);
     if (m->old_i >= 0)
         snprintf(om, sizeof om, "%.4f", o->results[m->old_i].ms.median);
     if (m->new_i >= 0)
         snprintf(nm, sizeof nm, "%.4f", n->results[m->new_i].ms.median);
     if (m->old_i >= 0 && m->new_i >= 0)
         snprintf(change, sizeof change, "%+.1f%%", 100.0 * m->v.change);
-    fprintf(out, "  %-9s %-14s %-18s %-11s %10s %10s %8s  %s\n", label, r->experiment, r->variant,
-            size, om, nm, change, verdict);
+    fprintf(out, "  %-9s %-14s %-18s %-11s %10s %10s  %-24s %8s  %s\n", label, r->experiment,
+            r->variant, size, om, nm, interval, change, verdict);
 }
 
 static void write_table(const settings *s, const sb_run *o, const sb_run *n, const match *m,
@@ -384,10 +425,10 @@ static void write_table(const settings *s, const sb_run *o, const sb_run *n, con
         fprintf(out, "  %-18s %s  ->  %s\n", d[i].what, d[i].old_value, d[i].new_value);
     if (nd == 0)
         fputs("  nothing\n", out);
-    fprintf(out, "\nRule: a row is faster or slower when its median time moved by more than the "
-                 "larger\nof the two runs' spreads ((max - min) / median) plus the threshold "
-                 "(%.1f%%).\n",
-            100.0 * s->threshold);
+    char rule[1024] = "Rule: ";
+    rule_text(s, rule + strlen(rule), sizeof rule - strlen(rule));
+    fputc('\n', out);
+    print_wrapped(out, rule, 78);
     fprintf(out, "\n%zu of %zu matched rows changed; %zu only in old, %zu only in new.\n",
             t.changed, t.matched, t.only_old, t.only_new);
     int header = 0;
@@ -395,8 +436,9 @@ static void write_table(const settings *s, const sb_run *o, const sb_run *n, con
         if (!changed(&m[i]) && !(s->all && m[i].old_i >= 0 && m[i].new_i >= 0))
             continue;
         if (!header++)
-            fprintf(out, "\n  %-9s %-14s %-18s %-11s %10s %10s %8s  %s\n", "device", "experiment",
-                    "variant", "size", "old ms", "new ms", "change", "verdict");
+            fprintf(out, "\n  %-9s %-14s %-18s %-11s %10s %10s  %-24s %8s  %s\n", "device",
+                    "experiment", "variant", "size", "old ms", "new ms", "95% interval of change",
+                    "change", "verdict");
         table_row(o, n, &m[i], out);
     }
     if (t.only_old + t.only_new) {
@@ -451,12 +493,14 @@ static void write_markdown(const settings *s, const sb_run *o, const sb_run *n, 
         md_cell(out, d[i].new_value);
         fputs(" |\n", out);
     }
-    fprintf(out, "\nA row is faster or slower when its median time moved by more than the larger "
-                 "of the two runs' spreads ((max - min) / median) plus the threshold (%.1f%%). "
-                 "%zu of %zu matched rows changed; %zu only in old, %zu only in new.\n\n",
-            100.0 * s->threshold, t.changed, t.matched, t.only_old, t.only_new);
-    fputs("| device | experiment | variant | size | old ms | new ms | change | verdict |\n"
-          "|---|---|---|---|---:|---:|---:|---|\n",
+    char rule[1024];
+    rule_text(s, rule, sizeof rule);
+    rule[0] = 'A';
+    fprintf(out, "\n%s %zu of %zu matched rows changed; %zu only in old, %zu only in new.\n\n",
+            rule, t.changed, t.matched, t.only_old, t.only_new);
+    fputs("| device | experiment | variant | size | old ms | new ms | 95% interval of change | "
+          "change | verdict |\n"
+          "|---|---|---|---|---:|---:|---|---:|---|\n",
           out);
     for (size_t i = 0; i < nm; i++) {
         const match *x = &m[i];
@@ -480,6 +524,12 @@ static void write_markdown(const settings *s, const sb_run *o, const sb_run *n, 
         fputs(" | ", out);
         if (x->new_i >= 0)
             fprintf(out, "%.4f", n->results[x->new_i].ms.median);
+        fputs(" | ", out);
+        if (!unmatched && x->v.kind != SB_VERDICT_NONE) {
+            char interval[48];
+            sb_verdict_interval_text(&x->v, SB_INTERVAL_CHANGE, interval, sizeof interval);
+            md_cell(out, interval);
+        }
         fputs(" | ", out);
         if (!unmatched)
             fprintf(out, "%+.1f%%", 100.0 * x->v.change);
@@ -520,6 +570,25 @@ static void time_json(json_t *row, const char *key, const sb_result *r, sb_json_
     sb_json_put_real(t, "spread", r->ms.spread, b);
 }
 
+/* The time ratio new/old of the medians, its 95% interval (null under the
+ * spread rule) and what the verdict was reached by. */
+static void interval_json(json_t *row, const sb_verdict *v, sb_json_builder *b)
+{
+    int known = v->basis == SB_BASIS_INTERVAL;
+    char basis[48];
+    sb_verdict_interval_text(v, SB_INTERVAL_CHANGE, basis, sizeof basis);
+    if (v->speed_ratio > 0)
+        sb_json_put_real(row, "time_ratio", 1.0 / v->speed_ratio, b);
+    if (known) {
+        sb_json_put_real(row, "ci_low", v->ratio_low, b);
+        sb_json_put_real(row, "ci_high", v->ratio_high, b);
+    } else {
+        sb_json_put(row, "ci_low", json_null(), b);
+        sb_json_put(row, "ci_high", json_null(), b);
+    }
+    sb_json_put_str(row, "basis", known ? "interval" : basis, b);
+}
+
 static json_t *row_json(const sb_run *o, const sb_run *n, const match *x, sb_json_builder *b)
 {
     const sb_run *run = x->old_i >= 0 ? o : n;
@@ -539,6 +608,7 @@ static json_t *row_json(const sb_run *o, const sb_run *n, const match *x, sb_jso
         time_json(row, "new", &n->results[x->new_i], b);
     if (x->old_i >= 0 && x->new_i >= 0) {
         sb_json_put_real(row, "change", x->v.change, b);
+        interval_json(row, &x->v, b);
         sb_json_put_real(row, "margin", x->v.margin, b);
         sb_json_put_real(row, "by", x->v.by, b);
     }
@@ -558,7 +628,10 @@ static json_t *head_json(const settings *s, const sb_run *o, const sb_run *n, co
     sb_json_put(root, "old", side_json(s->old_path, o, &b), &b);
     sb_json_put(root, "new", side_json(s->new_path, n, &b), &b);
     sb_json_put_real(root, "threshold", s->threshold, &b);
-    sb_json_put_str(root, "rule", SB_VERDICT_RULE, &b);
+    char rule[1024];
+    rule_text(s, rule, sizeof rule);
+    rule[0] = 'A';
+    sb_json_put_str(root, "rule", rule, &b);
     sb_json_put(root, "differences", diffs, &b);
     for (int i = 0; diffs && i < nd; i++) {
         json_t *e = json_object();

@@ -1,9 +1,10 @@
 /* CSV: one header line, one line per result; every model field gets its own
  * column (prefixed m1_/m2_ for the first and second declared access); then
  * columns that compare the line with the same variant on the reference
- * device (crossapi.h) and carry the PTX memory summary; last, where the
- * variant's host time went (appended, so that older columns keep their
- * places). */
+ * device (crossapi.h), with the speed ratio's 95% interval and the rule
+ * the verdict used, and carry the PTX memory summary; last, where the
+ * variant's host time went and what the compiler allocated (appended, so
+ * that older columns keep their places). */
 #include <string.h>
 
 #include "report/describe.h"
@@ -25,9 +26,31 @@ static void field(FILE *out, const char *s)
     }
 }
 
+/* The verdict's 95% interval of the speed ratio and what it was reached
+ * by ("interval", or "spread rule (no samples)"); empty where the line has
+ * no verdict, the bounds empty under the spread rule. */
+static void interval_columns(const sb_run *run, const sb_crossapi *x, size_t i, FILE *out)
+{
+    const sb_cross_row *row = x->row_of && x->row_of[i] >= 0 ? &x->rows[x->row_of[i]] : NULL;
+    int slot = run->results[i].device_slot;
+    const sb_verdict *v = row && slot != x->reference ? &row->verdict[slot] : NULL;
+    if (!v || v->kind == SB_VERDICT_NONE) {
+        fputs(",,,", out);
+        return;
+    }
+    if (v->basis == SB_BASIS_INTERVAL)
+        fprintf(out, ",%.4f,%.4f,", 1.0 / v->ratio_high, 1.0 / v->ratio_low);
+    else
+        fputs(",,,", out);
+    char basis[48];
+    sb_verdict_interval_text(v, SB_INTERVAL_SPEED, basis, sizeof basis);
+    field(out, v->basis == SB_BASIS_INTERVAL ? "interval" : basis);
+}
+
 /* The cross-device columns of result i: its device's label, the reference
- * device it is compared with, the speed ratio and verdict against it (empty
- * on the reference's own lines and where the reference has no such row). */
+ * device it is compared with, the speed ratio, verdict and interval against
+ * it (empty on the reference's own lines and where the reference has no
+ * such row). */
 static void cross_columns(const sb_run *run, const sb_crossapi *x, size_t i, FILE *out)
 {
     const sb_result *r = &run->results[i];
@@ -48,6 +71,7 @@ static void cross_columns(const sb_run *run, const sb_crossapi *x, size_t i, FIL
     }
     fputc(',', out);
     field(out, verdict);
+    interval_columns(run, x, i, out);
     fputc(',', out);
     field(out, r->ptx_memory);
     fputc(',', out);
@@ -65,8 +89,9 @@ static void header(FILE *out)
         for (size_t i = 0; sb_prediction_field_at(i); i++)
             fprintf(out, ",m%d_%s", m, sb_prediction_field_at(i)->name);
     }
-    fputs(",device_label,reference,speed_ratio,verdict,ptx_memory,ptx_vs_reference,host_ms,"
-          "verify_ms,registers,shared_bytes,private_bytes\n", out);
+    fputs(",device_label,reference,speed_ratio,verdict,ci_low,ci_high,verdict_basis,ptx_memory,"
+          "ptx_vs_reference,host_ms,verify_ms,registers,shared_bytes,private_bytes\n",
+          out);
 }
 
 /* The model's columns: each declared access's label and prediction fields,

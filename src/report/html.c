@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "report/describe.h"
+#include "report/lessons.h"
 #include "report/plot.h"
 #include "report/report.h"
 
@@ -157,7 +158,7 @@ static void cross_header(const sb_crossapi *x, const sb_result *f, FILE *out)
     for (int s = 0; s < x->ndevices; s++) {
         if (s == ref)
             continue;
-        fputs("<th colspan=\"3\">", out);
+        fputs("<th colspan=\"4\">", out);
         esc(out, x->label[s]);
         fputs(" against ", out);
         esc(out, x->label[ref]);
@@ -171,7 +172,9 @@ static void cross_header(const sb_crossapi *x, const sb_result *f, FILE *out)
     }
     for (int s = 0; s < x->ndevices; s++)
         if (s != ref)
-            fputs("<th>speed ratio</th><th>verdict</th><th>PTX memory instructions</th>", out);
+            fputs("<th>speed ratio</th><th>verdict</th><th>95% interval</th>"
+                  "<th>PTX memory instructions</th>",
+                  out);
     fputs("</tr>\n", out);
 }
 
@@ -205,7 +208,8 @@ static const char *verdict_class(sb_verdict_kind k)
                                     : NULL;
 }
 
-/* Each other device's speed ratio, verdict and PTX note against the reference. */
+/* Each other device's speed ratio, verdict, interval and PTX note against the
+ * reference. */
 static void verdict_cells(const sb_crossapi *x, const sb_cross_row *row, FILE *out)
 {
     const int ref = x->reference;
@@ -213,13 +217,15 @@ static void verdict_cells(const sb_crossapi *x, const sb_cross_row *row, FILE *o
         if (s == ref)
             continue;
         const sb_verdict *v = &row->verdict[s];
-        char verdict[96];
+        char verdict[96], interval[48];
         sb_verdict_text(v, x->label[ref], x->label[s], verdict, sizeof verdict);
+        sb_verdict_interval_text(v, SB_INTERVAL_SPEED, interval, sizeof interval);
         if (v->kind != SB_VERDICT_NONE)
             tdf(out, "%.3f", v->speed_ratio);
         else
             td(out, NULL, "-");
         td(out, verdict_class(v->kind), verdict);
+        td(out, NULL, interval[0] ? interval : "-");
         td(out, "ptx", row->ptx[s][0] ? row->ptx[s] : "-");
     }
 }
@@ -398,6 +404,18 @@ static void page_head(const sb_analysis *a, const plots *p, FILE *out)
 
 sb_report_writer sb_report_html;
 
+/* What block e's numbers show, a paragraph each under its table. */
+static void lessons_block(const sb_analysis *a, size_t e, FILE *out)
+{
+    sb_lessons l;
+    sb_lessons_of(a, e, &l);
+    for (int i = 0; i < l.n; i++) {
+        fputs("<p class=\"lesson\"><b>Lesson:</b> ", out);
+        esc(out, l.text[i]);
+        fputs("</p>\n", out);
+    }
+}
+
 int sb_report_html(const sb_analysis *a, FILE *out, char *err, size_t n)
 {
     (void)err, (void)n; /* nothing a text format cannot hold */
@@ -415,6 +433,7 @@ int sb_report_html(const sb_analysis *a, FILE *out, char *err, size_t n)
             cross_table(run, &a->cross, g, out);
         else
             single_table(run, g, out);
+        lessons_block(a, e, out);
         figures(p, run->results[g->first].experiment, out);
     }
     fputs("</body>\n</html>\n", out);

@@ -9,15 +9,18 @@
  * hold, is written as null beside a "<field>_reason"; a string jansson
  * refuses (not UTF-8) makes the whole report an error that names the
  * record, and every record is checked before the first byte is written.
- * The results and comparisons are written one record at a time, laid out
- * as jansson lays out the whole document, so that a run of any size needs
- * no tree of all of it. */
+ * The results and comparisons are written one record at a time, so that a
+ * run of any size needs no tree of all of it, and one record a line, so
+ * that a saved run of thousands of results greps and diffs by record; the
+ * rest is indented as jansson lays out a document. */
 #include <jansson.h>
+#include <math.h>
 #include <string.h>
 
 #include "model.h"
 #include "report/describe.h"
 #include "report/json_build.h"
+#include "report/lessons.h"
 #include "report/report.h"
 
 /* ---------------------------------------------------------------- building */
@@ -126,6 +129,23 @@ static void time_fields(json_t *t, const sb_stats *ms, sb_json_builder *b)
     sb_json_put_int(t, "slowest_rep", (json_int_t)ms->slowest, b);
 }
 
+/* Every repetition's time in run order; one that is not finite (the
+ * executor keeps none) is null, and "samples_ms_reason" says why. */
+static json_t *samples_json(const sb_result *r, json_t *o, sb_json_builder *b)
+{
+    json_t *a = json_array();
+    int finite = 1;
+    for (size_t i = 0; a && i < r->nsamples; i++) {
+        finite &= isfinite(r->samples[i]) != 0;
+        if (json_array_append_new(a, isfinite(r->samples[i]) ? json_real(r->samples[i])
+                                                              : json_null()))
+            sb_json_put(NULL, "samples_ms", NULL, b);
+    }
+    if (!finite)
+        sb_json_put(o, "samples_ms_reason", json_string("a repetition's time is not finite"), b);
+    return a;
+}
+
 /* What the compiler allocated and what the API said of the occupancy. */
 static void resource_fields(json_t *o, const sb_result *r, sb_json_builder *b)
 {
@@ -155,6 +175,8 @@ static json_t *result_json(const sb_result *r, sb_json_builder *b)
     sb_json_put_int(o, "warmup", r->warmup, b);
     if ((t = sb_json_put_object(o, "time_ms", b)))
         time_fields(t, &r->ms, b);
+    if (r->nsamples)
+        sb_json_put(o, "samples_ms", samples_json(r, o, b), b);
     sb_json_put_real(o, "bytes", r->bytes, b);
     sb_json_put_real(o, "flops", r->flops, b);
     sb_json_put_real(o, "accesses", r->accesses, b);
@@ -196,6 +218,23 @@ static void side_fields(json_t *o, const sb_crossapi *x, int slot, long result,
     sb_json_put_real(o, "spread", r->ms.spread, b);
 }
 
+/* The speed ratio's 95% interval, null under the spread rule, and what
+ * the verdict was reached by: "interval", or the spread rule's reason. */
+static void interval_fields(json_t *c, const sb_verdict *v, sb_json_builder *b)
+{
+    if (v->basis == SB_BASIS_INTERVAL) {
+        sb_json_put_real(c, "ci_low", 1.0 / v->ratio_high, b);
+        sb_json_put_real(c, "ci_high", 1.0 / v->ratio_low, b);
+        sb_json_put_str(c, "basis", "interval", b);
+        return;
+    }
+    char basis[48];
+    sb_verdict_interval_text(v, SB_INTERVAL_SPEED, basis, sizeof basis);
+    sb_json_put(c, "ci_low", json_null(), b);
+    sb_json_put(c, "ci_high", json_null(), b);
+    sb_json_put_str(c, "basis", basis, b);
+}
+
 /* Row j's comparison of slot s with the reference: the side-by-side report
  * as data.  "verdict" is the other device's against the reference
  * ("faster": the other is faster), "results" index the results array. */
@@ -220,6 +259,7 @@ static json_t *comparison_json(const sb_run *run, const sb_crossapi *x, const sb
     if ((side = sb_json_put_object(c, "other", b)))
         side_fields(side, x, s, row->result[s], oth, b);
     sb_json_put_real(c, "speed_ratio", v->speed_ratio, b);
+    interval_fields(c, v, b);
     sb_json_put_real(c, "margin", v->margin, b);
     sb_json_put_str(c, "verdict", verdict_name(v->kind), b);
     if (faster)
@@ -249,6 +289,28 @@ static json_t *reference_json(const sb_crossapi *x, sb_json_builder *b)
     sb_json_put_int(o, "slot", x->reference, b);
     sb_json_put_str(o, "device", x->label[x->reference], b);
     return o;
+}
+
+/* Every block's lessons, in the order of the blocks: what its numbers
+ * show, one {"experiment", "text"} a sentence. */
+static json_t *lessons_json(const sb_analysis *a, sb_json_builder *b)
+{
+    json_t *all = json_array();
+    for (size_t e = 0; all && e < a->cross.nexperiments; e++) {
+        sb_lessons l;
+        sb_lessons_of(a, e, &l);
+        for (int i = 0; i < l.n; i++) {
+            json_t *o = json_object();
+            sb_json_put_str(o, "experiment",
+                            a->run->results[a->cross.experiments[e].first].experiment, b);
+            sb_json_put_str(o, "text", l.text[i], b);
+            if (json_array_append_new(all, o))
+                sb_json_put(NULL, "lessons", NULL, b);
+        }
+    }
+    if (!all)
+        sb_json_put(NULL, "lessons", NULL, b);
+    return all;
 }
 
 /* ---------------------------------------------------------------- naming */
@@ -287,11 +349,12 @@ static int member(FILE *out, const char *key, json_t *v, const char *after)
     return rc;
 }
 
-/* One element of an array member: its separator, then the element. */
+/* One element of an array member: its separator, then the element on a
+ * line of its own. */
 static int element(FILE *out, size_t index, json_t *v)
 {
     fputs(index ? ",\n    " : "[\n    ", out);
-    int rc = v ? sb_json_dump_at(v, 4, out) : -1;
+    int rc = v ? sb_json_dump_line(v, out) : -1;
     json_decref(v);
     return rc;
 }
@@ -416,14 +479,18 @@ int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
     int rc = results_pass(run, NULL, err, n);
     if (!rc)
         rc = comparisons_pass(run, &a->cross, NULL, err, n);
-    sb_json_builder b = {NULL, NULL};
+    sb_json_builder b = {NULL, NULL}, lb = {NULL, NULL};
     json_t *reference = reference_json(&a->cross, &b);
+    json_t *lessons = lessons_json(a, &lb);
     if (!rc && b.refused)
         rc = SB_REPORT_REFUSED, snprintf(err, n, "the reference's %s %s", b.refused, b.why);
+    if (!rc && lb.refused)
+        rc = SB_REPORT_REFUSED, snprintf(err, n, "a lesson's %s %s", lb.refused, lb.why);
     if (rc) {
         json_decref(head);
         json_decref(devices);
         json_decref(reference);
+        json_decref(lessons);
         return rc;
     }
     fputs("{\n", out);
@@ -438,6 +505,7 @@ int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
     rc |= member(out, "reference", reference, ",\n");
     fputs("  \"comparisons\": ", out);
     rc |= comparisons_pass(run, &a->cross, out, err, n);
+    rc |= member(out, "lessons", lessons, ",\n");
     rc |= member(out, "verdict_rule", json_string(SB_VERDICT_RULE), "\n}\n");
     /* A record refused now, when it was not before, was out of memory. */
     return rc || ferror(out) ? SB_REPORT_IO_ERROR : 0;

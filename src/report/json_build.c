@@ -104,10 +104,19 @@ static int write_padded(const char *buf, size_t size, void *data)
     return 0;
 }
 
+/* The flags both layouts share: key order as built, nine significant
+ * digits, any value at the top. */
+#define DUMP_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9) | JSON_ENCODE_ANY)
+
 int sb_json_dump_at(json_t *v, int pad, FILE *out)
 {
     sink s = {out, pad};
-    return json_dump_callback(v, write_padded, &s,
-                              JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9) |
-                                  JSON_ENCODE_ANY);
+    return json_dump_callback(v, write_padded, &s, JSON_INDENT(2) | DUMP_FLAGS);
+}
+
+int sb_json_dump_line(json_t *v, FILE *out)
+{
+    /* Without JSON_INDENT jansson writes no newline, and without
+       JSON_COMPACT it keeps the spaces after ',' and ':'. */
+    return json_dumpf(v, out, DUMP_FLAGS);
 }

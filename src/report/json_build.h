@@ -42,4 +42,9 @@ void sb_json_printable(const char *s, char *buf, size_t n);
  * piece.  0, or -1 on a write error. */
 int sb_json_dump_at(json_t *v, int pad, FILE *out);
 
+/* v on one line, with the same precision and the separators ", " and ": "
+ * of the indented layout, so that a field reads the same in both: one
+ * record of a long array per line.  0, or -1 on a write error. */
+int sb_json_dump_line(json_t *v, FILE *out);
+
 #endif

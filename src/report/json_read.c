@@ -11,10 +11,12 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
 #include "report/json_stream.h"
+#include "text.h"
 
 /* ---------------------------------------------------------------- fields */
 
@@ -191,7 +193,9 @@ static int get_bool(json_t *o, const char *key, int *out, const field_ctx *c)
     return 0;
 }
 
-/* A string field into dst (cut to fit); absent leaves dst as it was. */
+/* A string field into dst, cut to fit between two characters (a cut
+ * inside one would leave bytes that no JSON writer takes, and the run could
+ * not be written again); absent leaves dst as it was. */
 static int get_str(json_t *o, const char *key, char *dst, size_t n, const field_ctx *c)
 {
     json_t *v = json_object_get(o, key);
@@ -199,7 +203,7 @@ static int get_str(json_t *o, const char *key, char *dst, size_t n, const field_
         return 0;
     if (!json_is_string(v))
         return wrong_type(c, key, v, "a string");
-    snprintf(dst, n, "%s", json_string_value(v));
+    sb_utf8_copy(dst, n, json_string_value(v));
     return 0;
 }
 
@@ -372,6 +376,45 @@ static int read_times(json_t *o, sb_stats *ms, const field_ctx *c)
            get_size(t, "slowest_rep", &ms->slowest, &tc);
 }
 
+/* Every repetition's time, into r->samples (the caller's to free): as many
+ * as r->reps, each a positive finite number; absent in older files. */
+static int read_samples(json_t *o, sb_result *r, const field_ctx *c)
+{
+    json_t *a = json_object_get(o, "samples_ms");
+    if (!a)
+        return 0;
+    if (!json_is_array(a))
+        return wrong_type(c, "samples_ms", a, "an array of times");
+    size_t n = json_array_size(a);
+    if (n != (size_t)r->reps || n > SB_RESULT_MAX_SAMPLES) {
+        snprintf(c->why, c->wn, "%s.samples_ms: %zu time%s for %d repetitions%s", c->rec, n,
+                 n == 1 ? "" : "s", r->reps,
+                 n > SB_RESULT_MAX_SAMPLES ? " (more than a result holds)" : "");
+        return -1;
+    }
+    if (n == 0)
+        return 0;
+    if (!(r->samples = malloc(n * sizeof *r->samples))) {
+        snprintf(c->why, c->wn, "%s.samples_ms: out of host memory", c->rec);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_t *v = json_array_get(a, i);
+        char at[32];
+        snprintf(at, sizeof at, "samples_ms[%zu]", i);
+        if (!json_is_number(v))
+            return wrong_type(c, at, v, "a positive number");
+        double d = json_number_value(v);
+        if (!(d > 0) || !isfinite(d)) {
+            snprintf(c->why, c->wn, "%s.%s: %.15g is not a positive time", c->rec, at, d);
+            return -1;
+        }
+        r->samples[i] = d;
+        r->nsamples = i + 1;
+    }
+    return 0;
+}
+
 /* A launch shape, [x, y, z]. */
 static int read_dims(json_t *o, const char *key, unsigned dims[3], const field_ctx *c)
 {
@@ -439,7 +482,7 @@ static int read_result(json_t *o, sb_result *r, const field_ctx *c)
              get_long(o, "cols", 1, INT_MAX, &r->cols, c) ||
              read_dims(o, "grid", r->grid, c) || read_dims(o, "block", r->block, c) ||
              get_int(o, "reps", 0, INT_MAX, &r->reps, c) ||
-             get_int(o, "warmup", 0, INT_MAX, &r->warmup, c) ||
+             get_int(o, "warmup", 0, INT_MAX, &r->warmup, c) || read_samples(o, r, c) ||
              get_real(o, "bytes", POSITIVE, NAN, &r->bytes, c) ||
              get_real(o, "flops", POSITIVE, NAN, &r->flops, c) ||
              get_real(o, "accesses", POSITIVE, NAN, &r->accesses, c) ||
@@ -540,6 +583,7 @@ static int take_element(void *ctx, const char *key, size_t index, json_t *value)
     sb_result r;
     if (read_result(value, &r, &c) == 0 && sb_run_add(rd->run, &r))
         rd->nomem = 1;
+    free(r.samples); /* the run holds its own copy */
     return rd->nomem;
 }
 

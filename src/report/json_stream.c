@@ -112,10 +112,19 @@ static int capture_string(scanner *s)
     }
 }
 
+/* Whether ch can be part of a bare word: a number, true, false or null. */
+static int is_word(int ch)
+{
+    return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+           ch == '-' || ch == '+' || ch == '.';
+}
+
 /* The text of one value that starts with `first` (consumed) into
  * s->text: a string, an object or array to its matching close, or a bare
- * word up to the next delimiter.  jansson judges the text; this only
- * finds where it ends.  0, or EOF when the file ends inside it. */
+ * word up to the first character no word has (so that a file of NUL bytes
+ * or other junk ends the capture at once, not at the end of the file).
+ * jansson judges the text; this only finds where it ends.  0, or EOF when
+ * the file ends inside it. */
 static int capture(scanner *s, int first)
 {
     s->len = 0;
@@ -126,7 +135,7 @@ static int capture(scanner *s, int first)
         for (int ch;;) {
             if ((ch = next(s)) == EOF || is_space(ch))
                 return 0;
-            if (ch == ',' || ch == ']' || ch == '}') {
+            if (!is_word(ch)) {
                 give_back(s, ch);
                 return 0;
             }

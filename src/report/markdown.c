@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/describe.h"
+#include "report/lessons.h"
 #include "report/report.h"
 
 /* One cell: pipes and backslashes escaped, HTML-significant characters as
@@ -129,7 +130,7 @@ static void cross_header(const sb_crossapi *x, const sb_result *f, int any_ptx, 
     }
     for (int s = 0; s < x->ndevices; s++)
         if (s != ref)
-            fprintf(out, " %s/%s | verdict |", x->label[s], x->label[ref]);
+            fprintf(out, " %s/%s | verdict | 95%% interval |", x->label[s], x->label[ref]);
     fputs(" model |", out);
     if (any_ptx)
         fputs(" PTX memory instructions |", out);
@@ -138,7 +139,7 @@ static void cross_header(const sb_crossapi *x, const sb_result *f, int any_ptx, 
         fputs("---:|---:|---:|", out);
     for (int s = 0; s < x->ndevices; s++)
         if (s != ref)
-            fputs("---:|---|", out);
+            fputs("---:|---|---|", out);
     fputs(any_ptx ? "---|---|\n" : "---|\n", out);
 }
 
@@ -161,20 +162,24 @@ static void device_cells(const sb_run *run, const sb_crossapi *x, const sb_cross
     }
 }
 
-/* Each other device's speed ratio and verdict against the reference. */
+/* Each other device's speed ratio, verdict and interval against the
+ * reference. */
 static void verdict_cells(const sb_crossapi *x, const sb_cross_row *row, FILE *out)
 {
     const int ref = x->reference;
     for (int s = 0; s < x->ndevices; s++) {
         if (s == ref)
             continue;
-        char verdict[96];
+        char verdict[96], interval[48];
         sb_verdict_text(&row->verdict[s], x->label[ref], x->label[s], verdict, sizeof verdict);
+        sb_verdict_interval_text(&row->verdict[s], SB_INTERVAL_SPEED, interval, sizeof interval);
         if (row->verdict[s].kind != SB_VERDICT_NONE)
             fprintf(out, " %.3f | ", row->verdict[s].speed_ratio);
         else
             fputs(" - | ", out);
         cell(out, verdict);
+        fputs(" | ", out);
+        cell(out, interval[0] ? interval : "-");
         fputs(" |", out);
     }
 }
@@ -220,6 +225,18 @@ static void cross_table(const sb_run *run, const sb_crossapi *x, const sb_cross_
         cross_line(run, x, f, &x->rows[e->rows[j]], any_ptx, out);
 }
 
+/* What block e's numbers show, a paragraph each under its table. */
+static void lessons_block(const sb_analysis *a, size_t e, FILE *out)
+{
+    sb_lessons l;
+    sb_lessons_of(a, e, &l);
+    for (int i = 0; i < l.n; i++) {
+        fputs("\n**Lesson:** ", out);
+        cell(out, l.text[i]);
+        fputc('\n', out);
+    }
+}
+
 sb_report_writer sb_report_markdown;
 
 int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
@@ -238,8 +255,8 @@ int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
           "device-event time.\n",
           out);
     if (sb_crossapi_side_by_side(x))
-        fprintf(out, "Side by side against %s: X/%s is the speed ratio (above 1: X is faster). "
-                     "%s\n",
+        fprintf(out, "Side by side against %s: X/%s is the speed ratio (above 1: X is faster), "
+                     "with its 95%% interval. %s\n",
                 x->label[x->reference], x->label[x->reference], SB_VERDICT_RULE);
     fputc('\n', out);
     devices(run, out);
@@ -248,6 +265,7 @@ int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
             cross_table(run, x, &x->experiments[e], out);
         else
             single_table(run, &x->experiments[e], out);
+        lessons_block(a, e, out);
     }
     return ferror(out) ? -1 : 0;
 }

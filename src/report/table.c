@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/describe.h"
+#include "report/lessons.h"
 #include "report/report.h"
 
 /* One figure of the device, or "<what> unknown" when the API gave none: the
@@ -139,7 +140,7 @@ static void cross_heading(const sb_crossapi *x, const sb_result *f, FILE *out)
             continue;
         char ratio[64];
         snprintf(ratio, sizeof ratio, "%s/%s", x->label[s], x->label[ref]);
-        fprintf(out, " %*s %-26s", ratio_width(x, s), ratio, "verdict");
+        fprintf(out, " %*s %-26s %-24s", ratio_width(x, s), ratio, "verdict", "95% interval");
     }
     fprintf(out, " model\n");
 }
@@ -173,11 +174,13 @@ static void cross_line(const sb_run *run, const sb_crossapi *x, const sb_result 
     for (int s = 0; s < x->ndevices; s++) {
         if (s == ref)
             continue;
-        char ratio[16] = "-", verdict[96];
+        char ratio[16] = "-", verdict[96], interval[48];
         if (row->verdict[s].kind != SB_VERDICT_NONE)
             snprintf(ratio, sizeof ratio, "%.3f", row->verdict[s].speed_ratio);
         sb_verdict_text(&row->verdict[s], x->label[ref], x->label[s], verdict, sizeof verdict);
-        fprintf(out, " %*s %-26s", ratio_width(x, s), ratio, verdict);
+        sb_verdict_interval_text(&row->verdict[s], SB_INTERVAL_SPEED, interval, sizeof interval);
+        fprintf(out, " %*s %-26s %-24s", ratio_width(x, s), ratio, verdict,
+                interval[0] ? interval : "-");
     }
     fprintf(out, " %s%s%s\n", notes, notes[0] && model[0] ? "; " : "", model);
     for (int s = 0; s < x->ndevices; s++)
@@ -187,8 +190,9 @@ static void cross_line(const sb_run *run, const sb_crossapi *x, const sb_result 
 }
 
 /* Side by side: one line per variant, each device's median, spread, figure
- * and roof share, then each other device's speed against the reference and
- * the verdict; a second line when the PTX was compared. */
+ * and roof share, then each other device's speed against the reference,
+ * the verdict and the speed ratio's interval (or the rule used without
+ * one); a second line when the PTX was compared. */
 static void cross_section(const sb_run *run, const sb_crossapi *x, const sb_cross_experiment *e,
                           FILE *out)
 {
@@ -198,6 +202,15 @@ static void cross_section(const sb_run *run, const sb_crossapi *x, const sb_cros
     for (size_t j = 0; j < e->nrows; j++)
         cross_line(run, x, f, &x->rows[e->rows[j]], out);
     flops_legend(run, f, out);
+}
+
+/* What block e's numbers show, under its table. */
+static void lessons_block(const sb_analysis *a, size_t e, FILE *out)
+{
+    sb_lessons l;
+    sb_lessons_of(a, e, &l);
+    for (int i = 0; i < l.n; i++)
+        fprintf(out, "  Lesson: %s\n", l.text[i]);
 }
 
 sb_report_writer sb_report_table;
@@ -215,7 +228,7 @@ int sb_report_table(const sb_analysis *a, FILE *out, char *err, size_t n)
     device_section(run, out);
     if (sb_crossapi_side_by_side(x))
         fprintf(out, "\nSide by side against %s: X/%s is the speed ratio (%s's median time over "
-                     "X's; above 1, X is faster).\n%s\n",
+                     "X's; above 1, X is faster), with its 95%% interval.\n%s\n",
                 x->label[x->reference], x->label[x->reference], x->label[x->reference],
                 SB_VERDICT_RULE);
     for (size_t e = 0; e < x->nexperiments; e++) {
@@ -223,6 +236,7 @@ int sb_report_table(const sb_analysis *a, FILE *out, char *err, size_t n)
             cross_section(run, x, &x->experiments[e], out);
         else
             experiment_section(run, &x->experiments[e], out);
+        lessons_block(a, e, out);
     }
     return ferror(out) ? -1 : 0;
 }

@@ -1,18 +1,26 @@
 #include "run/crossapi.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "run/ptx_summary.h"
 
+static int by_value(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
 sb_verdict sb_verdict_of(const sb_stats *ref, const sb_stats *other, double threshold)
 {
-    sb_verdict v = {SB_VERDICT_NONE, 0.0, 0.0, 0.0, 0.0};
+    sb_verdict v = {.kind = SB_VERDICT_NONE, .basis = SB_BASIS_NONE};
     if (!(ref->median > 0) || !(other->median > 0) || !isfinite(ref->median) ||
         !isfinite(other->median))
         return v;
+    v.basis = SB_BASIS_SPREAD;
     v.speed_ratio = ref->median / other->median;
     v.change = (other->median - ref->median) / ref->median;
     v.margin = fmax(ref->spread, other->spread) + (threshold > 0 ? threshold : 0.0);
@@ -25,12 +33,188 @@ sb_verdict sb_verdict_of(const sb_stats *ref, const sb_stats *other, double thre
     return v;
 }
 
+/* ---------------------------------------------------------------- interval */
+
+/* A double's bits as an unsigned key in the doubles' order: negative ones
+ * flipped whole, positive ones above them.  Between two finite keys every
+ * key is a finite double, so a search over keys finds any double. */
+static uint64_t order_key(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u >> 63 ? ~u : u | (UINT64_C(1) << 63);
+}
+
+static double from_key(uint64_t k)
+{
+    uint64_t u = k >> 63 ? k & ~(UINT64_C(1) << 63) : ~k;
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+/* How many differences y[j] - x[i] are at most t, x and y sorted: as x[i]
+ * grows, more of y qualify, so one pointer walks y once. */
+static size_t count_at_most(const double *x, size_t m, const double *y, size_t n, double t)
+{
+    size_t count = 0, j = 0;
+    for (size_t i = 0; i < m; i++) {
+        while (j < n && y[j] - x[i] <= t)
+            j++;
+        count += j;
+    }
+    return count;
+}
+
+/* The k-th smallest (1-based) of the m x n differences y[j] - x[i]: the
+ * smallest double with k differences at or below it, found by halving the
+ * keys between the least and the greatest difference (at most 64 steps of
+ * m + n each, whatever the sizes). */
+static double kth_difference(const double *x, size_t m, const double *y, size_t n, size_t k)
+{
+    uint64_t lo = order_key(y[0] - x[m - 1]), hi = order_key(y[n - 1] - x[0]);
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (count_at_most(x, m, y, n, from_key(mid)) >= k)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return from_key(lo);
+}
+
+/* P(U <= u) under no shift, for u = 0..m n, of the Mann-Whitney U of
+ * samples of m and n: the coefficients of the Gaussian binomial
+ * [m + n choose m] in q (how many orderings of the two samples give each
+ * U), built one factor (1 - q^(n+i)) / (1 - q^i) at a time, then summed
+ * and divided by their total.  After each factor the coefficients are
+ * those of [n + i choose i], so what the subtraction cancels is of their
+ * size and the rounding left is some 1e-13 of the total at most, far
+ * below the 2.5% looked for.  NULL out of memory. */
+static double *mann_whitney_cdf(size_t m, size_t n)
+{
+    size_t top = m * n;
+    double *c = calloc(top + 1, sizeof *c);
+    if (!c)
+        return NULL;
+    c[0] = 1.0;
+    for (size_t i = 1; i <= m; i++) {
+        for (size_t u = top; u >= n + i; u--)
+            c[u] -= c[u - n - i];
+        for (size_t u = i; u <= top; u++)
+            c[u] += c[u - i];
+    }
+    double total = 0.0;
+    for (size_t u = 0; u <= top; u++)
+        total += c[u];
+    double below = 0.0;
+    for (size_t u = 0; u <= top; u++) {
+        below += c[u];
+        c[u] = below / total;
+    }
+    return c;
+}
+
+/* The Mann-Whitney critical rank k for a two-sided 95% interval, at least
+ * 1: the least u with P(U <= u) >= 2.5%; 0 out of memory. */
+static size_t critical_rank(size_t m, size_t n)
+{
+    const double half_alpha = 0.025, z = 1.959963984540054;
+    size_t k;
+    if (m * n <= SB_VERDICT_EXACT_PAIRS) {
+        double *cdf = mann_whitney_cdf(m < n ? m : n, m < n ? n : m);
+        if (!cdf)
+            return 0;
+        for (k = 0; cdf[k] < half_alpha; k++)
+            ;
+        free(cdf);
+    } else {
+        double mn = (double)m * (double)n, sd = sqrt(mn * (double)(m + n + 1) / 12.0);
+        double u = ceil(mn / 2.0 - 0.5 - z * sd);
+        k = u > 0 ? (size_t)u : 0;
+    }
+    return k ? k : 1;
+}
+
+/* The repetitions' log times, sorted (every one a positive finite time,
+ * usable_samples says); NULL out of memory. */
+static double *sorted_logs(const sb_result *r)
+{
+    double *l = malloc(r->nsamples * sizeof *l);
+    for (size_t i = 0; l && i < r->nsamples; i++)
+        l[i] = log(r->samples[i]);
+    if (l)
+        qsort(l, r->nsamples, sizeof *l, by_value);
+    return l;
+}
+
+/* The Hodges-Lehmann time ratio other/ref and its 95% bounds into v; 0,
+ * or -1 out of memory. */
+static int shift_interval(const sb_result *ref, const sb_result *other, sb_verdict *v)
+{
+    double *x = sorted_logs(ref), *y = sorted_logs(other);
+    size_t m = ref->nsamples, n = other->nsamples, pairs = m * n;
+    size_t k = x && y ? critical_rank(m, n) : 0;
+    if (k) {
+        double mid = kth_difference(x, m, y, n, pairs / 2 + 1);
+        if (pairs % 2 == 0)
+            mid = 0.5 * (mid + kth_difference(x, m, y, n, pairs / 2));
+        v->estimate = exp(mid);
+        v->ratio_low = exp(kth_difference(x, m, y, n, k));
+        v->ratio_high = exp(kth_difference(x, m, y, n, pairs + 1 - k));
+    }
+    free(x);
+    free(y);
+    return k ? 0 : -1;
+}
+
+/* Repetitions a result has for the interval: its samples when every one
+ * is a positive finite time, else none. */
+static size_t usable_samples(const sb_result *r)
+{
+    for (size_t i = 0; r->samples && i < r->nsamples; i++)
+        if (!(r->samples[i] > 0) || !isfinite(r->samples[i]))
+            return 0;
+    return r->samples ? r->nsamples : 0;
+}
+
+sb_verdict sb_verdict_compare(const sb_result *ref, const sb_result *other, double threshold)
+{
+    sb_verdict v = sb_verdict_of(&ref->ms, &other->ms, threshold);
+    if (v.kind == SB_VERDICT_NONE)
+        return v;
+    size_t m = usable_samples(ref), n = usable_samples(other);
+    sb_verdict by_interval = v;
+    if (m < SB_VERDICT_MIN_SAMPLES || n < SB_VERDICT_MIN_SAMPLES ||
+        shift_interval(ref, other, &by_interval)) {
+        v.fewest = m < n ? m : n;
+        return v;
+    }
+    v = by_interval;
+    v.basis = SB_BASIS_INTERVAL;
+    v.margin = SB_VERDICT_TOLERANCE + (threshold > 0 ? threshold : 0.0);
+    v.kind = v.ratio_low > 1.0 + v.margin           ? SB_VERDICT_SLOWER
+             : v.ratio_high < 1.0 / (1.0 + v.margin) ? SB_VERDICT_FASTER
+                                                      : SB_VERDICT_SAME;
+    v.by = v.kind == SB_VERDICT_SAME
+               ? 0.0
+               : fmax(ref->ms.median, other->ms.median) / fmin(ref->ms.median, other->ms.median) -
+                     1.0;
+    return v;
+}
+
+double sb_verdict_within(const sb_verdict *v)
+{
+    return v->basis == SB_BASIS_INTERVAL ? fmax(v->ratio_high, 1.0 / v->ratio_low) - 1.0
+                                         : v->margin;
+}
+
 int sb_verdict_text(const sb_verdict *v, const char *ref_name, const char *other_name, char *buf,
                     size_t n)
 {
     switch (v->kind) {
     case SB_VERDICT_SAME:
-        return snprintf(buf, n, "same (within %.1f%%)", 100.0 * v->margin);
+        return snprintf(buf, n, "same (within %.1f%%)", 100.0 * sb_verdict_within(v));
     case SB_VERDICT_FASTER:
         return snprintf(buf, n, "%s faster by %.1f%%", other_name, 100.0 * v->by);
     case SB_VERDICT_SLOWER:
@@ -38,6 +222,28 @@ int sb_verdict_text(const sb_verdict *v, const char *ref_name, const char *other
     default:
         return snprintf(buf, n, "n/a");
     }
+}
+
+int sb_verdict_interval_text(const sb_verdict *v, sb_interval_form form, char *buf, size_t n)
+{
+    if (v->basis == SB_BASIS_SPREAD && v->fewest == 0)
+        return snprintf(buf, n, "spread rule (no samples)");
+    if (v->basis == SB_BASIS_SPREAD)
+        return snprintf(buf, n, "spread rule (%zu sample%s)", v->fewest,
+                        v->fewest == 1 ? "" : "s");
+    if (v->basis != SB_BASIS_INTERVAL)
+        return snprintf(buf, n, "%s", "");
+    if (form == SB_INTERVAL_SPEED)
+        return snprintf(buf, n, "[%.3f, %.3f]", 1.0 / v->ratio_high, 1.0 / v->ratio_low);
+    return snprintf(buf, n, "[%+.1f%%, %+.1f%%]", 100.0 * (v->ratio_low - 1.0),
+                    100.0 * (v->ratio_high - 1.0));
+}
+
+const char *sb_verdict_basis_name(const sb_verdict *v)
+{
+    return v->basis == SB_BASIS_INTERVAL ? "interval"
+           : v->basis == SB_BASIS_SPREAD ? "spread rule"
+                                         : "none";
 }
 
 void sb_slot_label(const sb_run *run, int slot, char *buf, size_t n)
@@ -282,7 +488,7 @@ static int judge_row(const sb_run *run, sb_crossapi *x, size_t j)
         if (s == x->reference || ri < 0 || row->result[s] < 0)
             continue;
         const sb_result *ref = &run->results[ri], *other = &run->results[row->result[s]];
-        verdict[s] = sb_verdict_of(&ref->ms, &other->ms, 0.0);
+        verdict[s] = sb_verdict_compare(ref, other, 0.0);
         int differ = verdict[s].kind == SB_VERDICT_FASTER || verdict[s].kind == SB_VERDICT_SLOWER;
         char note[384];
         ptx_note(x, ref, other, s, differ, note, sizeof note);

@@ -4,12 +4,40 @@
  * measurements differ.  Every report writer and `simtbench compare` use
  * this file, so the rule is stated once.
  *
- * The rule.  Let t_ref and t_other be the two median times and s_ref,
- * s_other the two runs' spreads ((max - min) / median).  The relative change
- * is d = (t_other - t_ref) / t_ref.  The two are the same when
- * |d| <= max(s_ref, s_other) + threshold; otherwise the one with the smaller
- * median is faster, by t_slow / t_fast - 1 (how much longer the slower one
- * takes).  The speed ratio other/ref is t_ref / t_other: the ratio of the
+ * The rule, where both sides saved at least SB_VERDICT_MIN_SAMPLES
+ * repetitions.  The point estimate is the ratio of the median times,
+ * other/ref.  Its 95% interval is that of the Hodges-Lehmann estimate of
+ * the shift between the log times: of the m x n differences
+ * log(t_other,j) - log(t_ref,i), the estimate is their median and the
+ * interval runs from the k-th smallest to the k-th largest, with k the
+ * Mann-Whitney critical rank for a two-sided 95% (exact for m x n up to
+ * SB_VERDICT_EXACT_PAIRS, the normal approximation with a continuity
+ * correction above); exponentiated, a ratio of times.  It is
+ * distribution-free: it assumes only that the two sides' log times have
+ * the same shape, one shifted from the other (a ratio of times), and
+ * nothing about that shape, which for GPU timings is skewed and often
+ * bimodal; no resampling, so no seed, and the same for the same data.
+ * Chosen over a bootstrap of the ratio of medians because the median of a
+ * few repetitions takes few values, which makes a bootstrap interval
+ * lumpy and too short for the 5 to 20 repetitions a run saves.
+ *
+ * The two are "same" unless the whole interval lies beyond the tolerance
+ * (SB_VERDICT_TOLERANCE plus any threshold, t) either way: above 1 + t or
+ * below 1 / (1 + t).  So a verdict other than "same" says that the
+ * difference is larger than the tolerance with 95% confidence, and "same"
+ * says that no difference larger than it was shown, with the interval to
+ * say how closely.  An interval that merely excludes 1 is not enough:
+ * repetitions within one run do not see what moves between runs (clocks,
+ * temperature, placement), so long runs would flag sub-percent drifts
+ * that the next run reverses.  Otherwise the one with the smaller median
+ * is faster, by t_slow / t_fast - 1 (how much longer the slower one
+ * takes).
+ *
+ * The spread rule, where a side has fewer repetitions saved (files that
+ * predate them have none): let s_ref, s_other be the two runs' spreads
+ * ((max - min) / median) and d = (t_other - t_ref) / t_ref; the two are
+ * the same when |d| <= max(s_ref, s_other) + threshold; otherwise as
+ * above.  The speed ratio other/ref is t_ref / t_other: the ratio of the
  * headline figures for GB/s and GFLOP/s, and the right way round for every
  * unit (above 1: other is faster). */
 #ifndef SB_CROSSAPI_H
@@ -19,34 +47,89 @@
 
 #include "result.h"
 
+/* The fewest repetitions per side the interval is computed from. */
+#define SB_VERDICT_MIN_SAMPLES 5
+
+/* The tolerance, a fraction: a difference no larger is never flagged. */
+#define SB_VERDICT_TOLERANCE 0.02
+
+/* Up to this many pairs (m x n) the Mann-Whitney rank is exact. */
+#define SB_VERDICT_EXACT_PAIRS 2500
+
 /* The rule in one sentence, for every report's legend. */
 #define SB_VERDICT_RULE                                                                            \
-    "Verdict: \"same\" when the two median times differ by no more than the larger of the two "   \
-    "spreads ((max - min) / median); otherwise the faster one, by how much longer the slower "    \
-    "one takes."
+    "Verdict: from both sides' repetitions, the 95% interval of the time ratio other/ref "      \
+    "(Hodges-Lehmann shift of the log times with its distribution-free Mann-Whitney "          \
+    "interval); \"same\" unless the whole interval lies beyond 2% either way (above 1.02 or "  \
+    "below 1/1.02), so any other verdict is a difference larger than 2% at 95% confidence, "    \
+    "2% being what drifts between runs that one run's repetitions do not see; otherwise the "  \
+    "faster one, by how much longer the slower one's median takes.  Where a side saved fewer " \
+    "than 5 repetitions (older files: none), the spread rule, as its row says: \"same\" when "  \
+    "the two median times differ by no more than the larger of the two spreads "             \
+    "((max - min) / median)."
 
 typedef enum sb_verdict_kind {
     SB_VERDICT_NONE,   /* a side is missing or has no time */
-    SB_VERDICT_SAME,   /* within the larger spread (plus threshold) */
+    SB_VERDICT_SAME,   /* no difference beyond the tolerance shown (or within the spread) */
     SB_VERDICT_FASTER, /* other is faster than ref */
     SB_VERDICT_SLOWER  /* other is slower than ref */
 } sb_verdict_kind;
 
+/* What a verdict was reached by. */
+typedef enum sb_verdict_basis {
+    SB_BASIS_NONE,     /* no verdict */
+    SB_BASIS_INTERVAL, /* the interval of both sides' repetitions */
+    SB_BASIS_SPREAD    /* the spread rule: a side has too few usable repetitions */
+} sb_verdict_basis;
+
 typedef struct sb_verdict {
     sb_verdict_kind kind;
-    double speed_ratio; /* t_ref / t_other */
-    double change;      /* (t_other - t_ref) / t_ref */
-    double margin;      /* what |change| had to exceed: larger spread + threshold */
-    double by;          /* t_slow / t_fast - 1; 0 when the same */
+    sb_verdict_basis basis;
+    double speed_ratio; /* t_ref / t_other, of the medians */
+    double change;      /* (t_other - t_ref) / t_ref, of the medians */
+    double margin;      /* the interval's: the tolerance it had to clear; the spread
+                           rule's: what |change| had to exceed, larger spread + threshold */
+    double by;          /* t_slow / t_fast - 1 of the medians; 0 when the same */
+    double ratio_low, ratio_high; /* the interval's: 95% bounds of the time ratio
+                                     other/ref; 0 under the spread rule */
+    double estimate;    /* the interval's: the Hodges-Lehmann time ratio other/ref */
+    size_t fewest;      /* the spread rule's: the fewer usable repetitions of the two */
 } sb_verdict;
 
-/* The verdict on other against ref, by the rule above (threshold a fraction). */
+/* The verdict on other against ref by the spread rule (threshold a fraction). */
 sb_verdict sb_verdict_of(const sb_stats *ref, const sb_stats *other, double threshold);
 
+/* The verdict on other against ref by the rule above: the interval where
+ * both have SB_VERDICT_MIN_SAMPLES positive finite samples, with tolerance
+ * SB_VERDICT_TOLERANCE + threshold; else (or out of host memory) the
+ * spread rule with that threshold. */
+sb_verdict sb_verdict_compare(const sb_result *ref, const sb_result *other, double threshold);
+
 /* "same (within M%)", "OTHER faster by P%", "REF faster by P%", or "n/a",
- * with the two names given; snprintf's return. */
+ * with the two names given; M is the spread rule's margin, or how far from
+ * equal the interval reaches (the slower taking up to M% longer).
+ * snprintf's return. */
 int sb_verdict_text(const sb_verdict *v, const char *ref_name, const char *other_name, char *buf,
                     size_t n);
+
+/* How far apart a "same" allows the two to be, as a fraction: the spread
+ * rule's margin, or how much longer the slower could take by the interval
+ * (the M of "same (within M%)"). */
+double sb_verdict_within(const sb_verdict *v);
+
+/* How a verdict's interval is shown. */
+typedef enum sb_interval_form {
+    SB_INTERVAL_SPEED, /* of the speed ratio ref/other: "[0.981, 1.012]" */
+    SB_INTERVAL_CHANGE /* of the time change other/ref - 1: "[-1.2%, +1.9%]" */
+} sb_interval_form;
+
+/* The verdict's interval in that form; under the spread rule "spread rule
+ * (no samples)" or "spread rule (N samples)"; "" without a verdict.
+ * snprintf's return. */
+int sb_verdict_interval_text(const sb_verdict *v, sb_interval_form form, char *buf, size_t n);
+
+/* "interval", "spread rule" or "none": the basis as one word for data. */
+const char *sb_verdict_basis_name(const sb_verdict *v);
 
 /* A short name of a run's device slot: its backend, with "#k" (1-based)
  * when the run opened that backend more than once ("opencl#2"). */

@@ -1,7 +1,11 @@
 /* `simtbench compare` on files the test writes into a temporary directory:
  * a planted 20% slowdown is flagged and nothing else, what differs between
  * the runs is named in the header, unmatched rows are listed, and a
- * missing, malformed or foreign file gives exit 5 and one line. */
+ * missing, malformed or foreign file gives exit 5 and one line.  Runs with
+ * every repetition saved are judged by the interval: two simulated runs of
+ * one distribution are at least 90% "same", a row slowed by 20% is flagged
+ * with an interval that excludes 1; runs without (the fixture's) fall back
+ * to the spread rule and say so. */
 #include "test_util.h"
 
 #include <jansson.h>
@@ -99,6 +103,17 @@ static int compare(char **out, char **err, int argc, ...)
     return rc;
 }
 
+/* How many lines of s hold needle. */
+static int count_lines_with(const char *s, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(s, needle); p; n++) {
+        const char *nl = strchr(p, '\n');
+        p = nl ? strstr(nl, needle) : NULL;
+    }
+    return n;
+}
+
 static int lines(const char *s)
 {
     int n = 0;
@@ -134,8 +149,9 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    const char *names[] = {"old.json", "new.json", "bad.json", "foreign.json", "other.json",
-                           "noresults.json", "untimed.json", "noresources.json"};
+    const char *names[] = {"old.json",       "new.json",     "bad.json",        "foreign.json",
+                           "other.json",     "noresults.json", "untimed.json", "noresources.json",
+                           "sampled-old.json", "sampled-new.json"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char p[300];
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
@@ -349,6 +365,145 @@ static void bad_files_give_one_line(void **state)
     }
 }
 
+/* ---------------------------------------------------------------- samples */
+
+/* splitmix64 and Box-Muller: the same draws everywhere for a seed. */
+static uint64_t next_u64(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static double normal(uint64_t *state)
+{
+    double u1 = ((double)(next_u64(state) >> 11) + 0.5) / 9007199254740992.0;
+    double u2 = ((double)(next_u64(state) >> 11) + 0.5) / 9007199254740992.0;
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+#define SIM_ROWS 200
+#define SIM_REPS 20
+
+/* A run of SIM_ROWS variants of 20 repetitions each, lognormal noise of 2%
+ * around fixed medians, drawn from seed; "v017" slower by `slow`; "v100"
+ * with only 3 repetitions saved. */
+static void sampled_run(sb_run *run, uint64_t seed, double slow)
+{
+    memset(run, 0, sizeof *run);
+    snprintf(run->tool_version, sizeof run->tool_version, "0.1.0");
+    run->ndevices = 1;
+    snprintf(run->devices[0].backend, sizeof run->devices[0].backend, "cuda");
+    for (int i = 0; i < SIM_ROWS; i++) {
+        double t[SIM_REPS], ms = (0.05 + 0.01 * (i % 37)) * (i == 17 ? slow : 1.0);
+        size_t n = i == 100 ? 3 : SIM_REPS;
+        for (size_t k = 0; k < n; k++)
+            t[k] = ms * exp(0.02 * normal(&seed));
+        sb_result r;
+        memset(&r, 0, sizeof r);
+        snprintf(r.backend, sizeof r.backend, "cuda");
+        snprintf(r.experiment, sizeof r.experiment, "sim");
+        snprintf(r.variant, sizeof r.variant, "v%03d", i);
+        r.rows = r.cols = 1024;
+        r.reps = (int)n;
+        r.samples = t;
+        r.nsamples = n;
+        assert_int_equal(sb_stats_compute(t, n, &r.ms), 0);
+        r.quantity = SB_QUANTITY_BANDWIDTH;
+        r.value = 1.0 / r.ms.median;
+        r.occupancy = r.regs = -1;
+        r.threads_in_flight = r.shared_bytes = r.private_bytes = -1;
+        r.verified = 1;
+        assert_int_equal(sb_run_add(run, &r), 0);
+    }
+}
+
+/* Two simulated runs of one distribution, the second with v017 20% slower:
+ * v017 is flagged, its interval above 1; of the others at least 90% are
+ * "same" (the rule needs a change beyond the tolerance, so all are); v100,
+ * with 3 repetitions, is judged by the spread rule and says so. */
+static void sampled_runs_judged_by_the_interval(void **state)
+{
+    (void)state;
+    char o[300], n[300], *out, *err;
+    snprintf(o, sizeof o, "%s/sampled-old.json", dir);
+    snprintf(n, sizeof n, "%s/sampled-new.json", dir);
+    sb_run run;
+    sampled_run(&run, 1, 1.0);
+    save(&run, o);
+    sb_run_free(&run);
+    sampled_run(&run, 2, 1.2);
+    save(&run, n);
+    sb_run_free(&run);
+
+    assert_int_equal(compare(&out, &err, 4, "--format", "json", o, n), SB_EXIT_OK);
+    json_t *root = json_loads(out, 0, NULL);
+    assert_non_null(root);
+    assert_non_null(strstr(json_string_value(json_object_get(root, "rule")),
+                           "lies wholly beyond the tolerance, 2.0%"));
+    size_t i;
+    json_t *r;
+    int same = 0, others = 0;
+    json_array_foreach(json_object_get(root, "rows"), i, r)
+    {
+        const char *variant = json_string_value(json_object_get(r, "variant"));
+        const char *verdict = json_string_value(json_object_get(r, "verdict"));
+        const char *basis = json_string_value(json_object_get(r, "basis"));
+        if (strcmp(variant, "v017") == 0) {
+            assert_string_equal(verdict, "slower");
+            assert_string_equal(basis, "interval");
+            double low = json_real_value(json_object_get(r, "ci_low"));
+            double high = json_real_value(json_object_get(r, "ci_high"));
+            assert_true(low > 1.0 && low < 1.2 && high > 1.2);
+            continue;
+        }
+        if (strcmp(variant, "v100") == 0) {
+            assert_string_equal(basis, "spread rule (3 samples)");
+            assert_true(json_is_null(json_object_get(r, "ci_low")));
+            continue;
+        }
+        assert_string_equal(basis, "interval");
+        others++;
+        same += strcmp(verdict, "same") == 0;
+    }
+    assert_int_equal(others, SIM_ROWS - 2);
+    if (same < others * 9 / 10)
+        fail_msg("%d of %d rows same", same, others);
+    json_decref(root);
+    free(out);
+    free(err);
+
+    /* The table: the interval beside the change, on the flagged row. */
+    assert_int_equal(compare(&out, &err, 2, o, n), SB_EXIT_OK);
+    const char *row = strstr(out, "  cuda      sim            v017 ");
+    assert_non_null(row);
+    char line[512];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(row, "\n"), row);
+    assert_non_null(strstr(line, "slower by "));
+    assert_non_null(strstr(line, "[+"));
+    assert_non_null(strstr(out, "Rule: a row is faster or slower when the 95% interval"));
+    free(out);
+    free(err);
+}
+
+/* Runs without samples (files that predate them): every row is judged by
+ * the spread rule, and its interval column says so. */
+static void without_samples_the_spread_rule(void **state)
+{
+    (void)state;
+    char *out, *err;
+    assert_int_equal(compare(&out, &err, 3, "--all", old_path, new_path), SB_EXIT_OK);
+    assert_int_equal(count_lines_with(out, "spread rule (no samples)"), 10);
+    free(out);
+    free(err);
+    assert_int_equal(compare(&out, &err, 4, "--format", "markdown", old_path, new_path),
+                     SB_EXIT_OK);
+    assert_non_null(strstr(out, "| spread rule (no samples) | +20.0% | slower by 20.0% |"));
+    free(out);
+    free(err);
+}
+
 static void usage_errors(void **state)
 {
     (void)state;
@@ -381,6 +536,8 @@ int main(void)
         cmocka_unit_test(planted_slowdown_and_nothing_else),
         cmocka_unit_test(header_names_what_differs),
         cmocka_unit_test(bad_files_give_one_line),
+        cmocka_unit_test(sampled_runs_judged_by_the_interval),
+        cmocka_unit_test(without_samples_the_spread_rule),
         cmocka_unit_test(usage_errors),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -32,9 +32,10 @@ run --backend opencl,opencl --reference cuda --experiment transpose --size 64 --
 check "--reference naming no device of the run: exit 2, one line, nothing measured" \
     '[ $rc -eq 2 ] && [ "$(lines "$tmp/err")" = 1 ] && grep -q "reference" "$tmp/err" && [ ! -s "$tmp/out" ]'
 
-# The default variants, from a one-session run, so the test follows the catalogue.
+# The default variants, from a one-session run, so the test follows the catalogue
+# (one result a line, each with one "variant").
 VARIANTS=$("$SB" --backend opencl --experiment transpose --size 64 --reps 1 --quiet --format json |
-    sed -n 's/^ *"variant": "\([^"]*\)",*$/\1/p')
+    grep -o '"variant": "[^"]*"' | sed 's/^"variant": "\(.*\)"$/\1/')
 NV=$(echo $VARIANTS | wc -w)
 
 # Markdown: one row per variant with both sessions' medians, a ratio and a verdict.

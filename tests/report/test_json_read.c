@@ -134,6 +134,79 @@ static void schemas_and_directories(void **state)
     assert_non_null(strstr(err, "\"results\" appears twice"));
 }
 
+/* Every repetition's time: as many as the repetitions, each a positive
+ * finite number, and no more than a result holds; absent is none. */
+static void samples_are_checked(void **state)
+{
+    (void)state;
+    EXPECT("", v1, "", ", \"reps\": 2, \"samples_ms\": [0.5, 0.25]");
+    EXPECT("", v1, "", ", \"reps\": 0, \"samples_ms\": []");
+    EXPECT("results[0].samples_ms: 2 times for 3 repetitions", v1, "",
+           ", \"reps\": 3, \"samples_ms\": [0.5, 0.25]");
+    EXPECT("results[0].samples_ms: 1 time for 0 repetitions", v1, "", ", \"samples_ms\": [0.5]");
+    EXPECT("results[0].samples_ms[1]: -0.25 is not a positive time", v1, "",
+           ", \"reps\": 2, \"samples_ms\": [0.5, -0.25]");
+    EXPECT("results[0].samples_ms[0]: 0 is not a positive time", v1, "",
+           ", \"reps\": 1, \"samples_ms\": [0]");
+    EXPECT("results[0].samples_ms[0]: expected a positive number, got null", v1, "",
+           ", \"reps\": 1, \"samples_ms\": [null]");
+    EXPECT("results[0].samples_ms: expected an array of times, got an object", v1, "",
+           ", \"reps\": 1, \"samples_ms\": {}");
+    /* more than --reps allows, however many repetitions the file claims */
+    size_t n = SB_RESULT_MAX_SAMPLES + 1;
+    char *many = malloc(64 + 4 * n);
+    assert_non_null(many);
+    int at = sprintf(many, ", \"reps\": %zu, \"samples_ms\": [", n);
+    for (size_t i = 0; i < n; i++)
+        at += sprintf(many + at, i ? ",1.5" : "1.5");
+    strcpy(many + at, "]");
+    EXPECT("results[0].samples_ms: 100001 times for 100001 repetitions (more than a result "
+           "holds)",
+           v1, "", many);
+    free(many);
+    /* a file without them reads as none */
+    char path[128], err[512];
+    snprintf(path, sizeof path, "%s/run.json", dir);
+    write_run(path, v1, "", ", \"reps\": 4");
+    sb_run run;
+    assert_int_equal(sb_run_read_json(path, &run, err, sizeof err), 0);
+    assert_int_equal(run.results[0].nsamples, 0);
+    assert_null(run.results[0].samples);
+    sb_run_free(&run);
+}
+
+/* A name longer than its field is cut between two characters, never
+ * inside one: 16 euro signs (3 bytes each) into the variant's 47 bytes
+ * are 15 of them, and a device name of 200 two-byte characters keeps 127. */
+static void long_names_cut_between_characters(void **state)
+{
+    (void)state;
+    char path[128], euro[16 * 3 + 1] = "", e_acute[200 * 2 + 1] = "", err[512];
+    for (int i = 0; i < 16; i++)
+        strcat(euro, "\xe2\x82\xac");
+    for (int i = 0; i < 200; i++)
+        strcat(e_acute, "\xc3\xa9");
+    snprintf(path, sizeof path, "%s/long.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "{\"schema\": \"simtbench-result/1\", \"devices\": [{\"backend\": \"b0\", "
+            "\"name\": \"%s\"}], \"results\": [{\"backend\": \"b0\", \"device\": 0, "
+            "\"experiment\": \"e\", \"variant\": \"%s\", \"unit\": \"GB/s\", "
+            "\"time_ms\": {\"median\": 0.5}}]}\n",
+            e_acute, euro);
+    assert_int_equal(fclose(f), 0);
+    sb_run run;
+    if (sb_run_read_json(path, &run, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(strlen(run.results[0].variant), 15 * 3);
+    assert_memory_equal(run.results[0].variant, euro, 15 * 3);
+    assert_int_equal(strlen(run.devices[0].info.name), 127 * 2);
+    assert_memory_equal(run.devices[0].info.name, e_acute, 127 * 2);
+    sb_run_free(&run);
+    unlink(path);
+}
+
 /* What the program itself wrote reads back, whatever its size. */
 static void reads_what_the_program_writes(void **state)
 {
@@ -167,6 +240,8 @@ int main(void)
         cmocka_unit_test(out_of_range_is_an_error),
         cmocka_unit_test(wrong_type_is_an_error),
         cmocka_unit_test(schemas_and_directories),
+        cmocka_unit_test(samples_are_checked),
+        cmocka_unit_test(long_names_cut_between_characters),
         cmocka_unit_test(reads_what_the_program_writes),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -144,6 +144,60 @@ static void invalid_utf8_is_an_error_naming_the_record(void **state)
     sb_run_free(&run);
 }
 
+/* Every repetition's time is written in run order, one result a line,
+ * and reads back as it was; the run keeps its own copy of what it is
+ * given, and a result without samples writes none. */
+static void samples_round_trip(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    double times[3] = {0.25, 0.125, 0.5};
+    sb_result r = run.results[0];
+    r.reps = 3;
+    r.samples = times;
+    r.nsamples = 3;
+    snprintf(r.variant, sizeof r.variant, "sampled");
+    assert_int_equal(sb_run_add(&run, &r), 0);
+    assert_ptr_not_equal(run.results[4].samples, times);
+    times[0] = 99.0; /* the caller's array stays the caller's */
+    assert_double_equal(run.results[4].samples[0], 0.25, 0.0);
+    int rc;
+    char err[512] = "";
+    char *text = write_json(&run, &rc, err, sizeof err);
+    assert_int_equal(rc, 0);
+    const char *line = strstr(text, "\"variant\": \"sampled\"");
+    assert_non_null(line);
+    const char *samples = strstr(line, "\"samples_ms\": [0.25, 0.125, 0.5]");
+    assert_non_null(samples);
+    assert_true(strchr(line, '\n') > samples); /* on the record's line */
+    json_t *root = json_loads(text, 0, NULL);
+    assert_non_null(root);
+    json_t *results = json_object_get(root, "results");
+    assert_null(json_object_get(json_array_get(results, 0), "samples_ms"));
+    assert_int_equal(json_array_size(json_object_get(json_array_get(results, 4), "samples_ms")), 3);
+    json_decref(root);
+    char path[128];
+    snprintf(path, sizeof path, "%s/samples.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    sb_run back;
+    assert_int_equal(sb_run_read_json(path, &back, err, sizeof err), 0);
+    assert_int_equal(back.nresults, 5);
+    assert_int_equal(back.results[0].nsamples, 0);
+    assert_null(back.results[0].samples);
+    assert_int_equal(back.results[4].nsamples, 3);
+    assert_double_equal(back.results[4].samples[0], 0.25, 0.0);
+    assert_double_equal(back.results[4].samples[1], 0.125, 0.0);
+    assert_double_equal(back.results[4].samples[2], 0.5, 0.0);
+    sb_run_free(&back);
+    unlink(path);
+    free(text);
+    sb_run_free(&run);
+}
+
 static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -232,6 +286,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(not_finite_is_null_with_a_reason),
         cmocka_unit_test(invalid_utf8_is_an_error_naming_the_record),
+        cmocka_unit_test(samples_round_trip),
         cmocka_unit_test(failed_write_keeps_the_old_file),
         cmocka_unit_test(full_disk_is_an_error),
     };

@@ -1,0 +1,370 @@
+#include "report/lessons.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+
+/* ---------------------------------------------------------------- rules */
+
+typedef enum rule_kind {
+    RULE_PAIR, /* one variant against another: what the change does to the time */
+    RULE_TRACK /* every variant against the model's cost: does the time follow it */
+} rule_kind;
+
+/* The model's cost of an access, relative to the ideal one. */
+typedef enum cost_kind {
+    COST_WAYS,   /* shared memory: the conflict ways */
+    COST_TRAFFIC /* global memory: bytes fetched per byte used, 1 / efficiency */
+} cost_kind;
+
+typedef struct lesson_rule {
+    const char *experiment;
+    rule_kind kind;
+    const char *tried, *against; /* pair: the variant tried, the one it is held against */
+    const char *what;            /* pair: what the tried variant changes */
+    cost_kind cost;              /* track: the model's figure the times are held against */
+} lesson_rule;
+
+static const lesson_rule rules[] = {
+    {.experiment = "transpose", .kind = RULE_PAIR, .tried = "padded", .against = "tiled",
+     .what = "padding the tile to [32][33]"},
+    {.experiment = "transpose", .kind = RULE_PAIR, .tried = "swizzled", .against = "tiled",
+     .what = "an XOR swizzle of the tile"},
+    {.experiment = "transpose", .kind = RULE_PAIR, .tried = "naive_write",
+     .against = "naive_read", .what = "coalescing the reads rather than the writes"},
+    {.experiment = "shared_tile", .kind = RULE_PAIR, .tried = "32x33-column-load",
+     .against = "32x32-column-load", .what = "[32][33] padding"},
+    {.experiment = "shared_tile", .kind = RULE_PAIR, .tried = "32x32-xor-column-load",
+     .against = "32x32-column-load", .what = "an XOR swizzle"},
+    {.experiment = "shared_stride", .kind = RULE_TRACK, .cost = COST_WAYS},
+    {.experiment = "global_stride", .kind = RULE_TRACK, .cost = COST_TRAFFIC},
+    {.experiment = "global_walk", .kind = RULE_PAIR, .tried = "row", .against = "column",
+     .what = "walking rows instead of columns"},
+};
+
+/* A track rule's verdict on one device: the headline row's measured
+ * slowdown against the model's cost, within a quarter either way. */
+#define TRACK_TOLERANCE 1.25
+
+/* ---------------------------------------------------------------- text */
+
+/* Append to the sentence; what does not fit is cut. */
+static void add(char *buf, size_t n, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, n - used, fmt, ap);
+    va_end(ap);
+}
+
+/* "16.3x", "2.41x". */
+static void factor(double f, char *buf, size_t n)
+{
+    snprintf(buf, n, f >= 10 ? "%.1fx" : "%.2fx", f);
+}
+
+/* ---------------------------------------------------------------- model */
+
+/* The model's cost of result r's access m; 0 where it has none. */
+static double cost_of(const sb_result *r, int m, cost_kind kind)
+{
+    if (m >= r->npatterns || m >= 2)
+        return 0.0;
+    const sb_prediction *p = &r->prediction[m];
+    if (kind == COST_WAYS)
+        return r->pattern[m].space == SB_SPACE_SHARED && p->ways > 0 ? p->ways : 0.0;
+    return r->pattern[m].space == SB_SPACE_GLOBAL && p->efficiency > 0 ? 1.0 / p->efficiency
+                                                                        : 0.0;
+}
+
+/* What the model says the tried variant saves against the other, on the
+ * first access where it predicts less ("removes the model's 32-way
+ * conflict", "cuts the model's sectors per request from 32 to 4"); "" where
+ * it predicts no saving. */
+static void model_saving(const sb_result *tried, const sb_result *against, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (int m = 0; m < tried->npatterns && m < against->npatterns && m < 2; m++) {
+        if (tried->pattern[m].space != against->pattern[m].space)
+            continue;
+        const sb_prediction *t = &tried->prediction[m], *a = &against->prediction[m];
+        if (tried->pattern[m].space == SB_SPACE_SHARED && a->ways > t->ways && t->ways > 0) {
+            if (t->ways == 1)
+                snprintf(buf, n, " removes the model's %d-way conflict", a->ways);
+            else
+                snprintf(buf, n, " cuts the model's %d-way conflict to %d-way", a->ways, t->ways);
+            return;
+        }
+        if (tried->pattern[m].space == SB_SPACE_GLOBAL && a->sectors > t->sectors &&
+            t->sectors > 0) {
+            snprintf(buf, n, " cuts the model's sectors per request from %d to %d", a->sectors,
+                     t->sectors);
+            return;
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- rows */
+
+/* The row of experiment e whose variant is `variant`, at like's size when
+ * like is given; NULL when the run has none. */
+static const sb_cross_row *find_row(const sb_analysis *a, const sb_cross_experiment *e,
+                                    const char *variant, const sb_result *like)
+{
+    for (size_t j = 0; j < e->nrows; j++) {
+        const sb_cross_row *row = &a->cross.rows[e->rows[j]];
+        const sb_result *r = &a->run->results[row->first];
+        if (strcmp(r->variant, variant) == 0 &&
+            (!like || (r->rows == like->rows && r->cols == like->cols)))
+            return row;
+    }
+    return NULL;
+}
+
+/* The device slots a lesson speaks of: every slot of the run, or slot 0 of
+ * a run without devices (whose results are all there is). */
+static int slots(const sb_analysis *a)
+{
+    return a->cross.ndevices > 0 ? a->cross.ndevices : 1;
+}
+
+/* " on cuda" where the run has more than one device, else "". */
+static const char *on(const sb_analysis *a, int s, char *buf, size_t n)
+{
+    if (a->cross.ndevices > 1)
+        snprintf(buf, n, " on %s", a->cross.label[s]);
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
+/* ---------------------------------------------------------------- pairs */
+
+/* One device's outcome of a pair. */
+typedef struct outcome {
+    int slot;
+    sb_verdict v; /* the tried variant (other) against the other (ref) */
+} outcome;
+
+/* What happened on one device: "padded is 16.3x faster than tiled", "padded
+ * and tiled run the same, within 1.0%", "padded is 1.20x slower than
+ * tiled"; or, for a later device of the same outcome, only the figure. */
+static void pair_outcome(const lesson_rule *rule, const outcome *o, int figure_only, char *buf,
+                         size_t n)
+{
+    char f[32];
+    const sb_verdict *v = &o->v;
+    if (v->kind == SB_VERDICT_SAME) {
+        if (figure_only)
+            add(buf, n, "%.1f%%", 100.0 * sb_verdict_within(v));
+        else
+            add(buf, n, "%s and %s run the same, within %.1f%%", rule->tried, rule->against,
+                100.0 * sb_verdict_within(v));
+        return;
+    }
+    factor(v->by + 1.0, f, sizeof f);
+    if (figure_only)
+        add(buf, n, "%s", f);
+    else
+        add(buf, n, "%s is %s %s than %s", rule->tried, f,
+            v->kind == SB_VERDICT_FASTER ? "faster" : "slower", rule->against);
+}
+
+/* The lead of a pair's sentence for an outcome every device shares. */
+static void pair_lead(const lesson_rule *rule, sb_verdict_kind kind, const char *saving,
+                      char *buf, size_t n)
+{
+    add(buf, n, "%s%s", rule->what, saving);
+    if (kind == SB_VERDICT_SAME)
+        add(buf, n, saving[0] ? ", but not the time here: " : " changes nothing here: ");
+    else if (kind == SB_VERDICT_SLOWER)
+        add(buf, n, saving[0] ? ", yet costs time here: " : " costs time here: ");
+    else
+        add(buf, n, saving[0] ? ": " : " pays: ");
+}
+
+/* The pair's sentence from its outcomes: one lead and each device's
+ * figure when they agree, else each device's own outcome. */
+static void pair_sentence(const sb_analysis *a, const lesson_rule *rule, const outcome *o,
+                          int no, const char *saving, char *buf, size_t n)
+{
+    int agree = 1;
+    for (int i = 1; i < no; i++)
+        agree &= o[i].v.kind == o[0].v.kind;
+    char where[40];
+    if (agree) {
+        pair_lead(rule, o[0].v.kind, saving, buf, n);
+        for (int i = 0; i < no; i++) {
+            if (i)
+                add(buf, n, ", ");
+            pair_outcome(rule, &o[i], i > 0, buf, n);
+            add(buf, n, "%s", on(a, o[i].slot, where, sizeof where));
+        }
+    } else {
+        add(buf, n, "%s%s: ", rule->what, saving);
+        for (int i = 0; i < no; i++) {
+            const char *at = on(a, o[i].slot, where, sizeof where);
+            add(buf, n, "%s%s, ", i ? "; " : "", at[0] == ' ' ? at + 1 : at);
+            pair_outcome(rule, &o[i], 0, buf, n);
+        }
+    }
+    add(buf, n, ".");
+}
+
+/* A pair rule's lesson into buf; 0 when the run lacks either variant. */
+static int pair_lesson(const sb_analysis *a, const sb_cross_experiment *e,
+                       const lesson_rule *rule, char *buf, size_t n)
+{
+    const sb_cross_row *tried = find_row(a, e, rule->tried, NULL);
+    const sb_cross_row *against =
+        tried ? find_row(a, e, rule->against, &a->run->results[tried->first]) : NULL;
+    if (!against)
+        return 0;
+    outcome o[SB_RUN_MAX_DEVICES];
+    int no = 0;
+    char saving[96] = "";
+    for (int s = 0; s < slots(a); s++) {
+        if (tried->result[s] < 0 || against->result[s] < 0)
+            continue;
+        const sb_result *t = &a->run->results[tried->result[s]];
+        const sb_result *r = &a->run->results[against->result[s]];
+        sb_verdict v = sb_verdict_compare(r, t, 0.0);
+        if (v.kind == SB_VERDICT_NONE)
+            continue;
+        if (no == 0)
+            model_saving(t, r, saving, sizeof saving);
+        o[no++] = (outcome){s, v};
+    }
+    if (no == 0)
+        return 0;
+    buf[0] = '\0';
+    pair_sentence(a, rule, o, no, saving, buf, n);
+    return 1;
+}
+
+/* ---------------------------------------------------------------- tracks */
+
+typedef enum track_kind { TRACK_AS, TRACK_LESS, TRACK_MORE } track_kind;
+
+/* One device's headline of a track rule: the row the model gives the
+ * highest cost, its measured slowdown against its group's baseline. */
+typedef struct track {
+    int slot;
+    const sb_result *r;
+    double cost, slowdown;
+    track_kind kind;
+} track;
+
+/* The headline of slot s among experiment e's rows; 0 when no row has
+ * both a slowdown and a model cost above the ideal. */
+static int track_of(const sb_analysis *a, const sb_cross_experiment *e, const lesson_rule *rule,
+                    int s, track *t)
+{
+    t->r = NULL;
+    t->cost = 1.0;
+    for (size_t j = 0; j < e->nrows; j++) {
+        long i = a->cross.rows[e->rows[j]].result[s];
+        const sb_result *r = i >= 0 ? &a->run->results[i] : NULL;
+        double c = r ? cost_of(r, 0, rule->cost) : 0.0;
+        if (r && r->slowdown > 0 && c > t->cost) {
+            t->r = r;
+            t->cost = c;
+        }
+    }
+    if (!t->r)
+        return 0;
+    t->slot = s;
+    t->slowdown = t->r->slowdown;
+    double ratio = t->slowdown / t->cost;
+    t->kind = ratio > TRACK_TOLERANCE         ? TRACK_MORE
+              : ratio < 1.0 / TRACK_TOLERANCE ? TRACK_LESS
+                                              : TRACK_AS;
+    return 1;
+}
+
+static void track_lead(const lesson_rule *rule, track_kind kind, char *buf, size_t n)
+{
+    static const char *const grows[] = {[TRACK_AS] = "the time follows",
+                                        [TRACK_LESS] = "the time grows less than",
+                                        [TRACK_MORE] = "the time grows more than"};
+    add(buf, n, "%s %s", grows[kind],
+        rule->cost == COST_WAYS ? "the model's conflict ways"
+                                : "the traffic the model's sector efficiency implies");
+}
+
+/* "w4-s32-load (32-way in the model) takes 31.1x as long as its
+ * baseline". */
+static void track_row(const lesson_rule *rule, const track *t, char *buf, size_t n)
+{
+    char f[32];
+    factor(t->slowdown, f, sizeof f);
+    if (rule->cost == COST_WAYS)
+        add(buf, n, "%s (%.0f-way in the model) takes %s as long as its baseline",
+            t->r->variant, t->cost, f);
+    else
+        add(buf, n, "%s (%.1f%% of each fetched byte used in the model) takes %s as long as "
+                    "its baseline",
+            t->r->variant, 100.0 / t->cost, f);
+}
+
+/* A track rule's lesson into buf; 0 when no device has a headline. */
+static int track_lesson(const sb_analysis *a, const sb_cross_experiment *e,
+                        const lesson_rule *rule, char *buf, size_t n)
+{
+    track t[SB_RUN_MAX_DEVICES];
+    int nt = 0, agree = 1;
+    for (int s = 0; s < slots(a); s++)
+        if (track_of(a, e, rule, s, &t[nt]))
+            nt++;
+    if (nt == 0)
+        return 0;
+    for (int i = 1; i < nt; i++)
+        agree &= t[i].kind == t[0].kind && t[i].r->variant[0] &&
+                 strcmp(t[i].r->variant, t[0].r->variant) == 0;
+    buf[0] = '\0';
+    char where[40], f[32];
+    for (int i = 0; i < nt; i++) {
+        if (agree && i > 0) {
+            factor(t[i].slowdown, f, sizeof f);
+            add(buf, n, ", %s%s", f, on(a, t[i].slot, where, sizeof where));
+            continue;
+        }
+        if (i)
+            add(buf, n, "; ");
+        track_lead(rule, t[i].kind, buf, n);
+        add(buf, n, ": ");
+        track_row(rule, &t[i], buf, n);
+        add(buf, n, "%s", on(a, t[i].slot, where, sizeof where));
+    }
+    add(buf, n, ".");
+    return 1;
+}
+
+/* ---------------------------------------------------------------- lessons */
+
+void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out)
+{
+    out->n = 0;
+    if (e >= a->cross.nexperiments)
+        return;
+    const sb_cross_experiment *x = &a->cross.experiments[e];
+    const char *name = a->run->results[x->first].experiment;
+    for (size_t k = 0; k < sizeof rules / sizeof rules[0] && out->n < SB_LESSONS_MAX; k++) {
+        const lesson_rule *rule = &rules[k];
+        if (strcmp(rule->experiment, name) != 0)
+            continue;
+        char *buf = out->text[out->n];
+        int made = rule->kind == RULE_PAIR ? pair_lesson(a, x, rule, buf, SB_LESSON_BYTES)
+                                           : track_lesson(a, x, rule, buf, SB_LESSON_BYTES);
+        if (made) {
+            buf[0] = (char)(buf[0] >= 'a' && buf[0] <= 'z' ? buf[0] - 'a' + 'A' : buf[0]);
+            out->n++;
+        }
+    }
+}

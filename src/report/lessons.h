@@ -1,0 +1,33 @@
+/* The lesson of an experiment's block: one or two sentences saying what its
+ * numbers show, chosen by rules over the results and never written in
+ * advance.  A rule names the variants it compares (padded against tiled,
+ * the 32x33 tile's column against the 32x32's) or the model's figure it
+ * holds the times against (conflict ways, sector efficiency); the
+ * sentence then says whatever the measurements say, per device: faster,
+ * the same, or slower, with the factor, and whether the model's
+ * prediction was borne out.  Two variants are compared by the verdict of
+ * run/crossapi.h, so "the same" means what it means everywhere else.  The
+ * table, Markdown, HTML and JSON writers print them at the end of each
+ * block. */
+#ifndef SB_LESSONS_H
+#define SB_LESSONS_H
+
+#include <stddef.h>
+
+#include "run/analysis.h"
+
+#define SB_LESSONS_MAX 4
+#define SB_LESSON_BYTES 512
+
+/* The lessons of one block, in the order of the rules. */
+typedef struct sb_lessons {
+    int n;
+    char text[SB_LESSONS_MAX][SB_LESSON_BYTES];
+} sb_lessons;
+
+/* The lessons of experiment e of the analysis (an index into
+ * a->cross.experiments): one per rule of that experiment whose variants the
+ * run measured; none for an experiment without rules. */
+void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out);
+
+#endif

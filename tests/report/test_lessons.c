@@ -1,0 +1,302 @@
+/* The lessons under each block say what the numbers say: the same rule
+ * gives "padding removes the conflict: 2.19x faster" on one fixture, "but
+ * not the time here" on another where the times agree, "costs time" where
+ * the padded tile is slower, and names each device where they disagree;
+ * the conflict ways are followed, or not, as the slowdowns say.  Every
+ * format prints them at the end of the block. */
+#include "test_util.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/lessons.h"
+#include "report/report.h"
+#include "run/analysis.h"
+
+static void devices(sb_run *run, int ndevices)
+{
+    memset(run, 0, sizeof *run);
+    const char *backends[2] = {"cuda", "opencl"};
+    run->ndevices = ndevices;
+    for (int d = 0; d < ndevices; d++)
+        snprintf(run->devices[d].backend, sizeof run->devices[d].backend, "%s", backends[d]);
+}
+
+/* One result: its median, a 2% spread, one declared access of the given
+ * space with the model's ways (shared) or sectors and efficiency (global),
+ * and its slowdown against its group's baseline (0: none). */
+static void add(sb_run *run, int slot, const char *experiment, const char *variant, double ms,
+                sb_space space, int ways_or_sectors, double slowdown)
+{
+    sb_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.backend, sizeof r.backend, "%s", run->devices[slot].backend);
+    r.device_slot = slot;
+    snprintf(r.experiment, sizeof r.experiment, "%s", experiment);
+    snprintf(r.variant, sizeof r.variant, "%s", variant);
+    r.rows = r.cols = 1024;
+    r.ms.median = ms;
+    r.ms.min = 0.99 * ms;
+    r.ms.max = 1.01 * ms;
+    r.ms.spread = 0.02;
+    r.quantity = SB_QUANTITY_BANDWIDTH;
+    r.value = 1.0 / ms;
+    r.slowdown = slowdown;
+    r.occupancy = r.regs = -1;
+    r.threads_in_flight = r.shared_bytes = r.private_bytes = -1;
+    r.npatterns = 1;
+    snprintf(r.pattern_label[0], sizeof r.pattern_label[0], "smem col");
+    r.pattern[0] = sb_pattern_default();
+    r.pattern[0].space = space;
+    r.prediction[0].space = (int)space;
+    if (space == SB_SPACE_SHARED) {
+        r.prediction[0].ways = ways_or_sectors;
+        r.prediction[0].wavefronts = ways_or_sectors;
+    } else {
+        r.prediction[0].sectors = ways_or_sectors;
+        r.prediction[0].efficiency = 4.0 / ways_or_sectors;
+    }
+    r.verified = 1;
+    assert_int_equal(sb_run_add(run, &r), 0);
+}
+
+/* The lessons of the run's first experiment. */
+static sb_lessons lessons(const sb_run *run)
+{
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(run, NULL, &a), 0);
+    sb_lessons l;
+    sb_lessons_of(&a, 0, &l);
+    sb_analysis_free(&a);
+    return l;
+}
+
+/* tiled and padded on each device, at the times given. */
+static void transpose(sb_run *run, int ndevices, const double tiled[], const double padded[])
+{
+    devices(run, ndevices);
+    for (int d = 0; d < ndevices; d++) {
+        add(run, d, "transpose", "tiled", tiled[d], SB_SPACE_SHARED, 32, 0);
+        add(run, d, "transpose", "padded", padded[d], SB_SPACE_SHARED, 1, 0);
+    }
+}
+
+static void padding_pays_or_not(void **state)
+{
+    (void)state;
+    sb_run run;
+    transpose(&run, 2, (double[]){0.327, 0.330}, (double[]){0.149, 0.151});
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1); /* the swizzle and naive rows are not in this run */
+    assert_string_equal(l.text[0], "Padding the tile to [32][33] removes the model's 32-way "
+                                   "conflict: padded is 2.19x faster than tiled on cuda, 2.19x "
+                                   "on opencl.");
+    sb_run_free(&run);
+
+    /* The data say otherwise: so does the sentence. */
+    transpose(&run, 2, (double[]){0.150, 0.150}, (double[]){0.151, 0.149});
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "Padding the tile to [32][33] removes the model's 32-way "
+                                   "conflict, but not the time here: padded and tiled run the "
+                                   "same, within 2.0% on cuda, 2.0% on opencl.");
+    sb_run_free(&run);
+
+    transpose(&run, 1, (double[]){0.100}, (double[]){0.120});
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "Padding the tile to [32][33] removes the model's 32-way "
+                                   "conflict, yet costs time here: padded is 1.20x slower than "
+                                   "tiled.");
+    sb_run_free(&run);
+
+    /* The devices disagree: each says its own. */
+    transpose(&run, 2, (double[]){0.327, 0.150}, (double[]){0.149, 0.151});
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "Padding the tile to [32][33] removes the model's 32-way "
+                                   "conflict: on cuda, padded is 2.19x faster than tiled; on "
+                                   "opencl, padded and tiled run the same, within 2.0%.");
+    sb_run_free(&run);
+}
+
+/* A pair where the model predicts no saving: it pays, or changes nothing. */
+static void without_a_model_saving(void **state)
+{
+    (void)state;
+    sb_run run;
+    devices(&run, 1);
+    add(&run, 0, "transpose", "naive_read", 0.968, SB_SPACE_GLOBAL, 32, 0);
+    add(&run, 0, "transpose", "naive_write", 0.400, SB_SPACE_GLOBAL, 32, 0);
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "Coalescing the reads rather than the writes pays: "
+                                   "naive_write is 2.42x faster than naive_read.");
+    run.results[1].ms.median = 0.970;
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "Coalescing the reads rather than the writes changes nothing "
+                                   "here: naive_write and naive_read run the same, within 2.0%.");
+    sb_run_free(&run);
+    /* Global sectors, in the model's words. */
+    devices(&run, 1);
+    add(&run, 0, "global_walk", "row", 0.07, SB_SPACE_GLOBAL, 4, 1.0);
+    add(&run, 0, "global_walk", "column", 0.27, SB_SPACE_GLOBAL, 32, 3.9);
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "Walking rows instead of columns cuts the model's sectors per "
+                                   "request from 32 to 4: row is 3.86x faster than column.");
+    sb_run_free(&run);
+}
+
+/* shared_stride: the strides' slowdowns against the model's ways. */
+static void stride_run(sb_run *run, double s32_slowdown)
+{
+    devices(run, 2);
+    for (int d = 0; d < 2; d++) {
+        add(run, d, "shared_stride", "w4-s1-load", 0.27, SB_SPACE_SHARED, 1, 1.0);
+        add(run, d, "shared_stride", "w4-s2-load", 0.54, SB_SPACE_SHARED, 2, 2.0);
+        add(run, d, "shared_stride", "w4-s32-load", 0.27 * s32_slowdown, SB_SPACE_SHARED, 32,
+            d ? s32_slowdown * 1.01 : s32_slowdown);
+    }
+}
+
+static void conflict_ways_followed_or_not(void **state)
+{
+    (void)state;
+    sb_run run;
+    stride_run(&run, 31.1);
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "The time follows the model's conflict ways: w4-s32-load "
+                                   "(32-way in the model) takes 31.1x as long as its baseline on "
+                                   "cuda, 31.4x on opencl.");
+    sb_run_free(&run);
+    stride_run(&run, 1.01);
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "The time grows less than the model's conflict ways: "
+                                   "w4-s32-load (32-way in the model) takes 1.01x as long as its "
+                                   "baseline on cuda, 1.02x on opencl.");
+    sb_run_free(&run);
+    stride_run(&run, 64.0);
+    run.results[5].slowdown = 31.0; /* opencl follows, cuda does not */
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "The time grows more than the model's conflict ways: "
+                                   "w4-s32-load (32-way in the model) takes 64.0x as long as its "
+                                   "baseline on cuda; the time follows the model's conflict "
+                                   "ways: w4-s32-load (32-way in the model) takes 31.0x as long "
+                                   "as its baseline on opencl.");
+    sb_run_free(&run);
+}
+
+/* global_stride: the slowdown against the traffic 1 / efficiency implies. */
+static void sector_efficiency(void **state)
+{
+    (void)state;
+    sb_run run;
+    devices(&run, 1);
+    add(&run, 0, "global_stride", "w4-s1-load", 0.13, SB_SPACE_GLOBAL, 4, 1.0);
+    add(&run, 0, "global_stride", "w4-s8-load", 0.54, SB_SPACE_GLOBAL, 32, 4.2);
+    sb_lessons l = lessons(&run);
+    assert_string_equal(l.text[0], "The time grows less than the traffic the model's sector "
+                                   "efficiency implies: w4-s8-load (12.5% of each fetched byte "
+                                   "used in the model) takes 4.20x as long as its baseline.");
+    run.results[1].slowdown = 8.1;
+    l = lessons(&run);
+    assert_non_null(strstr(l.text[0], "The time follows the traffic"));
+    sb_run_free(&run);
+}
+
+/* No rule for the experiment, or its variants not in the run: nothing. */
+static void nothing_to_say(void **state)
+{
+    (void)state;
+    sb_run run;
+    devices(&run, 1);
+    add(&run, 0, "matmul", "tiled", 1.0, SB_SPACE_SHARED, 1, 0);
+    add(&run, 0, "matmul", "padded", 0.5, SB_SPACE_SHARED, 1, 0);
+    assert_int_equal(lessons(&run).n, 0);
+    sb_run_free(&run);
+    devices(&run, 1);
+    add(&run, 0, "transpose", "padded", 0.5, SB_SPACE_SHARED, 1, 0);
+    assert_int_equal(lessons(&run).n, 0);
+    sb_run_free(&run);
+    /* an experiment index past the run's */
+    sb_analysis a;
+    devices(&run, 1);
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    sb_lessons l;
+    sb_lessons_of(&a, 3, &l);
+    assert_int_equal(l.n, 0);
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
+static char *render(sb_format f, const sb_run *run)
+{
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(run, NULL, &a), 0);
+    char *buf = NULL, err[256];
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    assert_int_equal(sb_report_write_to(f, &a, out, err, sizeof err), 0);
+    fclose(out);
+    sb_analysis_free(&a);
+    return buf;
+}
+
+static void every_format_ends_the_block_with_it(void **state)
+{
+    (void)state;
+    sb_run run;
+    transpose(&run, 2, (double[]){0.327, 0.330}, (double[]){0.149, 0.151});
+    add(&run, 0, "global_walk", "row", 0.07, SB_SPACE_GLOBAL, 4, 1.0);
+    add(&run, 0, "global_walk", "column", 0.27, SB_SPACE_GLOBAL, 32, 3.9);
+    const char *lesson = "Padding the tile to [32][33] removes the model's 32-way conflict: "
+                         "padded is 2.19x faster than tiled on cuda, 2.19x on opencl.";
+    const char *alone = "Padding the tile to [32][33] removes the model's 32-way conflict: "
+                        "padded is 2.19x faster than tiled.";
+    for (int side = 1; side >= 0; side--) {
+        if (!side)
+            run.ndevices = 1, run.nresults = 2; /* one device: the single table */
+        char *t = render(SB_FORMAT_TABLE, &run), want[512];
+        snprintf(want, sizeof want, "  Lesson: %s\n", side ? lesson : alone);
+        const char *at = strstr(t, want);
+        assert_non_null(at);
+        /* at the end of the transpose block, before the next one */
+        assert_true(at < strstr(t, "\nglobal_walk") || !side);
+        free(t);
+        t = render(SB_FORMAT_MARKDOWN, &run);
+        snprintf(want, sizeof want, "\n**Lesson:** %s\n", side ? lesson : alone);
+        assert_non_null(strstr(t, want));
+        free(t);
+        t = render(SB_FORMAT_HTML, &run);
+        assert_non_null(strstr(t, "<p class=\"lesson\"><b>Lesson:</b> Padding the tile"));
+        free(t);
+    }
+    run.ndevices = 2;
+    run.nresults = 6;
+    char *t = render(SB_FORMAT_JSON, &run);
+    json_t *root = json_loads(t, 0, NULL);
+    assert_non_null(root);
+    json_t *all = json_object_get(root, "lessons");
+    assert_int_equal(json_array_size(all), 2);
+    json_t *first = json_array_get(all, 0), *second = json_array_get(all, 1);
+    assert_string_equal(json_string_value(json_object_get(first, "experiment")), "transpose");
+    assert_string_equal(json_string_value(json_object_get(first, "text")), lesson);
+    assert_string_equal(json_string_value(json_object_get(second, "experiment")), "global_walk");
+    json_decref(root);
+    free(t);
+    sb_run_free(&run);
+}
+
+int main(void)
+{
+    setenv("GNUPLOT", "", 1); /* the HTML without plots */
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(padding_pays_or_not),
+        cmocka_unit_test(without_a_model_saving),
+        cmocka_unit_test(conflict_ways_followed_or_not),
+        cmocka_unit_test(sector_efficiency),
+        cmocka_unit_test(nothing_to_say),
+        cmocka_unit_test(every_format_ends_the_block_with_it),
+    };
+    SB_TEST_MAIN(tests);
+}
