@@ -349,6 +349,10 @@ static int record_result(variant_run *vr, sb_run *run)
     r.verify_ms = vr->verify_ms;
     if (vr->prog)
         record_ptx(vr, &r);
+    /* Every repetition's time, for the interval of each verdict; the run
+       keeps its own copy. */
+    r.samples = vr->samples;
+    r.nsamples = (size_t)vr->suite->reps;
     if (sb_run_add(run, &r)) {
         snprintf(vr->err, sizeof vr->err, "out of host memory");
         return SB_EXIT_RUNTIME;

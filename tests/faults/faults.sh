@@ -234,11 +234,26 @@ make_kernels() {
 
 # The commands a row may use.  ENVARGS: the row's environment, for env(1).
 sb() { env $ENVARGS timeout -k 5 $LIMIT "$SB" "$@"; }
-# sig SIGNAL SECONDS ARGS: a run sent SIGNAL after SECONDS.
+# sig SIGNAL SECONDS ARGS: a run sent SIGNAL SECONDS after its first
+# launch (the fault backend's "slow" fault marks it), or after SECONDS
+# when nothing marks it within the time limit.
 sig() {
     s=$1 t=$2
     shift 2
-    env $ENVARGS timeout -k 10 -s "$s" --preserve-status "$t" "$SB" "$@"
+    rm -f .started
+    # --foreground: timeout passes the signal to simtbench alone, once (to
+    # its whole process group it would come twice, and a second signal
+    # ends a stopping run at once).
+    env $ENVARGS SB_FAULT_MARK="$PWD/.started" timeout --foreground -k 10 "$LIMIT" "$SB" "$@" &
+    pid=$!
+    waited=0
+    while [ ! -e .started ] && [ $waited -lt $((LIMIT * 10)) ] && kill -0 $pid 2>/dev/null; do
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    sleep "$t"
+    kill -s "$s" $pid 2>/dev/null
+    wait $pid
 }
 # full ARGS: simtbench with ./full a tmpfs with no space left (in a mount
 # namespace of its own) that holds what ./full held before; afterwards
