@@ -481,14 +481,14 @@ static int read_result(json_t *o, sb_result *r, const field_ctx *c)
              get_long(o, "rows", 1, INT_MAX, &r->rows, c) ||
              get_long(o, "cols", 1, INT_MAX, &r->cols, c) ||
              read_dims(o, "grid", r->grid, c) || read_dims(o, "block", r->block, c) ||
-             get_int(o, "reps", 0, INT_MAX, &r->reps, c) ||
+             get_int(o, "reps", 1, INT_MAX, &r->reps, c) ||
              get_int(o, "warmup", 0, INT_MAX, &r->warmup, c) || read_samples(o, r, c) ||
              get_real(o, "bytes", POSITIVE, NAN, &r->bytes, c) ||
              get_real(o, "flops", POSITIVE, NAN, &r->flops, c) ||
              get_real(o, "accesses", POSITIVE, NAN, &r->accesses, c) ||
              get_real(o, "intensity", POSITIVE, 0.0, &r->intensity, c) ||
-             get_real(o, "value", ANY, NAN, &r->value, c) ||
-             get_real(o, "value_best", ANY, NAN, &r->value_best, c) ||
+             get_real(o, "value", POSITIVE, NAN, &r->value, c) ||
+             get_real(o, "value_best", POSITIVE, NAN, &r->value_best, c) ||
              get_real(o, "roof_share", POSITIVE, 0.0, &r->roof_share, c) ||
              get_real(o, "slowdown", POSITIVE, 0.0, &r->slowdown, c) ||
              get_known_int(o, "occupancy_blocks_per_unit", &r->occupancy, c) ||

@@ -27,13 +27,13 @@ saved() {
  "devices": [{"backend": "b0", "name": "$1"}, {"backend": "b1", "name": "B"}],
  "results": [
   {"backend": "b0", "device": 0, "experiment": "transpose", "variant": "copy", "rows": 64,
-   "cols": 64, "unit": "GB/s", "time_ms": {"median": 0.5, "spread": 0.01}, "value": 8},
+   "cols": 64, "reps": 1, "unit": "GB/s", "time_ms": {"median": 0.5, "spread": 0.01}, "value": 8},
   {"backend": "b0", "device": 0, "experiment": "transpose", "variant": "$2", "rows": 64,
-   "cols": 64, "unit": "GB/s", "time_ms": {"median": 0.7, "spread": 0.01}, "value": $3},
+   "cols": 64, "reps": 1, "unit": "GB/s", "time_ms": {"median": 0.7, "spread": 0.01}, "value": $3},
   {"backend": "b1", "device": 1, "experiment": "transpose", "variant": "copy", "rows": 64,
-   "cols": 64, "unit": "GB/s", "time_ms": {"median": 0.4, "spread": 0.01}, "value": 10},
+   "cols": 64, "reps": 1, "unit": "GB/s", "time_ms": {"median": 0.4, "spread": 0.01}, "value": 10},
   {"backend": "b1", "device": 1, "experiment": "transpose", "variant": "$2", "rows": 64,
-   "cols": 64, "unit": "GB/s", "time_ms": {"median": 0.9, "spread": 0.01}, "value": 5}]}
+   "cols": 64, "reps": 1, "unit": "GB/s", "time_ms": {"median": 0.9, "spread": 0.01}, "value": 5}]}
 EOF
 }
 # Names of multi-byte characters longer than any buffer they are read into.
