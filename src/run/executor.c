@@ -94,10 +94,11 @@ static int allocate_buffers(variant_run *vr)
                 return backend_failure(vr);
             continue;
         }
-        if (vt->alloc(vr->s->dev, bytes, &vr->bufs[i]) ||
-            (init && vt->upload(vr->bufs[i], init, bytes)))
+        if (vt->alloc(vr->s->dev, bytes, &vr->bufs[i]))
             return backend_failure(vr);
-        vr->owned[i] = 1;
+        vr->owned[i] = 1; /* freed with the variant, also when the upload fails */
+        if (init && vt->upload(vr->bufs[i], init, bytes))
+            return backend_failure(vr);
         if (init)
             continue;
         if (bytes > max_out)

@@ -5,6 +5,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,6 +220,13 @@ static int probe_survives(sb_backend_slot *slot)
     if (pid < 0)
         return 1; /* cannot tell: go on as before */
     if (pid == 0) {
+        /* The child's own words (a sanitizer's report of the crash, a
+           platform's chatter) are not the user's: the parent says why. */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+            dup2(null, STDOUT_FILENO);
+            dup2(null, STDERR_FILENO);
+        }
         sb_device_info infos[4];
         if (slot->vt->probe() == 0)
             slot->vt->enumerate(infos, 4);

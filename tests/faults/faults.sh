@@ -334,7 +334,7 @@ check_one() {
         *"$arg"*) ;;
         *) why="--list does not name $arg" ;;
         esac ;;
-    - | ocl | nocuda | cudastub | module | libm | tmpfs) ;;
+    - | ocl | nocuda | cudastub | module | libm | tmpfs | vlimit) ;;
     *) why="unknown check '$1' in the table" ;;
     esac
 }
@@ -401,6 +401,9 @@ skip_reason() {
         module) [ -r "$REAL_MODULE" ] || { echo "no OpenCL module built"; return; } ;;
         libm) [ -n "$libm" ] || { echo "no libm.so.6 found"; return; } ;;
         tmpfs) [ "$have_tmpfs" = 1 ] || { echo "cannot mount a tmpfs (unshare -rm)"; return; } ;;
+        # AddressSanitizer reserves terabytes of address space for its
+        # shadow memory, so a process under ulimit -v cannot even start.
+        vlimit) case ${ASAN_OPTIONS-unset} in unset) ;; *) echo "ulimit -v and AddressSanitizer do not mix"; return ;; esac ;;
         esac
     done
 }
