@@ -570,9 +570,14 @@ static int ocl_build(sb_device *dev, const char *source, const char *const *defi
 }
 
 /* On NVIDIA the program binary is PTX text; elsewhere it is something else
- * and is not passed off as PTX. */
+ * and is not passed off as PTX.  Elsewhere it is not even asked for: PoCL
+ * makes its binary by compiling every kernel of the program again for any
+ * group size, which would double the cost of each build. */
 static int ocl_program_ptx(sb_program *p, char **ptx)
 {
+    if (!p->dev->nvidia)
+        return set_error("this OpenCL platform's program binary is not PTX "
+                         "(the platform is not NVIDIA's)");
     size_t size = 0;
     cl_int e = clGetProgramInfo(p->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL);
     if (e != CL_SUCCESS)
