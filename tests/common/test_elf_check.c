@@ -185,7 +185,7 @@ static void the_c_library_is_found(void **state)
 static void the_library_path_comes_first(void **state)
 {
     (void)state;
-    char a[4200], b[4200], list[8500], path[4096], why[8700] = "", want[4300];
+    char a[4200], b[4200], list[8500], path[4300], why[8700] = "", want[4300];
     snprintf(a, sizeof a, "%s/a", dir);
     snprintf(b, sizeof b, "%s/b", dir);
     assert_int_equal(mkdir(a, 0700), 0);
