@@ -428,7 +428,7 @@ const sb_experiment sb_exp_transpose = {
                "XOR-swizzled, coarsened, 16-byte vector tiles and block order",
     .quantity = SB_QUANTITY_BANDWIDTH,
     .in_default = 1,
-    .test_sizes = "1x1,31x33,33x31,1000x1,1x1000,64,512,132x200",
+    .test_sizes = "1x1,31x33,33x31,1000x1,1x1000,64,132x200",
     .variants = transpose_variants,
     .default_size = transpose_default_size,
     .prepare = transpose_prepare,
