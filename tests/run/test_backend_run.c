@@ -1,4 +1,5 @@
-/* Every variant of every experiment in the catalogue, run and verified on
+/* Every variant of every experiment in the catalogue (of the long sweeps,
+ * every default variant and a sample of the rest), run and verified on
  * one backend (TEST_BACKEND) at the experiment's test sizes; and the timing
  * loop over several batches, with and without the backend's batching, for
  * each kind of timed operation.  Built twice: for OpenCL it runs on PoCL in
@@ -80,10 +81,13 @@ static void run_all_variants(void **state)
     sb_options o;
     sb_options_defaults(&o);
     o.all_variants = 1;
-    /* On a GPU each variant is a real driver build: the long sweeps are
-       sampled there (every default variant and every 7th), and run whole
-       on PoCL and through NVRTC in CI. */
-    o.sample_every = session.info.is_gpu ? 7 : 1;
+    /* Each variant is a real build (the driver's on a GPU, PoCL's LLVM on
+       a CPU), and the builds are most of the test's time: the long sweeps
+       are sampled (every default variant and every 7th: each word size
+       and direction at strides spread over the sweep), and built whole
+       through NVRTC by tests/backends/test_cuda_nvrtc.  A whole sweep on
+       PoCL: simtbench --backend opencl --experiment NAME --variant all. */
+    o.sample_every = 7;
     o.reps = 2;
     o.warmup = 0; /* no time-based warm-up: every variant of every experiment runs here */
     o.quiet = 1;
