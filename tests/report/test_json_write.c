@@ -36,6 +36,7 @@ static void fixture(sb_run *run)
             snprintf(r.experiment, sizeof r.experiment, "transpose");
             snprintf(r.variant, sizeof r.variant, "%s", variants[v]);
             r.rows = r.cols = 64;
+            r.reps = 20; /* as every measured result has */
             r.ms.median = 0.1 * (v + 1);
             r.ms.spread = 0.01;
             r.quantity = SB_QUANTITY_BANDWIDTH;
