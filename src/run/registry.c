@@ -236,12 +236,19 @@ static int probe_survives(sb_backend_slot *slot)
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             return 1;
-    if (!WIFSIGNALED(status))
+    /* The child ends with _exit(0); anything else (a signal, or a crash
+       handler's exit, as a sanitizer's) means it did not survive. */
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 1;
+    char how[48];
+    if (WIFSIGNALED(status))
+        snprintf(how, sizeof how, "signal %d", WTERMSIG(status));
+    else
+        snprintf(how, sizeof how, "exit status %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     snprintf(slot->reason, sizeof slot->reason,
-             "damaged: loading the %s platform's libraries killed the process (signal %d); "
+             "damaged: loading the %s platform's libraries killed the process (%s); "
              "check LD_LIBRARY_PATH and the installed driver",
-             slot->name, WTERMSIG(status));
+             slot->name, how);
     sb_registry_unload(slot);
     return 0;
 }
