@@ -91,6 +91,13 @@ typedef struct sb_run_device {
 /* The most repetitions a result holds: --reps's bound. */
 #define SB_RESULT_MAX_SAMPLES 100000
 
+/* A backend that was built but could not run in this run, and why: the
+ * report's header names each (a default run leaves them out). */
+typedef struct sb_run_unavailable {
+    char backend[16];
+    char reason[256];
+} sb_run_unavailable;
+
 typedef struct sb_run {
     char tool_version[32];
     char date[32];           /* ISO 8601, UTC */
@@ -100,6 +107,8 @@ typedef struct sb_run {
     size_t nresults, capacity;
     sb_result *results;
     int interrupted;         /* stopped by a signal: the results are what finished */
+    int nunavailable;
+    sb_run_unavailable unavailable[SB_RUN_MAX_DEVICES];
 } sb_run;
 
 /* Append a copy of r to the run, with a copy of its samples (r's stay the

@@ -6,6 +6,7 @@
 #include "report/describe.h"
 #include "report/lessons.h"
 #include "report/report.h"
+#include "report/table.h"
 
 /* One figure of the device, or "<what> unknown" when the API gave none: the
  * report never prints a 0 it was not told. */
@@ -215,9 +216,8 @@ static void lessons_block(const sb_analysis *a, size_t e, FILE *out)
 
 sb_report_writer sb_report_table;
 
-int sb_report_table(const sb_analysis *a, FILE *out, char *err, size_t n)
+void sb_table_header(const sb_analysis *a, FILE *out)
 {
-    (void)err, (void)n; /* nothing a text format cannot hold */
     const sb_run *run = a->run;
     const sb_crossapi *x = &a->cross;
     fprintf(out, "simtbench %s  %s  %s\n", run->tool_version, run->date, run->host);
@@ -231,12 +231,25 @@ int sb_report_table(const sb_analysis *a, FILE *out, char *err, size_t n)
                      "X's; above 1, X is faster), with its 95%% interval.\n%s\n",
                 x->label[x->reference], x->label[x->reference], x->label[x->reference],
                 SB_VERDICT_RULE);
-    for (size_t e = 0; e < x->nexperiments; e++) {
-        if (sb_crossapi_side_by_side(x))
-            cross_section(run, x, &x->experiments[e], out);
-        else
-            experiment_section(run, &x->experiments[e], out);
-        lessons_block(a, e, out);
-    }
+}
+
+void sb_table_block(const sb_analysis *a, size_t e, FILE *out)
+{
+    const sb_crossapi *x = &a->cross;
+    if (e >= x->nexperiments)
+        return;
+    if (sb_crossapi_side_by_side(x))
+        cross_section(a->run, x, &x->experiments[e], out);
+    else
+        experiment_section(a->run, &x->experiments[e], out);
+    lessons_block(a, e, out);
+}
+
+int sb_report_table(const sb_analysis *a, FILE *out, char *err, size_t n)
+{
+    (void)err, (void)n; /* nothing a text format cannot hold */
+    sb_table_header(a, out);
+    for (size_t e = 0; e < a->cross.nexperiments; e++)
+        sb_table_block(a, e, out);
     return ferror(out) ? -1 : 0;
 }
