@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 /* Bumped whenever the struct below changes layout or meaning. */
-#define SB_BACKEND_ABI 6
+#define SB_BACKEND_ABI 7
 #define SB_BACKEND_SYMBOL "simtbench_backend"
 
 /* The most operations one batch (batch_begin) may hold. */
@@ -103,6 +103,10 @@ typedef struct sb_backend {
     const char *name;          /* "cuda", "opencl" */
     const char *prelude;       /* file in the kernel directory that maps the
                                   portable dialect onto this API */
+    /* 1: build may be called from several threads at once for one open
+       device (the frontend builds an experiment's programs side by side),
+       and last_error() is the calling thread's; 0: one call at a time. */
+    int concurrent_build;
 
     /* Is the API usable here?  0 if so; else non-zero with the reason in
        last_error() (e.g. "libcuda.so.1 not found: no NVIDIA driver"). */

@@ -84,7 +84,8 @@ struct nv_result {
     char *cubin, *ptx, *log;
 };
 
-static char last[1024];
+/* Per thread: builds run on several threads at once (concurrent_build). */
+static _Thread_local char last[1024];
 
 static void set_error(const char *fmt, ...)
 {
@@ -1246,6 +1247,7 @@ const sb_backend simtbench_backend = {
     .abi = SB_BACKEND_ABI,
     .name = "cuda",
     .prelude = "prelude_cuda.h",
+    .concurrent_build = 1,
     .probe = cuda_probe,
     .enumerate = cuda_enumerate,
     .open = cuda_open,

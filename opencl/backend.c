@@ -80,7 +80,8 @@ struct sb_buffer {
     size_t bytes;
 };
 
-static char last_error_text[2048];
+/* Per thread: builds run on several threads at once (concurrent_build). */
+static _Thread_local char last_error_text[2048];
 
 /* CLBlast's entry points, filled by load_clblast. */
 #define DECLARE(f) sb_##f##_fn f;

@@ -12,6 +12,7 @@
 #include "report/output_file.h"
 #include "report/plot.h"
 #include "report/report.h"
+#include "report/table.h"
 #include "run/analysis.h"
 #include "run/crossapi.h"
 #include "run/executor.h"
@@ -62,17 +63,61 @@ static int write_output(const char *path, sb_format format, const sb_analysis *a
     return SB_EXIT_OK;
 }
 
-/* The report, the saved JSON and the plots of whatever ran; the first
- * failure's status, or SB_EXIT_OK. */
-static int write_files(const sb_options *o, const sb_suite *suite, const sb_analysis *a)
+/* The table on standard output is printed as the run goes: the header
+ * once the devices are open, each experiment's block as soon as every
+ * session has measured it (flushed, so a pipe sees it too). */
+typedef struct stream {
+    const sb_options *o;
+    int on;         /* the report is the table on standard output */
+    size_t printed; /* blocks printed so far */
+} stream;
+
+static void stream_header(stream *st, sb_run *run)
 {
-    int status = SB_EXIT_OK, st;
+    sb_analysis a;
+    if (!st->on || sb_analyse(run, st->o->reference, &a))
+        return;
+    sb_table_header(&a, stdout);
+    fflush(stdout);
+    sb_analysis_free(&a);
+}
+
+/* sb_experiment_done: the blocks the run has finished since the last. */
+static void stream_blocks(void *ctx, sb_run *run)
+{
+    stream *st = ctx;
+    sb_analysis a;
+    if (!st->on || sb_analyse(run, st->o->reference, &a))
+        return;
+    for (; st->printed < a.cross.nexperiments; st->printed++)
+        sb_table_block(&a, st->printed, stdout);
+    fflush(stdout);
+    sb_analysis_free(&a);
+}
+
+/* The report, the saved JSON and the plots of whatever ran; the first
+ * failure's status, or SB_EXIT_OK.  A streamed table has been printed
+ * already, but for the blocks after the last full experiment. */
+static int write_files(const sb_options *o, const sb_suite *suite, const sb_analysis *a,
+                       stream *st)
+{
+    int status = SB_EXIT_OK, s2;
     if (a->run->ndevices == 0)
         return status;
-    if ((st = write_output(o->output, o->format, a)) && !status)
-        status = st;
-    if (suite->save && (st = write_output(suite->save, SB_FORMAT_JSON, a)) && !status)
-        status = st;
+    if (st->on) {
+        for (; st->printed < a->cross.nexperiments; st->printed++)
+            sb_table_block(a, st->printed, stdout);
+        if (a->run->interrupted)
+            printf("\ninterrupted: only the results that finished before the signal\n");
+        if (fflush(stdout) || ferror(stdout)) {
+            fprintf(stderr, "simtbench: cannot write the report\n");
+            status = SB_EXIT_IO;
+        }
+    } else if ((s2 = write_output(o->output, o->format, a)) && !status)
+        status = s2;
+    int st2;
+    if (suite->save && (st2 = write_output(suite->save, SB_FORMAT_JSON, a)) && !status)
+        status = st2;
     /* After the report, so a plotting problem never costs the figures. */
     if (suite->plot_dir && a->run->nresults > 0 && sb_plot_run(a, suite->plot_dir, stderr) &&
         !status)
@@ -128,8 +173,11 @@ int sb_cmd_run(const sb_options *o)
         fprintf(stderr, "simtbench: %s\n", err);
         run.ndevices = 0;
     }
-    if (status == SB_EXIT_OK)
-        status = sb_execute(&suite, sessions, nsessions, &run);
+    stream st = {.o = o, .on = o->format == SB_FORMAT_TABLE && !o->output};
+    if (status == SB_EXIT_OK) {
+        stream_header(&st, &run);
+        status = sb_execute(&suite, sessions, nsessions, &run, stream_blocks, &st);
+    }
     sb_sessions_close(sessions, nsessions);
     int sig = sb_interrupted();
     run.interrupted = sig != 0;
@@ -140,9 +188,9 @@ int sb_cmd_run(const sb_options *o)
         if (!status)
             status = SB_EXIT_RUNTIME;
     } else {
-        int st = write_files(o, &suite, &analysis);
-        if (st && !status)
-            status = st;
+        int s2 = write_files(o, &suite, &analysis, &st);
+        if (s2 && !status)
+            status = s2;
     }
     if (sig)
         status = interrupted_status(sig, &run, o);

@@ -19,12 +19,25 @@
 #include "run/interrupt.h"
 #include "run/kernel_source.h"
 #include "run/preflight.h"
+#include "run/progress.h"
 #include "run/ptx_summary.h"
 #include "run/registry.h"
 #include "run/timing.h"
 #include "run/workspace.h"
 
 #define ERR_LEN 2048
+
+/* Where a run's host time went, for SIMTBENCH_TIMINGS: seconds. */
+static struct {
+    double prepare, build, variants;
+} spent;
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
+}
 
 /* Everything one variant on one session holds while it runs. */
 typedef struct variant_run {
@@ -60,7 +73,7 @@ static void report_failure(const sb_session *s, const sb_experiment *e, const sb
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "simtbench: %s: %s/%s: %s\n", s->slot.name, e->name, v ? v->name : "*", msg);
+    sb_say("%s: %s/%s: %s", s->slot.name, e->name, v ? v->name : "*", msg);
 }
 
 /* A backend call failed: its message, and the status it earns. */
@@ -163,8 +176,8 @@ static int first_launch(variant_run *vr, int *left_out)
     if (vr->v->role != SB_ROLE_VENDOR)
         return status;
     if (!vr->suite->quiet)
-        fprintf(stderr, "simtbench: note: %s: %s/%s left out: %s\n", vr->s->slot.name,
-                vr->e->name, vr->v->name, vr->err);
+        sb_say("note: %s: %s/%s left out: %s", vr->s->slot.name, vr->e->name, vr->v->name,
+               vr->err);
     *left_out = 1;
     return SB_EXIT_OK;
 }
@@ -405,21 +418,6 @@ static int run_variant(variant_run *vr, sb_run *run)
     return status;
 }
 
-static void progress(const sb_suite *suite, const sb_session *s, const sb_experiment *e,
-                     const sb_variant *v, int i, int n)
-{
-    if (suite->quiet || !isatty(STDERR_FILENO))
-        return;
-    fprintf(stderr, "\r\033[K[%s] %s/%s (%d/%d)", s->slot.name, e->name, v->name, i + 1, n);
-    fflush(stderr);
-}
-
-static void progress_done(const sb_suite *suite)
-{
-    if (!suite->quiet && isatty(STDERR_FILENO))
-        fputs("\r\033[K", stderr);
-}
-
 /* Whether the variant can run on this session at all: a vendor row needs a
  * backend built with its library (a note, not a failure), a kernel its
  * program.  *prog: the program, NULL for rows with no kernel of ours. */
@@ -431,8 +429,8 @@ static int variant_ready(const sb_suite *suite, sb_session *s, const sb_experime
     *prog = NULL;
     if (v->role == SB_ROLE_VENDOR && !s->slot.provides.vendor_transpose) {
         if (!suite->quiet)
-            fprintf(stderr, "simtbench: note: %s: %s/%s: no vendor library in this build, "
-                            "row left out\n", s->slot.name, e->name, v->name);
+            sb_say("note: %s: %s/%s: no vendor library in this build, row left out",
+                   s->slot.name, e->name, v->name);
         return 0;
     }
     if (v->role == SB_ROLE_API_COPY || v->role == SB_ROLE_VENDOR)
@@ -461,28 +459,56 @@ static int run_on_session(const sb_suite *suite, sb_session *s, const sb_suite_e
     sb_workspace *ws = sb_workspace_new(s->slot.vt, s->dev);
     variant_run *vr = malloc(sizeof *vr);
     int status = ws && vr ? SB_EXIT_OK : SB_EXIT_RUNTIME;
+    if (ws && vr && !sb_interrupted()) {
+        /* Every program of the experiment at once, on the host's cores,
+           before anything is timed. */
+        sb_progress_step(s->slot.name, e->name, "(building its programs)");
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        sb_workspace_prebuild(ws, source, se->variants, se->nvariants, sb_workspace_threads());
+        spent.build += seconds_since(&t0);
+    }
     for (int i = 0; i < se->nvariants && ws && vr && !sb_interrupted(); i++) {
         const sb_variant *v = &se->variants[i];
-        progress(suite, s, e, v, i, se->nvariants);
+        sb_progress_step(s->slot.name, e->name, v->name);
         sb_program *prog;
-        if (!variant_ready(suite, s, e, v, ws, source, &prog, &status))
-            continue;
-        *vr = (variant_run){.suite = suite, .s = s, .e = e, .p = size, .v = v, .host = host,
-                            .prog = prog, .ws = ws};
-        int st = run_variant(vr, run);
-        if (st && !status)
-            status = st;
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        int ready = variant_ready(suite, s, e, v, ws, source, &prog, &status);
+        spent.build += seconds_since(&t0);
+        if (ready) {
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            *vr = (variant_run){.suite = suite, .s = s, .e = e, .p = size, .v = v,
+                                .host = host, .prog = prog, .ws = ws};
+            int st = run_variant(vr, run);
+            if (st && !status)
+                status = st;
+            spent.variants += seconds_since(&t0);
+        }
+        sb_progress_done();
     }
-    progress_done(suite);
     sb_workspace_free(ws);
     free(vr);
     free(source);
     return status;
 }
 
-int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_run *run)
+/* The variants the run will try: every chosen one on every session. */
+static int count_variants(const sb_suite *suite, int nsessions)
+{
+    int total = 0;
+    for (int x = 0; x < suite->nexperiments; x++)
+        total += suite->experiments[x].nvariants * nsessions;
+    return total;
+}
+
+int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_run *run,
+               sb_experiment_done *done, void *ctx)
 {
     int status = SB_EXIT_OK;
+    memset(&spent, 0, sizeof spent);
+    sb_progress_begin(count_variants(suite, nsessions),
+                      !suite->quiet && isatty(STDERR_FILENO));
     for (int x = 0; x < suite->nexperiments && !sb_interrupted(); x++) {
         const sb_suite_experiment *se = &suite->experiments[x];
         const sb_experiment *e = se->e;
@@ -490,8 +516,14 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
         /* Inputs and reference once, shared by every API. */
         void *host = NULL;
         char err[ERR_LEN];
-        if (e->prepare(&size, suite->seed, &host, err, sizeof err)) {
-            fprintf(stderr, "simtbench: %s: %s\n", e->name, err);
+        if (nsessions > 0)
+            sb_progress_step(sessions[0].slot.name, e->name, "(making its inputs)");
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        int failed = e->prepare(&size, suite->seed, &host, err, sizeof err);
+        spent.prepare += seconds_since(&t0);
+        if (failed) {
+            sb_say("%s: %s", e->name, err);
             if (!status)
                 status = SB_EXIT_RUNTIME;
             continue;
@@ -502,7 +534,15 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
                 status = st;
         }
         e->release(host);
+        if (done && !sb_interrupted()) {
+            sb_progress_clear();
+            done(ctx, run);
+        }
     }
+    sb_progress_clear();
     run->interrupted = sb_interrupted() != 0;
+    if (getenv("SIMTBENCH_TIMINGS"))
+        sb_say("timings: inputs and references %.2f s, kernel builds %.2f s, variants %.2f s",
+               spent.prepare, spent.build, spent.variants);
     return status;
 }

@@ -1,9 +1,11 @@
 /* The shared part of one experiment on one session (workspace.h). */
 #include "run/workspace.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "experiments/variant.h"
 #include "run/host_data.h"
@@ -18,7 +20,12 @@ struct sb_workspace {
     struct {
         char key[SB_MAX_DEFINES * 40 + 8];
         sb_program *prog;
+        char *error;              /* a build that failed: the compiler's words */
+        const sb_variant *v;      /* for sb_workspace_prebuild's workers */
     } program[SB_MAX_VARIANTS];
+    const char *source;           /* sb_workspace_prebuild's, while it builds */
+    pthread_mutex_t lock;         /* the next program a worker takes */
+    int next;
     int ninputs;
     struct {
         const void *init;
@@ -45,8 +52,11 @@ void sb_workspace_free(sb_workspace *w)
 {
     if (!w)
         return;
-    for (int i = 0; i < w->nprograms; i++)
-        w->vt->release_program(w->program[i].prog);
+    for (int i = 0; i < w->nprograms; i++) {
+        if (w->program[i].prog)
+            w->vt->release_program(w->program[i].prog);
+        free(w->program[i].error);
+    }
     for (int i = 0; i < w->ninputs; i++)
         w->vt->free(w->input[i].buf);
     for (int i = 0; i < SB_MAX_BUFFERS; i++)
@@ -55,20 +65,40 @@ void sb_workspace_free(sb_workspace *w)
     free(w);
 }
 
+/* Build v's program from source; NULL with the message in a malloc'd
+   *error (NULL itself only when out of memory). */
+static sb_program *build_one(const sb_workspace *w, const char *source, const sb_variant *v,
+                             char **error)
+{
+    const char *defs[SB_MAX_DEFINES];
+    for (int i = 0; i < v->ndefines; i++)
+        defs[i] = v->defines[i];
+    sb_program *p = NULL;
+    *error = NULL;
+    if (w->vt->build(w->dev, source, defs, v->ndefines, &p)) {
+        *error = strdup(sb_registry_error(w->vt));
+        return NULL;
+    }
+    return p;
+}
+
 sb_program *sb_workspace_program(sb_workspace *w, const char *source, const sb_variant *v,
                                  char *err, size_t n)
 {
     char key[sizeof w->program[0].key];
     sb_variant_params(v, key, sizeof key);
     for (int i = 0; i < w->nprograms; i++)
-        if (strcmp(w->program[i].key, key) == 0)
+        if (strcmp(w->program[i].key, key) == 0) {
+            if (!w->program[i].prog)
+                snprintf(err, n, "%s", w->program[i].error ? w->program[i].error
+                                                           : "out of host memory");
             return w->program[i].prog;
-    const char *defs[SB_MAX_DEFINES];
-    for (int i = 0; i < v->ndefines; i++)
-        defs[i] = v->defines[i];
-    sb_program *p = NULL;
-    if (w->vt->build(w->dev, source, defs, v->ndefines, &p)) {
-        snprintf(err, n, "%s", sb_registry_error(w->vt));
+        }
+    char *error;
+    sb_program *p = build_one(w, source, v, &error);
+    if (!p) {
+        snprintf(err, n, "%s", error ? error : "out of host memory");
+        free(error);
         return NULL;
     }
     if (w->nprograms < SB_MAX_VARIANTS) {
@@ -76,6 +106,79 @@ sb_program *sb_workspace_program(sb_workspace *w, const char *source, const sb_v
         w->program[w->nprograms++].prog = p;
     }
     return p;
+}
+
+/* A prebuild worker: the programs not taken yet, one at a time. */
+static void *prebuild_worker(void *arg)
+{
+    sb_workspace *w = arg;
+    for (;;) {
+        pthread_mutex_lock(&w->lock);
+        int i = w->next++;
+        pthread_mutex_unlock(&w->lock);
+        if (i >= w->nprograms)
+            return NULL;
+        w->program[i].prog = build_one(w, w->source, w->program[i].v, &w->program[i].error);
+    }
+}
+
+/* Slots for the programs vs need that the workspace has not built; the
+   count of new ones. */
+static int plan_programs(sb_workspace *w, const sb_variant *vs, int n)
+{
+    int fresh = 0;
+    for (int j = 0; j < n && w->nprograms < SB_MAX_VARIANTS; j++) {
+        if (vs[j].role == SB_ROLE_API_COPY || vs[j].role == SB_ROLE_VENDOR)
+            continue; /* no program of ours */
+        char key[sizeof w->program[0].key];
+        sb_variant_params(&vs[j], key, sizeof key);
+        int known = 0;
+        for (int i = 0; i < w->nprograms && !known; i++)
+            known = strcmp(w->program[i].key, key) == 0;
+        if (known)
+            continue;
+        snprintf(w->program[w->nprograms].key, sizeof w->program[0].key, "%s", key);
+        w->program[w->nprograms].prog = NULL;
+        w->program[w->nprograms].error = NULL;
+        w->program[w->nprograms++].v = &vs[j];
+        fresh++;
+    }
+    return fresh;
+}
+
+int sb_workspace_prebuild(sb_workspace *w, const char *source, const sb_variant *vs, int n,
+                          int threads)
+{
+    if (!w->vt->concurrent_build || threads < 2)
+        return 0;
+    int first = w->nprograms, fresh = plan_programs(w, vs, n);
+    if (fresh < 2) {
+        /* One program is built where it is first asked for, as before. */
+        w->nprograms = first;
+        return 0;
+    }
+    w->source = source;
+    w->next = first;
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_t tid[SB_PREBUILD_THREADS];
+    int started = 0, want = threads < fresh ? threads : fresh;
+    if (want > SB_PREBUILD_THREADS)
+        want = SB_PREBUILD_THREADS;
+    /* The calling thread is a worker too. */
+    while (started < want - 1 && pthread_create(&tid[started], NULL, prebuild_worker, w) == 0)
+        started++;
+    prebuild_worker(w);
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    pthread_mutex_destroy(&w->lock);
+    w->source = NULL;
+    return fresh;
+}
+
+int sb_workspace_threads(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus < 1 ? 1 : cpus > SB_PREBUILD_THREADS ? SB_PREBUILD_THREADS : (int)cpus;
 }
 
 sb_buffer *sb_workspace_input(sb_workspace *w, const void *init, size_t bytes)

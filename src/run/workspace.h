@@ -30,6 +30,22 @@ void sb_workspace_free(sb_workspace *w);
 sb_program *sb_workspace_program(sb_workspace *w, const char *source, const sb_variant *v,
                                  char *err, size_t n);
 
+/* At most this many threads build programs at once. */
+#define SB_PREBUILD_THREADS 16
+
+/* Build every program the kernel variants vs[0..n) need that the
+ * workspace does not hold yet, on up to threads threads at once, where
+ * the backend allows it (concurrent_build); sb_workspace_program then
+ * finds each, or the build's failure, as if it had built it there.  The
+ * number of programs built; 0 (nothing done) where the backend builds
+ * one at a time, threads < 2, or fewer than two are new. */
+int sb_workspace_prebuild(sb_workspace *w, const char *source, const sb_variant *vs, int n,
+                          int threads);
+
+/* The threads a prebuild may use here: the online CPUs, at most
+ * SB_PREBUILD_THREADS. */
+int sb_workspace_threads(void);
+
 /* The device copy of a big input, uploaded on first use; NULL with the
  * reason in the backend's last_error(). */
 sb_buffer *sb_workspace_input(sb_workspace *w, const void *init, size_t bytes);

@@ -65,7 +65,7 @@ static int run_pipeline(sb_options *o, sb_session *s, const sb_experiment *e, sb
     run->ndevices = 1;
     run->devices[0].info = s->info;
     s->run_device = 0;
-    status = sb_execute(&suite, s, 1, run);
+    status = sb_execute(&suite, s, 1, run, NULL, NULL);
     sb_analysis analysis;
     assert_int_equal(sb_analyse(run, NULL, &analysis), 0);
     sb_analysis_free(&analysis);
