@@ -73,6 +73,49 @@ static void derive_copy_roofs(sb_run *run)
     }
 }
 
+/* The fastest row of role in r's experiment, at r's size, on r's device;
+   0 where there is none. */
+static double own_copy(const sb_run *run, const sb_result *r, int role)
+{
+    double best = 0;
+    for (size_t j = 0; j < run->nresults; j++) {
+        const sb_result *b = &run->results[j];
+        if (b->role == role && b->quantity == SB_QUANTITY_BANDWIDTH &&
+            b->device_slot == r->device_slot && b->rows == r->rows && b->cols == r->cols &&
+            strcmp(b->experiment, r->experiment) == 0 && b->value > best)
+            best = b->value;
+    }
+    return best;
+}
+
+/* What the shares of a device's rows are taken against, as the rows come
+   in the run's order: the experiment's own API copy at the same size where
+   it has one; else the fastest API copy measured before; else the same for
+   copy kernels; else the roof the device was saved with.  A row's roof
+   depends only on the rows before it and its own experiment's, so a block
+   printed as soon as it is measured shows what the whole run's report
+   shows. */
+typedef struct roofs {
+    double api[SB_RUN_MAX_DEVICES], copy[SB_RUN_MAX_DEVICES];
+    double saved[SB_RUN_MAX_DEVICES]; /* the device's roof before this run's rows */
+} roofs;
+
+static double roof_of(const sb_run *run, const sb_result *r, roofs *so_far)
+{
+    double api = own_copy(run, r, SB_ROLE_API_COPY), copy = own_copy(run, r, SB_ROLE_COPY_ROOF);
+    double roof = api > 0                           ? api
+                  : so_far->api[r->device_slot] > 0 ? so_far->api[r->device_slot]
+                  : copy > 0                        ? copy
+                  : so_far->copy[r->device_slot] > 0 ? so_far->copy[r->device_slot]
+                                                     : so_far->saved[r->device_slot];
+    double *best = r->role == SB_ROLE_API_COPY    ? &so_far->api[r->device_slot]
+                   : r->role == SB_ROLE_COPY_ROOF ? &so_far->copy[r->device_slot]
+                                                  : NULL;
+    if (best && r->quantity == SB_QUANTITY_BANDWIDTH && r->value > *best)
+        *best = r->value;
+    return roof;
+}
+
 /* Shares of the roof and slowdowns need the whole run's rows. */
 static void derive(sb_run *run)
 {
@@ -82,11 +125,26 @@ static void derive(sb_run *run)
         derive_threads_in_flight(run, r);
         derive_predictions(r);
     }
+    roofs so_far;
+    memset(&so_far, 0, sizeof so_far);
+    /* Only a run read back (its rows carry no roles) falls back on the
+       roofs it was saved with: a run being measured is analysed again
+       after each experiment, its devices' roofs raised by the last time. */
+    int measured = 0;
+    for (size_t i = 0; i < run->nresults; i++)
+        measured |= run->results[i].role == SB_ROLE_API_COPY ||
+                    run->results[i].role == SB_ROLE_COPY_ROOF;
+    for (int i = 0; i < run->ndevices && !measured; i++) {
+        const sb_run_device *d = &run->devices[i];
+        so_far.saved[i] = d->memcpy_gbs > 0 ? d->memcpy_gbs : d->copy_gbs;
+    }
     derive_copy_roofs(run);
     for (size_t i = 0; i < run->nresults; i++) {
         sb_result *r = &run->results[i];
-        const sb_run_device *d = &run->devices[r->device_slot];
-        double roof = d->memcpy_gbs > 0 ? d->memcpy_gbs : d->copy_gbs;
+        if (r->device_slot < 0 || r->device_slot >= run->ndevices)
+            continue;
+        double roof = roof_of(run, r, &so_far);
+        r->roof_share = 0;
         if (r->quantity == SB_QUANTITY_BANDWIDTH && roof > 0)
             r->roof_share = r->value / roof;
         /* A kernel of intensity I cannot beat I x the copy roof while DRAM

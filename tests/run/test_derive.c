@@ -125,12 +125,62 @@ static void saved_roofs_are_kept(void **state)
     sb_run_free(&run);
 }
 
+/* One bandwidth row of experiment exp. */
+static sb_result exp_row(const char *exp, const char *variant, sb_role role, double bytes)
+{
+    sb_result r = row(variant, role, SB_QUANTITY_BANDWIDTH, 1.0, 1.0);
+    snprintf(r.experiment, sizeof r.experiment, "%s", exp);
+    r.bytes = bytes;
+    r.rows = r.cols = 64;
+    return r;
+}
+
+/* Each row's roof depends only on its experiment and the rows before it, so
+   that a block printed when it is measured is the block of the whole run:
+   an experiment's own API copy where it has one (not a faster one measured
+   later), else the fastest measured before it. */
+static void roofs_from_the_rows_before(void **state)
+{
+    (void)state;
+    sb_run run;
+    memset(&run, 0, sizeof run);
+    run.ndevices = 1;
+    run.devices[0].info.compute_units = UNITS;
+    const sb_result rows[] = {
+        exp_row("early", "kernel", SB_ROLE_KERNEL, 1e9),   /* no copy measured yet */
+        exp_row("a", "memcpy", SB_ROLE_API_COPY, 2e9),
+        exp_row("a", "kernel", SB_ROLE_KERNEL, 1e9),
+        exp_row("b", "kernel", SB_ROLE_KERNEL, 1.5e9),     /* its own copy comes after it */
+        exp_row("b", "memcpy", SB_ROLE_API_COPY, 3e9),
+        exp_row("c", "kernel", SB_ROLE_KERNEL, 1.5e9),     /* no copy of its own */
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        assert_int_equal(sb_run_add(&run, &rows[i]), 0);
+    sb_analysis a;
+    assert_int_equal(sb_analyse(&run, NULL, &a), 0);
+    const sb_result *r = run.results;
+    assert_true(r[0].roof_share == 0.0);                       /* nothing to share */
+    assert_double_equal(r[2].roof_share, 1000.0 / 2000.0, 1e-12); /* a's own, not b's */
+    assert_double_equal(r[3].roof_share, 1500.0 / 3000.0, 1e-12); /* b's own */
+    assert_double_equal(r[5].roof_share, 1500.0 / 3000.0, 1e-12); /* the fastest before */
+    /* The device's figure is the fastest of the run. */
+    assert_double_equal(run.devices[0].memcpy_gbs, 3000.0, 1e-9);
+    sb_analysis_free(&a);
+    /* Analysed again, as a streamed run is after each experiment: the same. */
+    assert_int_equal(sb_analyse(&run, NULL, &a), 0);
+    assert_true(r[0].roof_share == 0.0);
+    assert_double_equal(r[2].roof_share, 1000.0 / 2000.0, 1e-12);
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(headlines_and_roofs),
         cmocka_unit_test(threads_in_flight_and_predictions),
         cmocka_unit_test(saved_roofs_are_kept),
+        cmocka_unit_test(roofs_from_the_rows_before),
     };
     SB_TEST_MAIN(tests);
 }
