@@ -80,7 +80,7 @@ if want suite; then
 say "default suite, both APIs"
 t0=$(date +%s%N)
 # shellcheck disable=SC2086
-timeout "${SB_SUITE_TIMEOUT:-180}" ./simtbench --backend cuda,opencl --quiet --dump-ptx "$out/ptx" \
+SIMTBENCH_TIMINGS=1 timeout "${SB_SUITE_TIMEOUT:-180}" ./simtbench --backend cuda,opencl --quiet --dump-ptx "$out/ptx" \
     --save "$out/suite.json" ${SB_SUITE_ARGS:-} >"$out/suite.txt" 2>"$out/suite.err"
 suite_status=$?
 echo "suite: status $suite_status, $(( ($(date +%s%N) - t0) / 1000000 )) ms wall, builds included" | keep
