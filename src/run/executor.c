@@ -30,7 +30,18 @@
 /* Where a run's host time went, for SIMTBENCH_TIMINGS: seconds. */
 static struct {
     double prepare, build, variants;
+    /* the variants' steps */
+    double alloc, first, warm, timed, poison, verify_launch, download, compare, record;
 } spent;
+
+/* Adds the seconds since *t to *acc and restarts *t. */
+static void lap(double *acc, struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    *acc += (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) * 1e-9;
+    *t = now;
+}
 
 static double seconds_since(const struct timespec *t0)
 {
@@ -189,9 +200,14 @@ static int time_variant(variant_run *vr)
     vr->samples = sb_host_alloc(sizeof *vr->samples * (size_t)reps, vr->err, sizeof vr->err);
     if (!vr->samples)
         return SB_EXIT_RUNTIME;
-    if (sb_warm_up(&vr->op, vr->suite->warmup, vr->err, sizeof vr->err) ||
-        sb_time_launches(&vr->op, reps, SB_BATCH_LEAD, vr->samples, vr->err, sizeof vr->err))
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    if (sb_warm_up(&vr->op, vr->suite->warmup, vr->err, sizeof vr->err))
         return SB_EXIT_RUNTIME;
+    lap(&spent.warm, &t);
+    if (sb_time_launches(&vr->op, reps, SB_BATCH_LEAD, vr->samples, vr->err, sizeof vr->err))
+        return SB_EXIT_RUNTIME;
+    lap(&spent.timed, &t);
     return SB_EXIT_OK;
 }
 
@@ -202,13 +218,16 @@ static int verify_variant(variant_run *vr)
 {
     const sb_backend *vt = vr->s->slot.vt;
     const sb_plan *plan = &vr->plan;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
     for (int i = 0; i < plan->nbuffers; i++)
         if (!plan->buffer[i].init && vt->upload(vr->bufs[i], vr->poison, plan->buffer[i].bytes))
             return backend_failure(vr);
+    lap(&spent.poison, &t);
     if (sb_launch_once(&vr->op, NULL))
         return backend_failure(vr);
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    lap(&spent.verify_launch, &t);
+    struct timespec t0 = t;
     /* The host buffers are poisoned too: they hold the previous variant's
        output, which a download that reports success and copies nothing
        would leave there to be verified. */
@@ -221,9 +240,11 @@ static int verify_variant(variant_run *vr)
         if (vt->download(host, vr->bufs[i], plan->buffer[i].bytes))
             return backend_failure(vr);
     }
+    lap(&spent.download, &t);
     char why[1024] = "";
     int wrong = vr->e->verify(vr->host, vr->p, vr->v, vr->outputs, why, sizeof why);
     vr->verify_ms = ms_since(&t0);
+    lap(&spent.compare, &t);
     if (wrong) {
         snprintf(vr->err, sizeof vr->err, "wrong result, no figure reported: %s", why);
         return SB_EXIT_WRONG;
@@ -389,17 +410,27 @@ static void release_variant(variant_run *vr)
 /* The steps after the plan, in order; the first failure ends them. */
 static int measure_variant(variant_run *vr, sb_run *run)
 {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
     int status = allocate_buffers(vr), left_out = 0;
     if (!status) {
         resolve_arguments(vr);
         status = prepare_launch(vr);
     }
+    lap(&spent.alloc, &t);
     if (!status)
         status = first_launch(vr, &left_out);
+    lap(&spent.first, &t);
     if (status || left_out)
         return status;
-    if (!(status = time_variant(vr)) && !(status = verify_variant(vr)))
+    if (!(status = time_variant(vr))) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        status = verify_variant(vr);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    if (!status)
         status = record_result(vr, run);
+    lap(&spent.record, &t);
     return status;
 }
 
@@ -541,8 +572,14 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
     }
     sb_progress_clear();
     run->interrupted = sb_interrupted() != 0;
-    if (getenv("SIMTBENCH_TIMINGS"))
+    if (getenv("SIMTBENCH_TIMINGS")) {
         sb_say("timings: inputs and references %.2f s, kernel builds %.2f s, variants %.2f s",
                spent.prepare, spent.build, spent.variants);
+        sb_say("timings: variants: allocate %.2f s, first launch %.2f s, warm-up %.2f s, timed "
+               "%.2f s, poison %.2f s, checked launch %.2f s, read back %.2f s, compare %.2f s, "
+               "record %.2f s",
+               spent.alloc, spent.first, spent.warm, spent.timed, spent.poison,
+               spent.verify_launch, spent.download, spent.compare, spent.record);
+    }
     return status;
 }
