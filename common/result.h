@@ -92,10 +92,12 @@ typedef struct sb_run_device {
 #define SB_RESULT_MAX_SAMPLES 100000
 
 /* A backend that was built but could not run in this run, and why: the
- * report's header names each (a default run leaves them out). */
+ * report's header names each (a default run leaves them out).  The
+ * reason is the registry's whole (a missing module's names the folders
+ * searched), so it has the room of one. */
 typedef struct sb_run_unavailable {
     char backend[16];
-    char reason[256];
+    char reason[1200];
 } sb_run_unavailable;
 
 typedef struct sb_run {

@@ -195,14 +195,6 @@ static int get_platforms(cl_platform_id *ids, cl_uint *count)
     return 0;
 }
 
-static cl_uint get_devices(cl_platform_id p, cl_device_id *ids)
-{
-    cl_uint n = 0;
-    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, MAX_DEVICES, ids, &n) != CL_SUCCESS)
-        return 0;
-    return n;
-}
-
 /* A string the platform (d NULL) or device answers, read at the length
  * the API says it has and cut to the field's n bytes (text.h); empty
  * when the query fails. */
@@ -221,19 +213,43 @@ static void info_string(cl_platform_id p, cl_device_id d, cl_uint what, char *ou
     free(text);
 }
 
-/* The folder PoCL keeps its kernel cache in, as PoCL chooses it. */
+static int is_pocl(cl_platform_id p)
+{
+    char name[SB_DEVICE_STRING];
+    info_string(p, NULL, CL_PLATFORM_NAME, name, sizeof name);
+    return strcmp(name, POCL_PLATFORM_NAME) == 0;
+}
+
+/* The folder PoCL keeps its kernel cache in, as PoCL chooses it
+ * (pocl_cache_init_topdir): "" for a POCL_CACHE_DIR set but empty. */
 static void pocl_cache_dir(char *dir, size_t n)
 {
     const char *env = getenv("POCL_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    if (env && *env)
+    const char *home = getenv("HOME"), *cached = getenv("POCL_KERNEL_CACHE");
+    /* POCL_KERNEL_CACHE=0 keeps PoCL's builds in a folder beside the cache. */
+    const char *leaf = !cached || strncmp(cached, "1", 1) == 0 ? "pocl/kcache" : "pocl/uncached";
+    if (env)
         snprintf(dir, n, "%s", env);
     else if (xdg && *xdg)
-        snprintf(dir, n, "%s/pocl/kcache", xdg);
-    else if (home && *home)
-        snprintf(dir, n, "%s/.cache/pocl/kcache", home);
+        snprintf(dir, n, "%s/%s", xdg, leaf);
+    else if (home)
+        snprintf(dir, n, "%s/.cache/%s", home, leaf);
     else
-        snprintf(dir, n, "/tmp/pocl/kcache");
+        snprintf(dir, n, "/tmp/%s", leaf);
+}
+
+/* A platform's devices.  PoCL is not asked when POCL_CACHE_DIR is set but
+ * empty: it stops the process (an assertion in its cache setup) instead
+ * of answering; no_device says why there is none. */
+static cl_uint get_devices(cl_platform_id p, cl_device_id *ids)
+{
+    const char *cache = getenv("POCL_CACHE_DIR");
+    cl_uint n = 0;
+    if (cache && !*cache && is_pocl(p))
+        return 0;
+    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, MAX_DEVICES, ids, &n) != CL_SUCCESS)
+        return 0;
+    return n;
 }
 
 /* Whether dir exists as a writable folder or could be made: a folder made
@@ -243,6 +259,8 @@ static int could_write(const char *dir)
 {
     char at[1024], probe[1100];
     struct stat st;
+    if (!*dir)
+        return 0;
     snprintf(at, sizeof at, "%s", dir);
     while (stat(at, &st) != 0) {
         char *slash = strrchr(at, '/');
@@ -262,23 +280,28 @@ static int could_write(const char *dir)
     return 1;
 }
 
-/* PoCL shows no device when it cannot make its kernel cache: the hint,
- * when one of the platforms is PoCL and that is the case. */
+/* No platform has a device.  PoCL shows none when it cannot make its
+ * kernel cache: the hint when one of the platforms is PoCL and the folder
+ * it would use cannot be written; else the platforms, named. */
 static int no_device(const cl_platform_id *p, cl_uint np)
 {
+    char names[4 * SB_DEVICE_STRING] = "";
     for (cl_uint i = 0; i < np; i++) {
         char name[SB_DEVICE_STRING], cache[1024];
         info_string(p[i], NULL, CL_PLATFORM_NAME, name, sizeof name);
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                 name[0] ? name : "unnamed");
         if (strcmp(name, POCL_PLATFORM_NAME) != 0)
             continue;
         pocl_cache_dir(cache, sizeof cache);
         if (!could_write(cache))
-            return set_error("OpenCL platforms found, but none has a device: PoCL cannot write "
-                             "its kernel cache folder %s (set XDG_CACHE_HOME or POCL_CACHE_DIR to a "
-                             "writable folder)",
-                             cache);
+            return set_error("OpenCL platforms found, but none has a device: PoCL needs a "
+                             "writable kernel cache: set POCL_CACHE_DIR or XDG_CACHE_HOME to a "
+                             "writable directory (now: %s)",
+                             cache[0] ? cache : "POCL_CACHE_DIR is set but empty");
     }
-    return set_error("OpenCL platforms found, but none has a device");
+    return set_error("OpenCL platforms found (%s), but none has a device", names);
 }
 
 static int ocl_probe(void)

@@ -94,6 +94,22 @@ static void devices(const sb_run *run, FILE *out)
     fputs("</table>\n", out);
 }
 
+/* The backends this simtbench has that the run left out, and why. */
+static void unavailable(const sb_run *run, FILE *out)
+{
+    if (run->nunavailable <= 0)
+        return;
+    fputs("<p>Not run here:</p>\n<ul>\n", out);
+    for (int i = 0; i < run->nunavailable && i < SB_RUN_MAX_DEVICES; i++) {
+        fputs("<li>", out);
+        esc(out, run->unavailable[i].backend);
+        fputs(": ", out);
+        esc(out, run->unavailable[i].reason);
+        fputs("</li>\n", out);
+    }
+    fputs("</ul>\n", out);
+}
+
 static void heading(const sb_result *f, FILE *out)
 {
     fputs("<h2>", out);
@@ -427,6 +443,7 @@ int sb_report_html(const sb_analysis *a, FILE *out, char *err, size_t n)
         make_plots(a, p);
     page_head(a, p, out);
     devices(run, out);
+    unavailable(run, out);
     for (size_t e = 0; e < a->cross.nexperiments; e++) {
         const sb_cross_experiment *g = &a->cross.experiments[e];
         if (sb_crossapi_side_by_side(&a->cross))

@@ -9,6 +9,8 @@
  * hold, is written as null beside a "<field>_reason"; a string jansson
  * refuses (not UTF-8) makes the whole report an error that names the
  * record, and every record is checked before the first byte is written.
+ * The backends the run left out ("unavailable") have a message each,
+ * written whatever its bytes (\xNN where jansson would refuse them).
  * The results and comparisons are written one record at a time, so that a
  * run of any size needs no tree of all of it, and one record a line, so
  * that a saved run of thousands of results greps and diffs by record; the
@@ -313,6 +315,20 @@ static json_t *lessons_json(const sb_analysis *a, sb_json_builder *b)
     return all;
 }
 
+/* The backends this simtbench has that the run left out, with why; a
+ * reason is a message, so bytes jansson would refuse (a folder's name
+ * that is not UTF-8) are written as \xNN rather than cost the report. */
+static json_t *unavailable_json(const sb_run_unavailable *u, sb_json_builder *b)
+{
+    char backend[4 * sizeof u->backend], reason[4 * sizeof u->reason];
+    sb_json_printable(u->backend, backend, sizeof backend);
+    sb_json_printable(u->reason, reason, sizeof reason);
+    json_t *o = json_object();
+    sb_json_put_str(o, "backend", backend, b);
+    sb_json_put_str(o, "reason", reason, b);
+    return o;
+}
+
 /* ---------------------------------------------------------------- naming */
 
 static int refused_result(const sb_result *r, size_t i, const sb_json_builder *b, char *err,
@@ -383,6 +399,28 @@ static int results_pass(const sb_run *run, FILE *write, char *err, size_t n)
     }
     if (write)
         end_array(write, run->nresults);
+    return 0;
+}
+
+/* The left-out backends, one a line: 0, or SB_REPORT_IO_ERROR (out of
+ * memory, or a write error). */
+static int unavailable_pass(const sb_run *run, FILE *out)
+{
+    int count = run->nunavailable < 0                    ? 0
+                : run->nunavailable < SB_RUN_MAX_DEVICES ? run->nunavailable
+                                                         : SB_RUN_MAX_DEVICES;
+    fputs("  \"unavailable\": ", out);
+    for (int i = 0; i < count; i++) {
+        sb_json_builder b = {NULL, NULL};
+        json_t *o = unavailable_json(&run->unavailable[i], &b);
+        if (b.refused) {
+            json_decref(o);
+            return SB_REPORT_IO_ERROR;
+        }
+        if (element(out, (size_t)i, o))
+            return SB_REPORT_IO_ERROR;
+    }
+    end_array(out, (size_t)count);
     return 0;
 }
 
@@ -500,6 +538,7 @@ int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
         rc |= member(out, key, json_incref(v), ",\n");
     json_decref(head);
     rc |= member(out, "devices", devices, ",\n");
+    rc |= unavailable_pass(run, out);
     fputs("  \"results\": ", out);
     rc |= results_pass(run, out, err, n);
     rc |= member(out, "reference", reference, ",\n");

@@ -611,6 +611,41 @@ static int read_reference(const reading *rd, int *reference, char *why, size_t w
     return 0;
 }
 
+/* The backends the run left out, with why: optional (files older than
+ * the field have none), at most what a run holds, each with a backend
+ * and a reason. */
+static int read_unavailable(json_t *head, sb_run *run, char *why, size_t wn)
+{
+    json_t *list = json_object_get(head, "unavailable");
+    if (!list)
+        return 0;
+    if (!json_is_array(list)) {
+        char got[64];
+        describe(list, got, sizeof got);
+        snprintf(why, wn, "\"unavailable\": expected an array, got %s", got);
+        return -1;
+    }
+    if (json_array_size(list) > SB_RUN_MAX_DEVICES) {
+        snprintf(why, wn, "more than %d unavailable backends", SB_RUN_MAX_DEVICES);
+        return -1;
+    }
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        field_ctx c = {"", why, wn};
+        snprintf(c.rec, sizeof c.rec, "unavailable[%zu]", i);
+        json_t *u = json_array_get(list, i);
+        sb_run_unavailable *out = &run->unavailable[i];
+        if (!json_is_object(u)) {
+            snprintf(why, wn, "%s is not an object", c.rec);
+            return -1;
+        }
+        if (need_str(u, "backend", out->backend, sizeof out->backend, &c) ||
+            need_str(u, "reason", out->reason, sizeof out->reason, &c))
+            return -1;
+        run->nunavailable = (int)i + 1;
+    }
+    return 0;
+}
+
 /* Whether the schema is one this program reads; -1 with the message. */
 static int check_schema(const char *path, json_t *head, char *err, size_t n)
 {
@@ -637,7 +672,8 @@ static void finish(reading *rd, int *reference)
     if (rd->why[0] || get_object(rd->head, "tool", &tool, &c) ||
         get_str(tool, "version", run->tool_version, sizeof run->tool_version, &c) ||
         get_str(rd->head, "date", run->date, sizeof run->date, &c) ||
-        get_str(rd->head, "host", run->host, sizeof run->host, &c))
+        get_str(rd->head, "host", run->host, sizeof run->host, &c) ||
+        read_unavailable(rd->head, run, rd->why, sizeof rd->why))
         return;
     if (!rd->results_seen || !rd->devices_seen) {
         snprintf(rd->why, sizeof rd->why, "no \"devices\" or \"results\" array");

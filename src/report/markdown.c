@@ -237,6 +237,21 @@ static void lessons_block(const sb_analysis *a, size_t e, FILE *out)
     }
 }
 
+/* The backends this simtbench has that the run left out, and why. */
+static void unavailable(const sb_run *run, FILE *out)
+{
+    if (run->nunavailable <= 0)
+        return;
+    fputs("\nNot run here:\n\n", out);
+    for (int i = 0; i < run->nunavailable && i < SB_RUN_MAX_DEVICES; i++) {
+        fputs("- ", out);
+        cell(out, run->unavailable[i].backend);
+        fputs(": ", out);
+        cell(out, run->unavailable[i].reason);
+        fputc('\n', out);
+    }
+}
+
 sb_report_writer sb_report_markdown;
 
 int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
@@ -260,6 +275,7 @@ int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
                 x->label[x->reference], x->label[x->reference], SB_VERDICT_RULE);
     fputc('\n', out);
     devices(run, out);
+    unavailable(run, out);
     for (size_t e = 0; e < x->nexperiments; e++) {
         if (sb_crossapi_side_by_side(x))
             cross_table(run, x, &x->experiments[e], out);

@@ -40,39 +40,111 @@ void sb_registry_names(char *buf, size_t n)
     }
 }
 
-/* The installed module directory comes first; the build tree's is a last
- * resort, so that `./simtbench` works before `make install`. */
-static int find_module(const char *name, char *path, size_t n)
-{
-    char file[64];
-    snprintf(file, sizeof file, "simtbench_%s.so", name);
+/* What configure said of the backends: the ones this build made
+ * (SB_BUILT_BACKENDS, blank separated) and, in a packaged build, the
+ * distribution package that provides each (SB_BACKEND_PACKAGES,
+ * "NAME:PACKAGE" comma separated; empty in an unpackaged build). */
+#ifndef SB_BUILT_BACKENDS
+#define SB_BUILT_BACKENDS ""
+#endif
+#ifndef SB_BACKEND_PACKAGES
+#define SB_BACKEND_PACKAGES ""
+#endif
 
-    const char *env = getenv("SIMTBENCH_BACKEND_PATH");
-    if (env && *env) {
-        char *copy = strdup(env);
-        if (!copy)
-            return -1;
-        for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir;
-             dir = strtok_r(NULL, ":", &save)) {
-            snprintf(path, n, "%s/%s", dir, file);
-            if (access(path, R_OK) == 0) {
-                free(copy);
-                return 0;
-            }
+/* Whether name is an item of list (items "NAME" or "NAME:VALUE", between
+ * blanks or commas); its VALUE into value (n bytes, "" when none). */
+static int list_has(const char *list, const char *name, char *value, size_t n)
+{
+    size_t len = strlen(name);
+    for (const char *at = list; *at;) {
+        at += strspn(at, ", ");
+        size_t item = strcspn(at, ", ");
+        if (item >= len && strncmp(at, name, len) == 0 && (item == len || at[len] == ':')) {
+            size_t vlen = item > len ? item - len - 1 : 0;
+            if (n > 0)
+                snprintf(value, n, "%.*s", (int)vlen, at + len + (item > len));
+            return 1;
         }
-        free(copy);
+        at += item;
     }
-    snprintf(path, n, "%s/%s", SB_PKGLIBDIR, file);
-    if (access(path, R_OK) == 0)
-        return 0;
-    /* An uninstalled build: the module beside the program, in the build tree. */
-    char self[400];
+    return 0;
+}
+
+int sb_registry_built(const char *name)
+{
+    return list_has(SB_BUILT_BACKENDS, name, NULL, 0);
+}
+
+int sb_registry_has(const sb_backend_slot *slot)
+{
+    return slot->found || sb_registry_built(slot->name);
+}
+
+/* The folders a module is looked for in, in order: those of
+ * SIMTBENCH_BACKEND_PATH, the installed module folder, and, as a last
+ * resort so that `./simtbench` works before `make install`, the build
+ * tree's folder beside the program. */
+typedef struct module_dirs {
+    int n;
+    char dir[16][512];
+} module_dirs;
+
+static void add_dir(module_dirs *d, const char *dir, size_t len)
+{
+    if (len > 0 && d->n < (int)(sizeof d->dir / sizeof d->dir[0]) && len < sizeof d->dir[0])
+        snprintf(d->dir[d->n++], sizeof d->dir[0], "%.*s", (int)len, dir);
+}
+
+static void module_dirs_of(const char *name, module_dirs *d)
+{
+    d->n = 0;
+    const char *env = getenv("SIMTBENCH_BACKEND_PATH");
+    for (const char *at = env ? env : ""; *at;) {
+        size_t len = strcspn(at, ":");
+        add_dir(d, at, len);
+        at += len + (at[len] == ':');
+    }
+    add_dir(d, SB_PKGLIBDIR, strlen(SB_PKGLIBDIR));
+    char self[400], dir[512];
     if (sb_self_dir(self, sizeof self) == 0) {
-        snprintf(path, n, "%s/%s/.libs/%s", self, name, file);
+        snprintf(dir, sizeof dir, "%s/%s/.libs", self, name);
+        add_dir(d, dir, strlen(dir));
+    }
+}
+
+static int find_module(const char *name, const module_dirs *d, char *path, size_t n)
+{
+    for (int i = 0; i < d->n; i++) {
+        snprintf(path, n, "%s/simtbench_%s.so", d->dir[i], name);
         if (access(path, R_OK) == 0)
             return 0;
     }
+    path[0] = '\0';
     return -1;
+}
+
+/* Why no module was found: where the registry looked, and what brings it
+ * there: the distribution's package, `make install` of this build, or a
+ * build configured with it. */
+static void missing_reason(sb_backend_slot *slot, const module_dirs *d)
+{
+    char dirs[900] = "", package[64], hint[200];
+    for (int i = 0; i < d->n; i++) {
+        size_t used = strlen(dirs);
+        snprintf(dirs + used, sizeof dirs - used, "%s%s", i ? ", " : "", d->dir[i]);
+    }
+    if (list_has(SB_BACKEND_PACKAGES, slot->name, package, sizeof package) && package[0])
+        snprintf(hint, sizeof hint, "install the package %s", package);
+    else if (sb_registry_built(slot->name))
+        snprintf(hint, sizeof hint,
+                 "this simtbench was built with it: make install, or set "
+                 "SIMTBENCH_BACKEND_PATH to the folder that holds it");
+    else
+        snprintf(hint, sizeof hint, "this simtbench was built without it: configure --with-%s",
+                 slot->name);
+    snprintf(slot->reason, sizeof slot->reason,
+             "the %s backend module simtbench_%s.so is not installed: looked in %s (%s)",
+             slot->name, slot->name, d->n ? dirs : "no folder", hint);
 }
 
 /* The defaults: each gives the answer backend.h documents for a backend
@@ -258,13 +330,13 @@ int sb_registry_load(const char *name, sb_backend_slot *slot)
     memset(slot, 0, sizeof *slot);
     snprintf(slot->name, sizeof slot->name, "%s", name);
 
-    if (find_module(name, slot->path, sizeof slot->path)) {
-        snprintf(slot->reason, sizeof slot->reason,
-                 "the %s backend module simtbench_%s.so is not installed (was it built? "
-                 "configure --with-%s)",
-                 name, name, name);
+    module_dirs dirs;
+    module_dirs_of(name, &dirs);
+    if (find_module(name, &dirs, slot->path, sizeof slot->path)) {
+        missing_reason(slot, &dirs);
         return -1;
     }
+    slot->found = 1;
     /* A file cut short is mapped past its end by dlopen, which dies of
        SIGBUS before it can return an error: look at it first. */
     if (sb_lib_check(slot->path, slot->reason, sizeof slot->reason))

@@ -33,6 +33,7 @@ typedef struct sb_backend_slot {
     sb_backend ops;         /* the module's vtable with the defaults filled in */
     sb_backend_provides provides;
     int available;          /* loaded and probe() succeeded */
+    int found;              /* the module file exists (loaded or not) */
     char path[512];         /* the module file that was loaded */
     char reason[1200];      /* why not available */
 } sb_backend_slot;
@@ -43,6 +44,16 @@ extern const int sb_nknown_backends;
 
 /* Whether name is a backend this program knows (loaded or not). */
 int sb_registry_knows(const char *name);
+
+/* Whether configure built the named backend's module in this build
+ * (installed since or not). */
+int sb_registry_built(const char *name);
+
+/* Whether this simtbench has the slot's backend, usable or not: its
+ * module was found, or this build made it (a module removed since, a
+ * distribution's package not installed).  A default run names every such
+ * backend that cannot run; one neither built nor found it leaves out. */
+int sb_registry_has(const sb_backend_slot *slot);
 
 /* The known backends' names as "a, b" into buf, for messages. */
 void sb_registry_names(char *buf, size_t n);

@@ -3,8 +3,10 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/options.h"
+#include "text.h"
 
 int sb_session_open(sb_session *s, const sb_device_request *req, sb_run *run, char *err,
                     size_t n)
@@ -38,29 +40,73 @@ void sb_session_close(sb_session *s)
     s->dev = NULL;
 }
 
+/* A backend of a default run that cannot run, with why: one entry of
+   run->unavailable[], for the report's header to name. */
+static void left_out(sb_run *run, const char *name, const char *reason)
+{
+    if (run->nunavailable >= (int)(sizeof run->unavailable / sizeof run->unavailable[0]))
+        return;
+    sb_run_unavailable *u = &run->unavailable[run->nunavailable++];
+    snprintf(u->backend, sizeof u->backend, "%s", name);
+    sb_utf8_copy(u->reason, sizeof u->reason, reason);
+}
+
+/* Whether to say on stderr which backends were left out: not with
+   --quiet, and not when the report goes to a terminal on standard output,
+   where its header names them already. */
+static int notes_wanted(const sb_suite *suite)
+{
+    return !suite->quiet && (suite->output || !isatty(STDOUT_FILENO));
+}
+
+/* A default run that found nothing to run on: one line, with each
+   backend's reason. */
+static int none_available(const sb_run *run)
+{
+    char why[2048] = "";
+    size_t used = 0;
+    for (int i = 0; i < run->nunavailable && used < sizeof why; i++) {
+        int w = snprintf(why + used, sizeof why - used, "%s%s: %s", i ? "; " : ": ",
+                         run->unavailable[i].backend, run->unavailable[i].reason);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    fprintf(stderr, "simtbench: no backend is available%s\n",
+            run->nunavailable ? why : " (this simtbench was built without any backend)");
+    return SB_EXIT_UNAVAILABLE;
+}
+
 /* No backend named: each known one that loads and opens, in the
-   registry's order. */
+   registry's order.  One this simtbench has but that cannot run (no
+   driver, no device, its module missing) is left out and named in
+   run->unavailable[]; one neither built nor installed is not. */
 static int open_every_available(const sb_suite *suite, sb_session *sessions, int *n, sb_run *run)
 {
-    char err[1024];
+    char err[1400];
     for (int b = 0; b < sb_nknown_backends && *n < SB_RUN_MAX_DEVICES; b++) {
         sb_session *s = &sessions[*n];
         memset(s, 0, sizeof *s);
         if (sb_registry_load(sb_known_backends[b], &s->slot)) {
+            if (sb_registry_has(&s->slot))
+                left_out(run, s->slot.name, s->slot.reason);
             sb_registry_unload(&s->slot);
             continue;
         }
-        if (sb_session_open(s, &suite->device, run, err, sizeof err)) {
-            fprintf(stderr, "simtbench: note: skipping %s\n", err);
+        int st = sb_session_open(s, &suite->device, run, err, sizeof err);
+        if (st) {
+            if (st == SB_EXIT_UNAVAILABLE)
+                snprintf(err, sizeof err, "cannot open a device: %s",
+                         sb_registry_error(s->slot.vt));
+            left_out(run, s->slot.name, err);
             sb_registry_unload(&s->slot);
             continue;
         }
         (*n)++;
     }
-    if (*n == 0) {
-        fprintf(stderr, "simtbench: no backend is available (see simtbench --list)\n");
-        return SB_EXIT_UNAVAILABLE;
-    }
+    if (*n == 0)
+        return none_available(run);
+    for (int i = 0; notes_wanted(suite) && i < run->nunavailable; i++)
+        fprintf(stderr, "simtbench: note: %s is left out: %s\n", run->unavailable[i].backend,
+                run->unavailable[i].reason);
     return SB_EXIT_OK;
 }
 

@@ -30,8 +30,12 @@ void sb_session_close(sb_session *s);
 /* Load the suite's backends and open a session on each into sessions[]
  * (room for SB_RUN_MAX_DEVICES), *n of them.  Named backends must all open
  * (else the status, with one line on stderr); with none named, every
- * known backend that opens, the others left out with a note.  On failure
- * the sessions opened so far stay in sessions[0..*n) for sb_sessions_close. */
+ * known backend that opens, and each other one this simtbench has
+ * (sb_registry_has) in run->unavailable[] with its reason, also said in
+ * a note on stderr unless the suite is quiet or the report goes to a
+ * terminal (its header names them); none at all is SB_EXIT_UNAVAILABLE,
+ * one line naming every reason.  On failure the sessions opened so far
+ * stay in sessions[0..*n) for sb_sessions_close. */
 int sb_sessions_open(const sb_suite *suite, sb_session *sessions, int *n, sb_run *run);
 
 /* Close and unload sessions[0..n). */

@@ -28,7 +28,7 @@ typedef struct sb_suite {
     sb_suite_experiment experiments[SB_SUITE_MAX_EXPERIMENTS];
     /* Sessions: one per name, in order (a name given twice opens two); none
        named: one on every known backend that opens, the unavailable ones
-       left out with a note. */
+       left out and named in the run (sb_sessions_open). */
     int nsessions;
     char sessions[SB_RUN_MAX_DEVICES][16];
     sb_device_request device;  /* which device each session opens */

@@ -4,8 +4,9 @@
 # crashing the process; past a driver (a stub, built for the tests, with
 # one device), the NVRTC the CUDA module opens at run time is named when
 # SIMTBENCH_NVRTC points at nothing or at a damaged file; the OpenCL module
-# says where it looked for ICDs, PoCL's unwritable kernel cache is named,
-# and PoCL's version string is shown whole.  TAP output.
+# says where it looked for ICDs, PoCL's unwritable (or empty) kernel cache
+# is named with the variables to set, and only where it is the cause, and
+# PoCL's version string is shown whole.  TAP output.
 SB=${SIMTBENCH:-./simtbench}
 n=0
 failed=0
@@ -21,7 +22,7 @@ check() { if eval "$2"; then ok "$1"; else not_ok "$1"; sed "s|^|# |" "$tmp/out"
 # backends' lines into $tmp/out, the status in $rc.
 list() { env "$@" "$SB" --list >"$tmp/all" 2>"$tmp/err"; rc=$?; sed -n '/^Backends/,$p' "$tmp/all" >"$tmp/out"; }
 
-echo "1..9"
+echo "1..11"
 
 list
 cuda_built=1
@@ -77,15 +78,21 @@ check "OCL_ICD_VENDORS with no ICD: the reason names OCL_ICD_VENDORS, not /etc/O
     '[ $rc -eq 0 ] && grep -q "^  opencl   unavailable: no OpenCL platform: no ICD loaded from OCL_ICD_VENDORS=$tmp/vendors " "$tmp/out"'
 
 if [ -n "$pocl" ]; then
+    hint="OpenCL platforms found, but none has a device: PoCL needs a writable kernel cache: set POCL_CACHE_DIR or XDG_CACHE_HOME to a writable directory"
     list OCL_ICD_VENDORS="$pocl" POCL_CACHE_DIR=/proc/simtbench-no-cache
     check "PoCL with an unwritable kernel cache: the reason names it and the variables to set" \
-        '[ $rc -eq 0 ] && grep -q "PoCL cannot write its kernel cache folder /proc/simtbench-no-cache (set XDG_CACHE_HOME or POCL_CACHE_DIR" "$tmp/out"'
+        '[ $rc -eq 0 ] && grep -qxF "  opencl   unavailable: $hint (now: /proc/simtbench-no-cache)" "$tmp/out"'
+    list OCL_ICD_VENDORS="$pocl" POCL_CACHE_DIR= XDG_CACHE_HOME=/dev/null/cache
+    check "PoCL with POCL_CACHE_DIR empty (PoCL would abort): the hint says it is empty" \
+        '[ $rc -eq 0 ] && grep -qxF "  opencl   unavailable: $hint (now: POCL_CACHE_DIR is set but empty)" "$tmp/out"'
+    list OCL_ICD_VENDORS="$pocl" POCL_DEVICES=simtbench-no-such-device
+    check "PoCL with no device but a writable cache: no cache hint, the platform named" \
+        '[ $rc -eq 0 ] && grep -qxF "  opencl   unavailable: OpenCL platforms found (Portable Computing Language), but none has a device" "$tmp/out"'
     list OCL_ICD_VENDORS="$pocl"
     check "PoCL's version string, longer than 63 characters, is shown whole" \
         'grep -q "\[Portable Computing Language\] OpenCL [0-9.]* PoCL .\{40,\}, driver " "$tmp/out"'
 else
-    skip "PoCL is not registered or has no device"
-    skip "PoCL is not registered or has no device"
+    for i in 1 2 3 4; do skip "PoCL is not registered or has no device"; done
 fi
 
 list OCL_ICD_VENDORS="$tmp/vendors" LD_LIBRARY_PATH="$tmp/vendors"

@@ -207,6 +207,72 @@ static void long_names_cut_between_characters(void **state)
     unlink(path);
 }
 
+/* The run's "unavailable" member, spliced in as `member` ("" for none):
+ * the reader's message, or "" with the run read into *run. */
+static const char *read_unavailable(const char *member, sb_run *run)
+{
+    static char err[1024];
+    char path[128];
+    snprintf(path, sizeof path, "%s/unavailable.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "{\"schema\": \"simtbench-result/1\", \"devices\": [{\"backend\": \"b0\", "
+            "\"name\": \"GPU\"}],%s \"results\": [{\"backend\": \"b0\", \"device\": 0, "
+            "\"experiment\": \"e\", \"variant\": \"v\", \"unit\": \"GB/s\", "
+            "\"time_ms\": {\"median\": 0.5}}]}\n",
+            member);
+    assert_int_equal(fclose(f), 0);
+    err[0] = '\0';
+    int rc = sb_run_read_json(path, run, err, sizeof err);
+    unlink(path);
+    if (rc == 0)
+        return "";
+    assert_non_null(strstr(err, path));
+    return err;
+}
+
+/* The backends a default run left out: optional (a file older than the
+ * field has none), each a backend and its reason, read back whole. */
+static void unavailable_backends(void **state)
+{
+    (void)state;
+    sb_run run;
+    assert_string_equal(read_unavailable("", &run), "");
+    assert_int_equal(run.nunavailable, 0);
+    sb_run_free(&run);
+    assert_string_equal(read_unavailable(" \"unavailable\": [],", &run), "");
+    assert_int_equal(run.nunavailable, 0);
+    sb_run_free(&run);
+    assert_string_equal(
+        read_unavailable(" \"unavailable\": [{\"backend\": \"b1\", \"reason\": \"no driver\"},"
+                         " {\"backend\": \"b2\", \"reason\": \"no device\"}],",
+                         &run),
+        "");
+    assert_int_equal(run.nunavailable, 2);
+    assert_string_equal(run.unavailable[0].backend, "b1");
+    assert_string_equal(run.unavailable[0].reason, "no driver");
+    assert_string_equal(run.unavailable[1].backend, "b2");
+    assert_string_equal(run.unavailable[1].reason, "no device");
+    sb_run_free(&run);
+    const char *err = read_unavailable(" \"unavailable\": {},", &run);
+    if (!strstr(err, "malformed simtbench result: \"unavailable\": expected an array, got an "
+                     "object"))
+        fail_msg("%s", err);
+    err = read_unavailable(" \"unavailable\": [{\"backend\": \"b1\"}],", &run);
+    if (!strstr(err, "unavailable[0] has no string \"reason\""))
+        fail_msg("%s", err);
+    err = read_unavailable(" \"unavailable\": [{\"backend\": \"b1\", \"reason\": 3}],", &run);
+    if (!strstr(err, "unavailable[0].reason: expected a string, got a number"))
+        fail_msg("%s", err);
+    err = read_unavailable(" \"unavailable\": [\"b1\"],", &run);
+    if (!strstr(err, "unavailable[0] is not an object"))
+        fail_msg("%s", err);
+    err = read_unavailable(" \"unavailable\": [{}, {}, {}, {}, {}, {}, {}, {}, {}],", &run);
+    if (!strstr(err, "more than 8 unavailable backends"))
+        fail_msg("%s", err);
+}
+
 /* What the program itself wrote reads back, whatever its size. */
 static void reads_what_the_program_writes(void **state)
 {
@@ -228,6 +294,7 @@ static void reads_what_the_program_writes(void **state)
             fail_msg("%s", err);
         assert_true(run.nresults > 0);
         assert_true(run.ndevices > 0);
+        assert_int_equal(run.nunavailable, 0); /* older than the field */
         sb_run_free(&run);
     }
 }
@@ -242,6 +309,7 @@ int main(void)
         cmocka_unit_test(schemas_and_directories),
         cmocka_unit_test(samples_are_checked),
         cmocka_unit_test(long_names_cut_between_characters),
+        cmocka_unit_test(unavailable_backends),
         cmocka_unit_test(reads_what_the_program_writes),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -199,6 +199,54 @@ static void samples_round_trip(void **state)
     sb_run_free(&run);
 }
 
+/* The backends a default run left out: one a line after the devices, a
+ * reason's bytes that are not UTF-8 as \xNN (a message is never worth
+ * the report), and read back as written; none is an empty array. */
+static void unavailable_round_trip(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    int rc;
+    char err[512] = "";
+    char *text = write_json(&run, &rc, err, sizeof err);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(text, "\n  ],\n  \"unavailable\": [],\n  \"results\": [\n"));
+    free(text);
+    run.nunavailable = 2;
+    snprintf(run.unavailable[0].backend, sizeof run.unavailable[0].backend, "b2");
+    snprintf(run.unavailable[0].reason, sizeof run.unavailable[0].reason, "no driver");
+    snprintf(run.unavailable[1].backend, sizeof run.unavailable[1].backend, "b3");
+    snprintf(run.unavailable[1].reason, sizeof run.unavailable[1].reason,
+             "damaged: /tmp/\377/lib (not an ELF file)");
+    text = write_json(&run, &rc, err, sizeof err);
+    assert_int_equal(rc, 0);
+    const char *want = "  \"unavailable\": [\n"
+                       "    {\"backend\": \"b2\", \"reason\": \"no driver\"},\n"
+                       "    {\"backend\": \"b3\", \"reason\": \"damaged: /tmp/\\\\xFF/lib (not an ELF "
+                       "file)\"}\n"
+                       "  ],\n";
+    if (!strstr(text, want))
+        fail_msg("no\n%s\nin\n%s", want, text);
+    char path[128];
+    snprintf(path, sizeof path, "%s/unavailable.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    sb_run back;
+    assert_int_equal(sb_run_read_json(path, &back, err, sizeof err), 0);
+    assert_int_equal(back.nunavailable, 2);
+    assert_string_equal(back.unavailable[0].backend, "b2");
+    assert_string_equal(back.unavailable[0].reason, "no driver");
+    assert_string_equal(back.unavailable[1].backend, "b3");
+    assert_string_equal(back.unavailable[1].reason, "damaged: /tmp/\\xFF/lib (not an ELF file)");
+    sb_run_free(&back);
+    unlink(path);
+    free(text);
+    sb_run_free(&run);
+}
+
 static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -288,6 +336,7 @@ int main(void)
         cmocka_unit_test(not_finite_is_null_with_a_reason),
         cmocka_unit_test(invalid_utf8_is_an_error_naming_the_record),
         cmocka_unit_test(samples_round_trip),
+        cmocka_unit_test(unavailable_round_trip),
         cmocka_unit_test(failed_write_keeps_the_old_file),
         cmocka_unit_test(full_disk_is_an_error),
     };

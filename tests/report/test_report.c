@@ -480,6 +480,42 @@ static void markdown_one_device_one_row(void **state)
     sb_run_free(&run);
 }
 
+/* The backends a default run left out, under the devices in Markdown and
+ * HTML, each with its reason, escaped; nothing when there are none. */
+static void unavailable_under_the_devices(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run, 1);
+    run.nunavailable = 1;
+    snprintf(run.unavailable[0].backend, sizeof run.unavailable[0].backend, "cuda");
+    snprintf(run.unavailable[0].reason, sizeof run.unavailable[0].reason,
+             "CUDA driver libcuda.so.1 not found: no <NVIDIA> driver | is installed");
+    char *t = render(SB_FORMAT_MARKDOWN, &run);
+    const char *devices = strstr(t, "## Devices");
+    const char *left = strstr(t, "\nNot run here:\n\n- cuda: CUDA driver libcuda.so.1 not found: "
+                                 "no &lt;NVIDIA&gt; driver \\| is installed\n");
+    assert_non_null(devices);
+    assert_non_null(left);
+    assert_true(left > devices);
+    assert_true(left < strstr(t, "## transpose"));
+    free(t);
+    t = render(SB_FORMAT_HTML, &run);
+    left = strstr(t, "<p>Not run here:</p>\n<ul>\n<li>cuda: CUDA driver libcuda.so.1 not found: "
+                     "no &lt;NVIDIA&gt; driver | is installed</li>\n</ul>\n");
+    assert_non_null(left);
+    assert_true(left > strstr(t, "<h2>Devices</h2>"));
+    free(t);
+    run.nunavailable = 0;
+    t = render(SB_FORMAT_MARKDOWN, &run);
+    assert_null(strstr(t, "Not run here"));
+    free(t);
+    t = render(SB_FORMAT_HTML, &run);
+    assert_null(strstr(t, "Not run here"));
+    free(t);
+    sb_run_free(&run);
+}
+
 static void html_escaping_and_plots(void **state)
 {
     (void)state;
@@ -745,6 +781,7 @@ int main(void)
         cmocka_unit_test(table_side_by_side),
         cmocka_unit_test(markdown_tables_and_escaping),
         cmocka_unit_test(markdown_one_device_one_row),
+        cmocka_unit_test(unavailable_under_the_devices),
         cmocka_unit_test(html_escaping_and_plots),
         cmocka_unit_test(json_comparisons),
         cmocka_unit_test(csv_cross_columns),
