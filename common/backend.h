@@ -93,7 +93,7 @@ typedef struct sb_launch {
 } sb_launch;
 
 /* The optional entries (compile_offline, occupancy, kernel_resources,
- * vendor_transpose, batch_begin and batch_end, memory) may be NULL in a
+ * vendor_transpose, batch_begin and batch_end, memory, fill) may be NULL in a
  * module, as each one's comment says; the frontend's registry fills every
  * NULL one with a default when it loads the module, so that the rest of
  * the frontend calls the vtable without testing for NULL.  Every other
@@ -145,6 +145,12 @@ typedef struct sb_backend {
     void (*free)(sb_buffer *buf);
     int (*upload)(sb_buffer *dst, const void *src, size_t bytes);
     int (*download)(void *dst, sb_buffer *src, size_t bytes);
+    /* Fill bytes (a multiple of 4) of dst with the 32-bit word, on the
+       device (cuMemsetD32Async, clEnqueueFillBuffer), and wait: outputs
+       are poisoned this way before the checked launch, without sending the
+       poison over the bus.  NULL where the backend cannot; the frontend
+       then uploads the poison. */
+    int (*fill)(sb_buffer *dst, uint32_t word, size_t bytes);
     /* Device-to-device copy through the API's own copy (cuMemcpyDtoD,
        clEnqueueCopyBuffer), timed with device events when ms is not NULL. */
     int (*copy)(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms);

@@ -1133,6 +1133,17 @@ static int cuda_batch_end(sb_device *d)
     return 0;
 }
 
+static int cuda_fill(sb_buffer *dst, uint32_t word, size_t bytes)
+{
+    sb_device *d = dst->dev;
+    if (too_big(dst, bytes, "fill") || use(d) ||
+        cu_failed(cu.cuMemsetD32Async(dst->ptr, word, bytes / 4, d->stream),
+                  "cuMemsetD32Async of %.1f MiB", MIB(bytes)) ||
+        cu_failed(cu.cuStreamSynchronize(d->stream), "fill: cuStreamSynchronize"))
+        return -1;
+    return 0;
+}
+
 static int cuda_copy(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms)
 {
     sb_device *d = dst->dev;
@@ -1264,6 +1275,7 @@ const sb_backend simtbench_backend = {
     .free = cuda_free,
     .upload = cuda_upload,
     .download = cuda_download,
+    .fill = cuda_fill,
     .copy = cuda_copy,
     .launch = cuda_launch,
     .last_error = cuda_last_error,

@@ -96,6 +96,8 @@ typedef sb_CUresult (*sb_cuMemcpyHtoD_v2_fn)(sb_CUdeviceptr dst, const void *src
 typedef sb_CUresult (*sb_cuMemcpyDtoH_v2_fn)(void *dst, sb_CUdeviceptr src, size_t bytes);
 typedef sb_CUresult (*sb_cuMemcpyDtoDAsync_v2_fn)(sb_CUdeviceptr dst, sb_CUdeviceptr src,
                                                   size_t bytes, sb_CUstream stream);
+typedef sb_CUresult (*sb_cuMemsetD32Async_fn)(sb_CUdeviceptr dst, unsigned int word, size_t n,
+                                              sb_CUstream stream);
 typedef sb_CUresult (*sb_cuLaunchKernel_fn)(sb_CUfunction fn, unsigned int grid_x,
                                             unsigned int grid_y, unsigned int grid_z,
                                             unsigned int block_x, unsigned int block_y,
@@ -115,7 +117,7 @@ typedef sb_CUresult (*sb_cuMemGetInfo_v2_fn)(size_t *free_bytes, size_t *total_b
     X(cuEventSynchronize) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)           \
     X(cuFuncGetAttribute) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuMemAlloc_v2)        \
     X(cuMemFree_v2) X(cuMemcpyHtoD_v2) X(cuMemcpyDtoH_v2) X(cuMemcpyDtoDAsync_v2)                \
-    X(cuLaunchKernel) X(cuMemGetInfo_v2)
+    X(cuMemsetD32Async) X(cuLaunchKernel) X(cuMemGetInfo_v2)
 #define SB_CUDA_OLDEST_DRIVER "CUDA 11.0"
 
 /* ---- NVRTC (libnvrtc.so.<major>) ---- */

@@ -751,6 +751,16 @@ static int ocl_download(void *dst, sb_buffer *src, size_t bytes)
     return e == CL_SUCCESS ? 0 : cl_fail("clEnqueueReadBuffer", e);
 }
 
+static int ocl_fill(sb_buffer *dst, uint32_t word, size_t bytes)
+{
+    cl_int e = clEnqueueFillBuffer(dst->dev->queue, dst->mem, &word, sizeof word, 0, bytes, 0,
+                                   NULL, NULL);
+    if (e != CL_SUCCESS)
+        return cl_fail("clEnqueueFillBuffer", e);
+    e = clFinish(dst->dev->queue);
+    return e == CL_SUCCESS ? 0 : cl_fail("clFinish after clEnqueueFillBuffer", e);
+}
+
 /* For an event whose command has ended: check that the command itself
  * succeeded, and read its profiled duration when ms is not NULL.  The
  * event is kept. */
@@ -1017,6 +1027,7 @@ const sb_backend simtbench_backend = {
     .free = ocl_free,
     .upload = ocl_upload,
     .download = ocl_download,
+    .fill = ocl_fill,
     .copy = ocl_copy,
     .launch = ocl_launch,
     .last_error = ocl_last_error,

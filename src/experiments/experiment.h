@@ -101,7 +101,10 @@ typedef struct sb_experiment {
     int (*plan)(void *host, const sb_problem *p, const sb_variant *v,
                 const sb_device_info *dev, sb_plan *plan, char *err, size_t n);
     /* Check the outputs (the plan's output buffers, in order) against the
-     * reference: 0 when right, else non-zero with the first mismatch. */
+     * reference: 0 when right, else non-zero with the first mismatch.
+     * It runs on a thread of its own while the next variant is planned
+     * and measured (run/checker.h): it reads host, never writes it, and
+     * plan must not write what verify reads (global.c's lane table). */
     int (*verify)(void *host, const sb_problem *p, const sb_variant *v,
                   void *const *outputs, char *err, size_t n);
 } sb_experiment;

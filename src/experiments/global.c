@@ -299,6 +299,23 @@ static long elements(const global_host *h, const global_knobs *a)
     return h->words * 4 / a->word;
 }
 
+/* The variant's lane table, as the kernel gets it: 0, or -1 for a
+   permutation the model does not know. */
+static int lane_table(const global_knobs *a, int32_t perm[SB_WARP_LANES])
+{
+    int t[SB_WARP_LANES];
+    if (a->perm == SB_PERM_RANDOM || a->perm == SB_PERM_XOR || a->perm == SB_PERM_REVERSE) {
+        if (sb_perm_table(a->perm, a->perm_arg, t))
+            return -1;
+    } else {
+        for (int l = 0; l < SB_WARP_LANES; l++)
+            t[l] = l;
+    }
+    for (int l = 0; l < SB_WARP_LANES; l++)
+        perm[l] = t[l];
+    return 0;
+}
+
 static int global_plan(void *host, const sb_problem *p, const sb_variant *v,
                        const sb_device_info *dev, sb_plan *plan, char *err, size_t n)
 {
@@ -313,17 +330,9 @@ static int global_plan(void *host, const sb_problem *p, const sb_variant *v,
                  a.word);
         return -1;
     }
-    if (a.perm == SB_PERM_RANDOM || a.perm == SB_PERM_XOR || a.perm == SB_PERM_REVERSE) {
-        int t[SB_WARP_LANES];
-        if (sb_perm_table(a.perm, a.perm_arg, t)) {
-            snprintf(err, n, "bad permutation %d/%u", (int)a.perm, a.perm_arg);
-            return -1;
-        }
-        for (int l = 0; l < SB_WARP_LANES; l++)
-            h->perm[l] = t[l];
-    } else {
-        for (int l = 0; l < SB_WARP_LANES; l++)
-            h->perm[l] = l;
+    if (lane_table(&a, h->perm)) {
+        snprintf(err, n, "bad permutation %d/%u", (int)a.perm, a.perm_arg);
+        return -1;
     }
     long step = step_of(&a);
     long nblocks = count / (32 * step), lanes = nblocks * 32;
@@ -464,8 +473,15 @@ static int global_verify(void *host, const sb_problem *p, const sb_variant *v,
     s.lanes = count / (32 * s.step) * 32;
     long tile_warps = CHECK_TILE_BYTES / (32 * s.step * a.word);
     s.tile_lanes = 32 * (tile_warps > 0 ? tile_warps : 1);
+    /* The table of this variant, not h->perm: the next variant's plan may
+       be rewriting that while this one is checked. */
+    int32_t perm[SB_WARP_LANES];
+    if (lane_table(&a, perm)) {
+        snprintf(err, n, "bad permutation %d/%u", (int)a.perm, a.perm_arg);
+        return -1;
+    }
     for (int l = 0; l < SB_WARP_LANES; l++)
-        s.lane_at[l] = lane_pos(&a, h->perm, l) / a.same * s.step;
+        s.lane_at[l] = lane_pos(&a, perm, l) / a.same * s.step;
     long tiles = (s.lanes + s.tile_lanes - 1) / s.tile_lanes;
     long g = sb_first_mismatch(tiles, 1, scan_tiles, &s);
     /* The tail, under 32 * step elements, after every phase. */

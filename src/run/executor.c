@@ -15,6 +15,7 @@
 
 #include "cli/options.h"
 #include "experiments/variant.h"
+#include "run/checker.h"
 #include "run/host_data.h"
 #include "run/interrupt.h"
 #include "run/kernel_source.h"
@@ -65,13 +66,25 @@ typedef struct variant_run {
     sb_buffer *bufs[SB_MAX_BUFFERS];
     int owned[SB_MAX_BUFFERS]; /* allocated for this variant, not cached */
     void *outputs[SB_MAX_BUFFERS];
+    int set;                 /* the workspace's set of host outputs read into */
     void *poison;
     sb_arg args[SB_MAX_ARGS];
     sb_timed_op op;
     double *samples;         /* suite->reps device times, ms */
-    double verify_ms;
+    double download_ms;
     char err[ERR_LEN];
 } variant_run;
+
+/* The variant read back last, compared on the checker meanwhile: its
+ * record is kept once the checker passes it, and reported if not. */
+typedef struct pending {
+    sb_checker checker;
+    sb_result r;
+    const sb_session *s;
+    double download_ms, host_ms;
+    int next_set;            /* the set of host outputs the next variant reads into */
+    int status;              /* the first failure a check found, or SB_EXIT_OK */
+} pending;
 
 static void report_failure(const sb_session *s, const sb_experiment *e, const sb_variant *v,
                            const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -127,7 +140,8 @@ static int allocate_buffers(variant_run *vr)
             continue;
         if (bytes > max_out)
             max_out = bytes;
-        vr->outputs[nout] = sb_workspace_output(vr->ws, nout, bytes, vr->err, sizeof vr->err);
+        vr->outputs[nout] =
+            sb_workspace_output(vr->ws, vr->set, nout, bytes, vr->err, sizeof vr->err);
         if (!vr->outputs[nout++])
             return SB_EXIT_RUNTIME;
     }
@@ -211,45 +225,97 @@ static int time_variant(variant_run *vr)
     return SB_EXIT_OK;
 }
 
-/* The output of a launch made after the timed ones, into poisoned
- * buffers, must match the host reference before any figure is kept.
- * verify_ms: the read-back and the comparison. */
-static int verify_variant(variant_run *vr)
+/* The outputs on the device poisoned: filled there where the backend can,
+ * else uploaded. */
+static int poison_outputs(variant_run *vr)
+{
+    const sb_backend *vt = vr->s->slot.vt;
+    const sb_plan *plan = &vr->plan;
+    for (int i = 0; i < plan->nbuffers; i++) {
+        size_t bytes = plan->buffer[i].bytes;
+        if (plan->buffer[i].init)
+            continue;
+        int filled = vr->s->slot.provides.fill && bytes % 4 == 0 &&
+                     vt->fill(vr->bufs[i], SB_POISON_WORD, bytes) == 0;
+        if (!filled && vt->upload(vr->bufs[i], vr->poison, bytes))
+            return backend_failure(vr);
+    }
+    return SB_EXIT_OK;
+}
+
+/* A launch made after the timed ones, into poisoned buffers, read back
+ * into the host set (poisoned too, so that a read-back that reports
+ * success and copies nothing leaves poison, not an older output); the
+ * checker compares it with the reference before any figure is kept. */
+static int read_back(variant_run *vr)
 {
     const sb_backend *vt = vr->s->slot.vt;
     const sb_plan *plan = &vr->plan;
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
-    for (int i = 0; i < plan->nbuffers; i++)
-        if (!plan->buffer[i].init && vt->upload(vr->bufs[i], vr->poison, plan->buffer[i].bytes))
-            return backend_failure(vr);
+    int status = poison_outputs(vr);
+    if (status)
+        return status;
     lap(&spent.poison, &t);
     if (sb_launch_once(&vr->op, NULL))
         return backend_failure(vr);
     lap(&spent.verify_launch, &t);
     struct timespec t0 = t;
-    /* The host buffers are poisoned too: they hold the previous variant's
-       output, which a download that reports success and copies nothing
-       would leave there to be verified. */
     int nout = 0;
-    for (int i = 0; i < plan->nbuffers; i++) {
-        if (plan->buffer[i].init)
-            continue;
-        void *host = vr->outputs[nout++];
-        sb_poison(host, plan->buffer[i].bytes);
-        if (vt->download(host, vr->bufs[i], plan->buffer[i].bytes))
+    for (int i = 0; i < plan->nbuffers; i++)
+        if (!plan->buffer[i].init &&
+            vt->download(vr->outputs[nout++], vr->bufs[i], plan->buffer[i].bytes))
             return backend_failure(vr);
-    }
+    vr->download_ms = ms_since(&t0);
     lap(&spent.download, &t);
-    char why[1024] = "";
-    int wrong = vr->e->verify(vr->host, vr->p, vr->v, vr->outputs, why, sizeof why);
-    vr->verify_ms = ms_since(&t0);
-    lap(&spent.compare, &t);
-    if (wrong) {
-        snprintf(vr->err, sizeof vr->err, "wrong result, no figure reported: %s", why);
-        return SB_EXIT_WRONG;
-    }
     return SB_EXIT_OK;
+}
+
+/* The check of the variant before, if one is running: its record kept
+ * when right, the failure reported and kept in pd->status when not. */
+static void settle(pending *pd, sb_run *run)
+{
+    sb_check *c = sb_checker_wait(&pd->checker);
+    if (!c)
+        return;
+    spent.compare += c->compare_ms * 1e-3;
+    int status = SB_EXIT_OK;
+    if (c->wrong) {
+        report_failure(pd->s, c->e, c->v, "wrong result, no figure reported: %s", c->why);
+        status = SB_EXIT_WRONG;
+    } else {
+        pd->r.verified = 1;
+        pd->r.verify_ms = pd->download_ms + c->compare_ms;
+        pd->r.host_ms = pd->host_ms + c->compare_ms;
+        if (sb_run_add(run, &pd->r)) {
+            report_failure(pd->s, c->e, c->v, "out of host memory");
+            status = SB_EXIT_RUNTIME;
+        }
+    }
+    free(pd->r.samples);
+    pd->r.samples = NULL;
+    if (status && !pd->status)
+        pd->status = status;
+}
+
+/* Hand the read-back variant and its record r to the checker, once the
+   one before is settled. */
+static void hand_over(variant_run *vr, pending *pd, sb_result *r, sb_run *run)
+{
+    settle(pd, run);
+    pd->r = *r;
+    vr->samples = NULL; /* the record owns them now */
+    pd->s = vr->s;
+    pd->download_ms = vr->download_ms;
+    pd->host_ms = ms_since(&vr->t0);
+    sb_check job = {.e = vr->e, .host = vr->host, .p = vr->p, .v = vr->v};
+    for (int i = 0; i < vr->plan.nbuffers; i++)
+        if (!vr->plan.buffer[i].init) {
+            job.outputs[job.noutputs] = vr->outputs[job.noutputs];
+            job.bytes[job.noutputs++] = vr->plan.buffer[i].bytes;
+        }
+    sb_checker_start(&pd->checker, &job);
+    pd->next_set = (vr->set + 1) % SB_WORKSPACE_SETS;
 }
 
 /* Which row this is, of what, at which size and launch shape. */
@@ -365,33 +431,25 @@ static void record_ptx(const variant_run *vr, sb_result *r)
     free(ptx);
 }
 
-/* The raw result of a verified variant, added to run. */
-static int record_result(variant_run *vr, sb_run *run)
+/* The raw result of a variant read back, into *r: what the checker's
+   verdict completes (verified, verify_ms, host_ms). */
+static int record_result(variant_run *vr, sb_result *r)
 {
-    sb_result r;
-    memset(&r, 0, sizeof r);
-    record_identity(vr, &r);
-    if (sb_stats_compute(vr->samples, (size_t)vr->suite->reps, &r.ms)) {
+    memset(r, 0, sizeof *r);
+    record_identity(vr, r);
+    if (sb_stats_compute(vr->samples, (size_t)vr->suite->reps, &r->ms)) {
         snprintf(vr->err, sizeof vr->err, "the device returned a time that is not a number");
         return SB_EXIT_RUNTIME;
     }
-    record_compiler(vr, &r);
-    int status = record_patterns(vr, &r);
+    record_compiler(vr, r);
+    int status = record_patterns(vr, r);
     if (status)
         return status;
-    r.verified = 1;
-    r.host_ms = ms_since(&vr->t0);
-    r.verify_ms = vr->verify_ms;
     if (vr->prog)
-        record_ptx(vr, &r);
-    /* Every repetition's time, for the interval of each verdict; the run
-       keeps its own copy. */
-    r.samples = vr->samples;
-    r.nsamples = (size_t)vr->suite->reps;
-    if (sb_run_add(run, &r)) {
-        snprintf(vr->err, sizeof vr->err, "out of host memory");
-        return SB_EXIT_RUNTIME;
-    }
+        record_ptx(vr, r);
+    /* Every repetition's time, for the interval of each verdict. */
+    r->samples = vr->samples;
+    r->nsamples = (size_t)vr->suite->reps;
     return SB_EXIT_OK;
 }
 
@@ -408,7 +466,7 @@ static void release_variant(variant_run *vr)
 }
 
 /* The steps after the plan, in order; the first failure ends them. */
-static int measure_variant(variant_run *vr, sb_run *run)
+static int measure_variant(variant_run *vr, pending *pd, sb_run *run)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -423,26 +481,25 @@ static int measure_variant(variant_run *vr, sb_run *run)
     lap(&spent.first, &t);
     if (status || left_out)
         return status;
-    if (!(status = time_variant(vr))) {
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        status = verify_variant(vr);
-    }
+    if (!(status = time_variant(vr)))
+        status = read_back(vr);
     clock_gettime(CLOCK_MONOTONIC, &t);
-    if (!status)
-        status = record_result(vr, run);
+    sb_result r;
+    if (!status && !(status = record_result(vr, &r)))
+        hand_over(vr, pd, &r, run);
     lap(&spent.record, &t);
     return status;
 }
 
 /* One variant on one session: everything from the plan to the record. */
-static int run_variant(variant_run *vr, sb_run *run)
+static int run_variant(variant_run *vr, pending *pd, sb_run *run)
 {
     clock_gettime(CLOCK_MONOTONIC, &vr->t0);
     if (vr->e->plan(vr->host, vr->p, vr->v, &vr->s->info, &vr->plan, vr->err, sizeof vr->err)) {
         report_failure(vr->s, vr->e, vr->v, "%s", vr->err);
         return SB_EXIT_USAGE;
     }
-    int status = measure_variant(vr, run);
+    int status = measure_variant(vr, pd, run);
     if (status)
         report_failure(vr->s, vr->e, vr->v, "%s", vr->err);
     release_variant(vr);
@@ -476,6 +533,44 @@ static int variant_ready(const sb_suite *suite, sb_session *s, const sb_experime
     return 1;
 }
 
+/* The variants one by one: each measured and read back while the one
+   before is compared; the last is settled before the workspace goes. */
+static int run_variants(const sb_suite *suite, sb_session *s, const sb_suite_experiment *se,
+                        const sb_problem *size, void *host, sb_workspace *ws,
+                        const char *source, sb_run *run)
+{
+    const sb_experiment *e = se->e;
+    variant_run *vr = malloc(sizeof *vr);
+    pending *pd = calloc(1, sizeof *pd);
+    int status = vr && pd ? SB_EXIT_OK : SB_EXIT_RUNTIME;
+    for (int i = 0; i < se->nvariants && vr && pd && !sb_interrupted(); i++) {
+        const sb_variant *v = &se->variants[i];
+        sb_progress_step(s->slot.name, e->name, v->name);
+        sb_program *prog;
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        int ready = variant_ready(suite, s, e, v, ws, source, &prog, &status);
+        lap(&spent.build, &t0);
+        if (ready) {
+            *vr = (variant_run){.suite = suite, .s = s, .e = e, .p = size, .v = v,
+                                .host = host, .prog = prog, .ws = ws, .set = pd->next_set};
+            int st = run_variant(vr, pd, run);
+            if (st && !status)
+                status = st;
+            lap(&spent.variants, &t0);
+        }
+        sb_progress_done();
+    }
+    if (pd) {
+        settle(pd, run);
+        if (pd->status && !status)
+            status = pd->status;
+    }
+    free(pd);
+    free(vr);
+    return status;
+}
+
 /* Every chosen variant of one experiment on one session, in order. */
 static int run_on_session(const sb_suite *suite, sb_session *s, const sb_suite_experiment *se,
                           const sb_problem *size, void *host, sb_run *run)
@@ -488,38 +583,19 @@ static int run_on_session(const sb_suite *suite, sb_session *s, const sb_suite_e
         return SB_EXIT_IO;
     }
     sb_workspace *ws = sb_workspace_new(s->slot.vt, s->dev);
-    variant_run *vr = malloc(sizeof *vr);
-    int status = ws && vr ? SB_EXIT_OK : SB_EXIT_RUNTIME;
-    if (ws && vr && !sb_interrupted()) {
+    int status = ws ? SB_EXIT_OK : SB_EXIT_RUNTIME;
+    if (ws && !sb_interrupted()) {
         /* Every program of the experiment at once, on the host's cores,
            before anything is timed. */
         sb_progress_step(s->slot.name, e->name, "(building its programs)");
         struct timespec t0;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         sb_workspace_prebuild(ws, source, se->variants, se->nvariants, sb_workspace_threads());
-        spent.build += seconds_since(&t0);
+        lap(&spent.build, &t0);
     }
-    for (int i = 0; i < se->nvariants && ws && vr && !sb_interrupted(); i++) {
-        const sb_variant *v = &se->variants[i];
-        sb_progress_step(s->slot.name, e->name, v->name);
-        sb_program *prog;
-        struct timespec t0;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        int ready = variant_ready(suite, s, e, v, ws, source, &prog, &status);
-        spent.build += seconds_since(&t0);
-        if (ready) {
-            clock_gettime(CLOCK_MONOTONIC, &t0);
-            *vr = (variant_run){.suite = suite, .s = s, .e = e, .p = size, .v = v,
-                                .host = host, .prog = prog, .ws = ws};
-            int st = run_variant(vr, run);
-            if (st && !status)
-                status = st;
-            spent.variants += seconds_since(&t0);
-        }
-        sb_progress_done();
-    }
+    if (ws)
+        status = run_variants(suite, s, se, size, host, ws, source, run);
     sb_workspace_free(ws);
-    free(vr);
     free(source);
     return status;
 }

@@ -199,6 +199,12 @@ static int cannot_batch_end(sb_device *dev)
     return -1;
 }
 
+static int cannot_fill(sb_buffer *dst, uint32_t word, size_t bytes)
+{
+    (void)dst, (void)word, (void)bytes;
+    return -1;
+}
+
 /* Not a failure: the API cannot say, which is both 0. */
 static int unknown_memory(sb_device *dev, uint64_t *free_bytes, uint64_t *total_bytes)
 {
@@ -223,6 +229,7 @@ void sb_registry_fill_defaults(sb_backend *vt, sb_backend_provides *provides)
     SB_FILL(kernel_resources, unknown_kernel_resources);
     SB_FILL(vendor_transpose, cannot_vendor_transpose);
     SB_FILL(memory, unknown_memory);
+    SB_FILL(fill, cannot_fill);
 #undef SB_FILL
     if (!vt->vendor_transpose_name)
         vt->vendor_transpose_name = "";

@@ -11,7 +11,7 @@
 
 /* Which optional entries the module itself provides.  The others are the
  * registry's defaults, which give the documented "cannot" answer: -1 from
- * compile_offline, program_ptx, occupancy, vendor_transpose, batch_begin
+ * compile_offline, program_ptx, occupancy, vendor_transpose, fill, batch_begin
  * and batch_end, every field -1 from kernel_resources, and memory "not
  * known" (0, both counts 0).  A default sets
  * no last_error(): where the absence itself is worth saying, the caller
@@ -24,6 +24,7 @@ typedef struct sb_backend_provides {
     int vendor_transpose; /* built with a vendor library */
     int batch;            /* batch_begin and batch_end: times back-to-back launches */
     int memory;           /* says how much device memory is free */
+    int fill;             /* fills a buffer on the device */
 } sb_backend_provides;
 
 typedef struct sb_backend_slot {

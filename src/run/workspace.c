@@ -32,8 +32,8 @@ struct sb_workspace {
         size_t bytes;
         sb_buffer *buf;
     } input[SB_MAX_CACHED_INPUTS];
-    void *host_out[SB_MAX_BUFFERS];
-    size_t host_out_bytes[SB_MAX_BUFFERS];
+    void *host_out[SB_WORKSPACE_SETS][SB_MAX_BUFFERS];
+    size_t host_out_bytes[SB_WORKSPACE_SETS][SB_MAX_BUFFERS];
     void *poison;
     size_t poison_bytes;
 };
@@ -59,8 +59,9 @@ void sb_workspace_free(sb_workspace *w)
     }
     for (int i = 0; i < w->ninputs; i++)
         w->vt->free(w->input[i].buf);
-    for (int i = 0; i < SB_MAX_BUFFERS; i++)
-        free(w->host_out[i]);
+    for (int set = 0; set < SB_WORKSPACE_SETS; set++)
+        for (int i = 0; i < SB_MAX_BUFFERS; i++)
+            free(w->host_out[set][i]);
     free(w->poison);
     free(w);
 }
@@ -216,9 +217,14 @@ static void *grown(void **slot, size_t *have, size_t bytes, char *err, size_t n)
     return *slot;
 }
 
-void *sb_workspace_output(sb_workspace *w, int index, size_t bytes, char *err, size_t n)
+void *sb_workspace_output(sb_workspace *w, int set, int index, size_t bytes, char *err, size_t n)
 {
-    return grown(&w->host_out[index], &w->host_out_bytes[index], bytes, err, n);
+    void **slot = &w->host_out[set][index];
+    void *old = *slot;
+    void *b = grown(slot, &w->host_out_bytes[set][index], bytes, err, n);
+    if (b && b != old)
+        sb_poison(b, w->host_out_bytes[set][index]);
+    return b;
 }
 
 void *sb_workspace_poison(sb_workspace *w, size_t bytes, char *err, size_t n)

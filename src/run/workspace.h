@@ -3,7 +3,7 @@
  * far (keyed by definitions: variants that differ only in block shape or
  * host parameters share one), device copies of the big inputs (read-only
  * by contract; the final verification would catch a kernel that wrote
- * one), host buffers for the outputs, and the poison. */
+ * one), two sets of host buffers for the outputs, and the poison. */
 #ifndef SB_WORKSPACE_H
 #define SB_WORKSPACE_H
 
@@ -50,9 +50,15 @@ int sb_workspace_threads(void);
  * reason in the backend's last_error(). */
 sb_buffer *sb_workspace_input(sb_workspace *w, const void *init, size_t bytes);
 
-/* The host buffer for the index-th output, at least bytes long; NULL with
- * the reason in err. */
-void *sb_workspace_output(sb_workspace *w, int index, size_t bytes, char *err, size_t n);
+/* Sets of host buffers for the outputs: one is read back into while the
+   checker compares the other (checker.h). */
+#define SB_WORKSPACE_SETS 2
+
+/* The host buffer for the index-th output in set 0 or 1, at least bytes
+ * long and poisoned when new (the checker poisons it again after each
+ * comparison); NULL with the reason in err. */
+void *sb_workspace_output(sb_workspace *w, int set, int index, size_t bytes, char *err,
+                          size_t n);
 
 /* At least bytes of poison (host_data.h's word); NULL with the reason in err. */
 void *sb_workspace_poison(sb_workspace *w, size_t bytes, char *err, size_t n);

@@ -76,6 +76,10 @@ sb_CUresult cuMemcpyDtoDAsync_v2(sb_CUdeviceptr d, sb_CUdeviceptr s, size_t n, s
 {
     return NOT_SUPPORTED;
 }
+sb_CUresult cuMemsetD32Async(sb_CUdeviceptr d, unsigned int w, size_t n, sb_CUstream st)
+{
+    return NOT_SUPPORTED;
+}
 sb_CUresult cuLaunchKernel(sb_CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
                            unsigned int bx, unsigned int by, unsigned int bz, unsigned int shared,
                            sb_CUstream s, void **params, void **extra)

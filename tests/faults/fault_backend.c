@@ -330,6 +330,8 @@ static void fault_optional_null(sb_backend *b)
     b->vendor_transpose_name = NULL;
     b->batch_begin = NULL;
     b->batch_end = NULL;
+    b->memory = NULL;
+    b->fill = NULL;
 }
 
 /* A required entry missing: the registry must refuse the module. */
