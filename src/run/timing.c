@@ -6,7 +6,6 @@
 
 #include "run/registry.h"
 
-#define SB_WARMUP_MS 20.0        /* device time the warm-up lasts at least */
 #define SB_WARMUP_MAX_EXTRA 1000 /* launches it may add to reach that time */
 #define SB_BATCH_LEAD_MAX 8
 
@@ -73,17 +72,19 @@ int sb_time_launches(const sb_timed_op *op, int n, int lead, double *ms, char *e
 }
 
 /* The extra launches are sized from the time per launch measured so far. */
-int sb_warm_up(const sb_timed_op *op, int warmup, char *err, size_t n)
+int sb_warm_up(const sb_timed_op *op, int launches, double floor_ms, double *warm_ms, char *err,
+               size_t n)
 {
-    double ms[SB_BATCH_CHUNK], warm_ms = 0.0;
+    double ms[SB_BATCH_CHUNK];
     int done = 0, extra = 0;
+    *warm_ms = 0.0;
     for (;;) {
         int m;
-        if (done < warmup) {
-            m = warmup - done;
-        } else if (warmup > 0 && warm_ms < SB_WARMUP_MS && extra < SB_WARMUP_MAX_EXTRA) {
-            double left = SB_WARMUP_MAX_EXTRA - extra, per = warm_ms / done;
-            double need = per > 0 ? ceil((SB_WARMUP_MS - warm_ms) / per) : left;
+        if (done < launches) {
+            m = launches - done;
+        } else if (*warm_ms < floor_ms && extra < SB_WARMUP_MAX_EXTRA) {
+            double left = SB_WARMUP_MAX_EXTRA - extra, per = done > 0 ? *warm_ms / done : 0;
+            double need = per > 0 ? ceil((floor_ms - *warm_ms) / per) : 1;
             m = need < 1 ? 1 : need < left ? (int)need : (int)left;
             extra += m < SB_BATCH_CHUNK ? m : SB_BATCH_CHUNK;
         } else {
@@ -94,7 +95,7 @@ int sb_warm_up(const sb_timed_op *op, int warmup, char *err, size_t n)
         if (sb_time_launches(op, m, 0, ms, err, n))
             return -1;
         for (int i = 0; i < m; i++)
-            warm_ms += ms[i];
+            *warm_ms += ms[i];
         done += m;
     }
 }

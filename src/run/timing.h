@@ -33,10 +33,18 @@ typedef struct sb_timed_op {
  * with the reason in the backend's last_error(). */
 int sb_launch_once(const sb_timed_op *op, double *ms);
 
-/* The warm-up: warmup launches, then, when there were any, more until
- * they add up to a few tens of milliseconds of device time (with a cap on
- * the extra launches); 0, or -1 with the first failure in err. */
-int sb_warm_up(const sb_timed_op *op, int warmup, char *err, size_t n);
+/* The device is warm once it has been busy this long with no idle gap
+ * over SB_WARM_GAP_MS: clocks up, the variant's buffers in the caches and
+ * TLBs.  A variant that follows another closely counts the device time of
+ * the one before (the executor keeps the tally). */
+#define SB_WARM_MS 20.0
+#define SB_WARM_GAP_MS 50.0
+
+/* The warm-up: launches launches, then more until their device time adds
+ * up to floor_ms (with a cap on the extra launches); the device time they
+ * took in *warm_ms; 0, or -1 with the first failure in err. */
+int sb_warm_up(const sb_timed_op *op, int launches, double floor_ms, double *warm_ms, char *err,
+               size_t n);
 
 /* n timed launches, their device times into ms[0..n); each batch opens
  * with lead launches whose times are dropped (none when unbatched); 0, or

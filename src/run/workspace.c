@@ -32,6 +32,8 @@ struct sb_workspace {
         size_t bytes;
         sb_buffer *buf;
     } input[SB_MAX_CACHED_INPUTS];
+    sb_buffer *dev_out[SB_MAX_BUFFERS];
+    size_t dev_out_bytes[SB_MAX_BUFFERS];
     void *host_out[SB_WORKSPACE_SETS][SB_MAX_BUFFERS];
     size_t host_out_bytes[SB_WORKSPACE_SETS][SB_MAX_BUFFERS];
     void *poison;
@@ -59,6 +61,9 @@ void sb_workspace_free(sb_workspace *w)
     }
     for (int i = 0; i < w->ninputs; i++)
         w->vt->free(w->input[i].buf);
+    for (int i = 0; i < SB_MAX_BUFFERS; i++)
+        if (w->dev_out[i])
+            w->vt->free(w->dev_out[i]);
     for (int set = 0; set < SB_WORKSPACE_SETS; set++)
         for (int i = 0; i < SB_MAX_BUFFERS; i++)
             free(w->host_out[set][i]);
@@ -204,6 +209,27 @@ sb_buffer *sb_workspace_input(sb_workspace *w, const void *init, size_t bytes)
     w->input[w->ninputs].bytes = bytes;
     w->input[w->ninputs++].buf = b;
     return b;
+}
+
+sb_buffer *sb_workspace_device_output(sb_workspace *w, int index, int noutputs, size_t bytes)
+{
+    /* Those the variant does not use go: they would only hold memory. */
+    for (int i = noutputs; i < SB_MAX_BUFFERS; i++)
+        if (w->dev_out[i]) {
+            w->vt->free(w->dev_out[i]);
+            w->dev_out[i] = NULL;
+            w->dev_out_bytes[i] = 0;
+        }
+    if (w->dev_out[index] && w->dev_out_bytes[index] >= bytes)
+        return w->dev_out[index];
+    if (w->dev_out[index])
+        w->vt->free(w->dev_out[index]);
+    w->dev_out[index] = NULL;
+    w->dev_out_bytes[index] = 0;
+    if (w->vt->alloc(w->dev, bytes, &w->dev_out[index]))
+        return NULL;
+    w->dev_out_bytes[index] = bytes;
+    return w->dev_out[index];
 }
 
 /* A host buffer of at least bytes in *slot, grown as needed. */

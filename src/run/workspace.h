@@ -50,6 +50,12 @@ int sb_workspace_threads(void);
  * reason in the backend's last_error(). */
 sb_buffer *sb_workspace_input(sb_workspace *w, const void *init, size_t bytes);
 
+/* The device buffer for the index-th of a variant's noutputs outputs, at
+ * least bytes long, kept for the next variant (whose outputs are poisoned
+ * again before its first launch); those of index noutputs and above are
+ * freed.  NULL with the reason in the backend's last_error(). */
+sb_buffer *sb_workspace_device_output(sb_workspace *w, int index, int noutputs, size_t bytes);
+
 /* Sets of host buffers for the outputs: one is read back into while the
    checker compares the other (checker.h). */
 #define SB_WORKSPACE_SETS 2

@@ -172,8 +172,32 @@ static void device_times(void **state)
         err[0] = '\0';
         assert_int_equal(sb_time_launches(&op, 3, 0, ms, err, sizeof err), -1);
         assert_non_null(strstr(err, "the device returned a time that is not positive"));
-        assert_int_equal(sb_warm_up(&op, 1, err, sizeof err), -1);
+        double warm;
+        assert_int_equal(sb_warm_up(&op, 1, SB_WARM_MS, &warm, err, sizeof err), -1);
     }
+}
+
+/* The warm-up lasts its launches and then until the floor is reached; a
+   device already warm (floor 0) gets the launches alone. */
+static void warm_up_floor(void **state)
+{
+    (void)state;
+    sb_backend_slot slot;
+    fake_slot(&slot);
+    sb_plan plan;
+    memset(&plan, 0, sizeof plan);
+    sb_timed_op op = {.vt = slot.vt, .role = SB_ROLE_KERNEL, .plan = &plan};
+    char err[256];
+    double warm;
+    next_ms = 0.25;
+    assert_int_equal(sb_warm_up(&op, 2, SB_WARM_MS, &warm, err, sizeof err), 0);
+    assert_true(warm >= SB_WARM_MS && warm < SB_WARM_MS + 0.25 + 1e-9);
+    assert_int_equal(sb_warm_up(&op, 2, 0.0, &warm, err, sizeof err), 0);
+    assert_double_equal(warm, 0.5, 1e-12);
+    assert_int_equal(sb_warm_up(&op, 0, 1.0, &warm, err, sizeof err), 0);
+    assert_double_equal(warm, 1.0, 1e-12);
+    assert_int_equal(sb_warm_up(&op, 0, 0.0, &warm, err, sizeof err), 0);
+    assert_true(warm == 0.0);
 }
 
 /* SIGINT is caught, not fatal, and remembered for the executor. */
@@ -193,6 +217,7 @@ int main(void)
         cmocka_unit_test(memory_default),
         cmocka_unit_test(devices),
         cmocka_unit_test(device_times),
+        cmocka_unit_test(warm_up_floor),
         cmocka_unit_test(signals),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
