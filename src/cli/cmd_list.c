@@ -79,7 +79,10 @@ static void list_backends(FILE *f, int width)
             sb_registry_unload(&slot);
             continue;
         }
-        snprintf(text, sizeof text, "available (%s)", slot.path);
+        /* "available (" stays with the name: a path too long for the line
+           is cut, never moved whole to the next. */
+        snprintf(first, sizeof first, "  %-8s available (", slot.name);
+        snprintf(text, sizeof text, "%s)", slot.path);
         sb_layout_fold(f, width, first, 13, text);
         sb_device_info infos[32];
         int n = sb_registry_enumerate(&slot, infos, 32);
