@@ -54,3 +54,28 @@ int sb_quantity_parse(const char *unit, sb_quantity *q)
         }
     return -1;
 }
+
+static const char *const size_kind_words[] = {
+    [SB_SIZE_UNKNOWN] = "",
+    [SB_SIZE_MATRIX] = "matrix",
+    [SB_SIZE_ELEMENTS] = "elements",
+    [SB_SIZE_WORDS] = "words",
+    [SB_SIZE_THREADS] = "threads",
+    [SB_SIZE_WALKS] = "walks",
+};
+
+const char *sb_size_kind_name(sb_size_kind k)
+{
+    return (unsigned)k < sizeof size_kind_words / sizeof size_kind_words[0] ? size_kind_words[k]
+                                                                            : "";
+}
+
+int sb_size_kind_parse(const char *name, sb_size_kind *k)
+{
+    for (size_t i = 1; name && i < sizeof size_kind_words / sizeof size_kind_words[0]; i++)
+        if (strcmp(name, size_kind_words[i]) == 0) {
+            *k = (sb_size_kind)i;
+            return 0;
+        }
+    return -1;
+}

@@ -26,6 +26,24 @@ const char *sb_quantity_unit(sb_quantity q);
 /* The quantity whose unit is the given word; 0, or -1 for another word. */
 int sb_quantity_parse(const char *unit, sb_quantity *q);
 
+/* What a result's rows and cols count, so that a report can give its size
+ * with a unit ("8192 x 8192 floats"); each experiment declares its kind. */
+typedef enum sb_size_kind {
+    SB_SIZE_UNKNOWN,  /* not said: "ROWSxCOLS" (a file older than the field, say) */
+    SB_SIZE_MATRIX,   /* a rows x cols matrix of floats */
+    SB_SIZE_ELEMENTS, /* a vector of rows * cols elements */
+    SB_SIZE_WORDS,    /* a buffer of rows * cols 4-byte words */
+    SB_SIZE_THREADS,  /* rows * cols threads */
+    SB_SIZE_WALKS     /* cols threads, each walking rows 4-byte words */
+} sb_size_kind;
+
+/* The kind as one word for data: "matrix", "elements", "words", "threads",
+ * "walks"; "" for SB_SIZE_UNKNOWN. */
+const char *sb_size_kind_name(sb_size_kind k);
+
+/* The kind the word names; 0, or -1 for another word (and for ""). */
+int sb_size_kind_parse(const char *name, sb_size_kind *k);
+
 typedef struct sb_result {
     char backend[16];
     int device_slot;         /* index into sb_run.devices */
@@ -35,6 +53,7 @@ typedef struct sb_result {
     char kernel[48];
     char params[200];        /* the -D definitions, space separated */
     long rows, cols;
+    sb_size_kind size_kind;  /* what rows and cols count */
     unsigned grid[3], block[3];
     int reps, warmup;
     sb_stats ms;             /* event times of the repetitions, milliseconds */

@@ -48,7 +48,8 @@ typedef struct sb_variant {
     int group;                              /* slowdowns compare within a group */
 } sb_variant;
 
-/* The size asked for: rows x cols (1-D experiments use rows * cols). */
+/* The size asked for: rows x cols (1-D experiments use rows * cols); what
+ * they count is the experiment's size_kind. */
 typedef struct sb_problem {
     long rows, cols;
 } sb_problem;
@@ -86,6 +87,7 @@ typedef struct sb_experiment {
     const char *source;  /* kernel file in the kernel directory */
     const char *summary; /* one line for --list */
     sb_quantity quantity;
+    sb_size_kind size_kind; /* what the size's rows and cols count (result.h) */
     int in_default;      /* part of the default suite */
     /* Sizes the test suite runs every variant at on a CPU OpenCL device
        (comma list of N or MxN): small, and including awkward ones. */

@@ -629,8 +629,9 @@ static int walk_verify(void *host, const sb_problem *p, const sb_variant *v,
 
 #define GLOBAL_COMMON                                                                          \
     .family = "global", .source = "access_global.cl", .quantity = SB_QUANTITY_BANDWIDTH,       \
-    .default_size = global_default_size, .prepare = global_prepare,           \
-    .release = global_release, .plan = global_plan, .verify = global_verify
+    .size_kind = SB_SIZE_WORDS, .default_size = global_default_size,                           \
+    .prepare = global_prepare, .release = global_release, .plan = global_plan,                 \
+    .verify = global_verify
 
 const sb_experiment sb_exp_global_stride = {
     .in_default = 1,
@@ -679,6 +680,7 @@ const sb_experiment sb_exp_global_walk = {
     .summary = "each thread sums a row walk M[k*cols+t] or a column walk M[t*rows+k] of a "
                "rows x cols matrix (corner turning); GB/s of bytes asked for",
     .quantity = SB_QUANTITY_BANDWIDTH,
+    .size_kind = SB_SIZE_WALKS,
     .in_default = 1,
     .test_sizes = "1x1,7x33,33x300",
     .variants = walk_variants,

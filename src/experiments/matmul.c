@@ -476,6 +476,7 @@ const sb_experiment sb_exp_matmul = {
     .summary = "matrix multiply fp32: simple, tiled 16/32, coarsened x1/2/4/8, corner turning "
                "(GFLOP/s and FLOP/B)",
     .quantity = SB_QUANTITY_FLOPS,
+    .size_kind = SB_SIZE_MATRIX,
     .in_default = 1,
     .test_sizes = "1,33,64,100,33x47,47x33",
     .variants = matmul_variants,

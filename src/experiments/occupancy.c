@@ -176,6 +176,7 @@ const sb_experiment sb_exp_occupancy = {
     .summary = "copy over block sizes 32..1024 and grids from 1 block per multiprocessor up: "
                "bandwidth against threads in flight",
     .quantity = SB_QUANTITY_BANDWIDTH,
+    .size_kind = SB_SIZE_ELEMENTS,
     .in_default = 1,
     .test_sizes = "1,1000x1,4097x1,65536x1",
     .variants = occupancy_variants,

@@ -390,6 +390,7 @@ static int shared_verify(void *host, const sb_problem *p, const sb_variant *v,
 
 #define SHARED_COMMON                                                                          \
     .family = "shared", .source = "access_shared.cl", .quantity = SB_QUANTITY_ACCESS,          \
+    .size_kind = SB_SIZE_THREADS,                                                              \
     .default_size = shared_default_size,           \
     .prepare = shared_prepare, .release = shared_release, .plan = shared_plan,                 \
     .verify = shared_verify

@@ -427,6 +427,7 @@ const sb_experiment sb_exp_transpose = {
     .summary = "matrix transpose: copy roof, naive, tiled [32][32], padded [32][33], "
                "XOR-swizzled, coarsened, 16-byte vector tiles and block order",
     .quantity = SB_QUANTITY_BANDWIDTH,
+    .size_kind = SB_SIZE_MATRIX,
     .in_default = 1,
     .test_sizes = "1x1,31x33,33x31,1000x1,1x1000,64,132x200",
     .variants = transpose_variants,

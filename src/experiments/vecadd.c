@@ -187,6 +187,7 @@ const sb_experiment sb_exp_vecadd = {
     .source = "vecadd.cl",
     .summary = "vector add with 1, 2, 4, 8 elements per thread: coarsening that does not pay",
     .quantity = SB_QUANTITY_BANDWIDTH,
+    .size_kind = SB_SIZE_ELEMENTS,
     .in_default = 1,
     .test_sizes = "1,1000x1,4097x1,65536x1",
     .variants = vecadd_variants,

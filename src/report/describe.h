@@ -17,6 +17,13 @@ void sb_result_model_text(const sb_result *r, char *buf, size_t n);
  * what was launched; "" with nothing to say. */
 void sb_result_notes(const sb_result *r, char *buf, size_t n);
 
+/* The result's size in the units its size kind counts: "8192 x 8192
+ * floats", "67 108 864 elements", "16 777 216 4-byte words", "2 162 688
+ * threads", "4096 threads, 64 words each"; "ROWSxCOLS" where the kind is
+ * not known.  Numbers of five digits or more are grouped in thousands with
+ * spaces. */
+void sb_result_size_text(const sb_result *r, char *buf, size_t n);
+
 /* Theoretical DRAM peak of a device in GB/s from the seed's formula; 0 when
  * the API gave no bus width or memory clock. */
 double sb_device_peak_gbs(const sb_device_info *info);

@@ -171,6 +171,8 @@ static json_t *result_json(const sb_result *r, sb_json_builder *b)
     sb_json_put_str(o, "params", r->params, b);
     sb_json_put_int(o, "rows", r->rows, b);
     sb_json_put_int(o, "cols", r->cols, b);
+    const char *size_kind = sb_size_kind_name(r->size_kind);
+    sb_json_put(o, "size_kind", size_kind[0] ? json_string(size_kind) : json_null(), b);
     sb_json_put(o, "grid", int_triple(r->grid), b);
     sb_json_put(o, "block", int_triple(r->block), b);
     sb_json_put_int(o, "reps", r->reps, b);

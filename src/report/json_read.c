@@ -255,6 +255,47 @@ static const char *walk_at(int i)
     return sb_walk_name((sb_walk)i);
 }
 
+static const char *size_kind_at(int i)
+{
+    const char *name = sb_size_kind_name((sb_size_kind)(i + 1));
+    return name[0] ? name : NULL;
+}
+
+/* What the sizes of a file older than the size_kind field count, by the
+ * experiments it could hold. */
+static sb_size_kind size_kind_before_the_field(const sb_result *r)
+{
+    static const struct {
+        const char *experiment, *family;
+        sb_size_kind kind;
+    } rules[] = {
+        {"transpose", NULL, SB_SIZE_MATRIX},   {"matmul", NULL, SB_SIZE_MATRIX},
+        {"vecadd", NULL, SB_SIZE_ELEMENTS},    {"occupancy", NULL, SB_SIZE_ELEMENTS},
+        {"global_walk", NULL, SB_SIZE_WALKS},  {NULL, "global", SB_SIZE_WORDS},
+        {NULL, "shared", SB_SIZE_THREADS},
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (rules[i].experiment ? strcmp(r->experiment, rules[i].experiment) == 0
+                                : strcmp(r->family, rules[i].family) == 0)
+            return rules[i].kind;
+    return SB_SIZE_UNKNOWN;
+}
+
+/* What the size counts: the name; null where the run did not know; absent
+ * in a file older than the field, the experiment's kind of that time. */
+static int read_size_kind(json_t *o, sb_result *r, const field_ctx *c)
+{
+    json_t *v = json_object_get(o, "size_kind");
+    int kind = -1;
+    if (!v)
+        r->size_kind = size_kind_before_the_field(r);
+    else if (!json_is_null(v) && get_name(o, "size_kind", size_kind_at, &kind, c))
+        return -1;
+    else if (kind >= 0)
+        r->size_kind = (sb_size_kind)(kind + 1);
+    return 0;
+}
+
 /* An object field (NULL when absent); -1 when it is something else. */
 static int get_object(json_t *o, const char *key, json_t **out, const field_ctx *c)
 {
@@ -479,7 +520,7 @@ static int read_result(json_t *o, sb_result *r, const field_ctx *c)
              get_str(o, "ptx_file", r->ptx_file, sizeof r->ptx_file, c) ||
              get_str(o, "ptx_memory", r->ptx_memory, sizeof r->ptx_memory, c) ||
              get_long(o, "rows", 1, INT_MAX, &r->rows, c) ||
-             get_long(o, "cols", 1, INT_MAX, &r->cols, c) ||
+             get_long(o, "cols", 1, INT_MAX, &r->cols, c) || read_size_kind(o, r, c) ||
              read_dims(o, "grid", r->grid, c) || read_dims(o, "block", r->block, c) ||
              get_int(o, "reps", 1, INT_MAX, &r->reps, c) ||
              get_int(o, "warmup", 0, INT_MAX, &r->warmup, c) || read_samples(o, r, c) ||

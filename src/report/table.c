@@ -1,217 +1,425 @@
 /* The terminal table: the devices, then per experiment one row per variant
- * and backend, with the model's prediction beside each measurement; with
- * two or more devices, one row per variant with the devices side by side. */
+ * and backend, or, with two or more devices, one row per variant with the
+ * devices side by side.  Every line keeps within the layout's width
+ * (layout.h): the columns are as wide as their content, the model's text,
+ * the notes and the PTX comparison go on folded lines under the row, and
+ * a column that would make a row too wide gives way to those lines. */
+#include <stdarg.h>
 #include <string.h>
 
 #include "report/describe.h"
+#include "report/layout.h"
 #include "report/lessons.h"
 #include "report/report.h"
 #include "report/table.h"
 
-/* One figure of the device, or "<what> unknown" when the API gave none: the
- * report never prints a 0 it was not told. */
-static void figure(FILE *out, const char *sep, double value, const char *fmt, const char *what)
+/* Where the lines under a row start, and their continuation lines. */
+#define UNDER_ROW "      "
+#define UNDER_ROW_MORE 8
+/* A device line's continuation lines: past the backend's name. */
+#define DEVICE_MORE 12
+
+/* printf, folded (sb_layout_fold). */
+static void __attribute__((format(printf, 5, 6)))
+foldf(FILE *out, int width, const char *first, int indent, const char *fmt, ...)
 {
-    fputs(sep, out);
-    if (value > 0)
-        fprintf(out, fmt, value);
-    else
-        fprintf(out, "%s unknown", what);
+    char text[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    sb_layout_fold(out, width, first, indent, text);
 }
 
-static void device_section(const sb_run *run, FILE *out)
+/* printf at the end of buf, which holds *used bytes. */
+static void __attribute__((format(printf, 4, 5)))
+append(char *buf, size_t n, size_t *used, const char *fmt, ...)
+{
+    if (*used >= n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *used, n - *used, fmt, ap);
+    va_end(ap);
+    *used = w < 0 ? *used : *used + (size_t)w < n ? *used + (size_t)w : n - 1;
+}
+
+/* `more` after what buf holds, "; " between them. */
+static void join(char *buf, size_t n, const char *more)
+{
+    size_t used = strlen(buf);
+    if (more[0])
+        append(buf, n, &used, "%s%s", used ? "; " : "", more);
+}
+
+/* ------------------------------------------------------------ devices */
+
+/* One figure of the device, or "<what> unknown" when the API gave none: the
+ * report never prints a 0 it was not told. */
+static void figure(char *buf, size_t n, size_t *used, const char *sep, double value,
+                   const char *fmt, const char *what)
+{
+    append(buf, n, used, "%s", sep);
+    if (value > 0)
+        append(buf, n, used, fmt, value);
+    else
+        append(buf, n, used, "%s unknown", what);
+}
+
+/* The device's memory: its theoretical peak, or why there is none, and
+ * the copy it measured in the run. */
+static void device_memory(const sb_run_device *d, int width, FILE *out)
+{
+    const sb_device_info *in = &d->info;
+    const char *at = "          ";
+    char line[512];
+    size_t used = 0;
+    double peak = sb_device_peak_gbs(in);
+    if (peak > 0) {
+        foldf(out, width, at, DEVICE_MORE, "memory bus %d bits at %d MHz: theoretical peak %.0f "
+              "GB/s (bus bytes x 2 x clock)", in->bus_width_bits, in->mem_clock_mhz, peak);
+    } else if (in->bus_width_bits > 0 || in->mem_clock_mhz > 0) {
+        figure(line, sizeof line, &used, "memory bus ", in->bus_width_bits, "%.0f bits", "width");
+        figure(line, sizeof line, &used, ", ", in->mem_clock_mhz, "clock %.0f MHz", "clock");
+        foldf(out, width, at, DEVICE_MORE, "%s (the %s API does not say the rest), so no "
+              "theoretical peak", line, d->backend);
+    } else {
+        foldf(out, width, at, DEVICE_MORE, "memory bus width and clock: not exposed by the %s "
+              "API, so no theoretical peak", d->backend);
+    }
+    double copy = sb_device_copy_roof(d);
+    if (copy > 0 && peak > 0)
+        foldf(out, width, at, DEVICE_MORE, "measured %s %.1f GB/s = %.1f%% of peak",
+              d->memcpy_gbs > 0 ? "API copy" : "copy kernel", copy, 100.0 * copy / peak);
+    else if (copy > 0)
+        foldf(out, width, at, DEVICE_MORE, "measured %s %.1f GB/s",
+              d->memcpy_gbs > 0 ? "API copy" : "copy kernel", copy);
+    else
+        foldf(out, width, at, DEVICE_MORE, "copy bandwidth not measured in this run (the memcpy "
+              "rows of transpose, vecadd and occupancy measure it)");
+}
+
+static void device_section(const sb_run *run, int width, FILE *out)
 {
     fprintf(out, "Devices\n");
     for (int i = 0; i < run->ndevices; i++) {
         const sb_run_device *d = &run->devices[i];
         const sb_device_info *in = &d->info;
-        fprintf(out, "  %-7s %s [%s], %s, driver %s, %s\n", d->backend, in->name, in->platform,
-                in->api_version, in->driver[0] ? in->driver : "unknown", in->arch);
-        figure(out, "          ", in->compute_units, "%.0f compute units", "compute units");
-        figure(out, " at ", in->clock_mhz, "%.0f MHz", "clock");
-        figure(out, ", ", in->global_mem_bytes / 1048576.0, "%.0f MiB memory", "memory size");
+        char first[32], line[512];
+        size_t used = 0;
+        snprintf(first, sizeof first, "  %-7s ", d->backend);
+        foldf(out, width, first, DEVICE_MORE, "%s [%s], %s, driver %s, %s", in->name,
+              in->platform, in->api_version, in->driver[0] ? in->driver : "unknown", in->arch);
+        figure(line, sizeof line, &used, "", in->compute_units, "%.0f compute units",
+               "compute units");
+        figure(line, sizeof line, &used, " at ", in->clock_mhz, "%.0f MHz", "clock");
+        figure(line, sizeof line, &used, ", ", in->global_mem_bytes / 1048576.0,
+               "%.0f MiB memory", "memory size");
         /* Each API's figure under the API's own name for the cache. */
-        fprintf(out, ", %s", in->cache_name[0] ? in->cache_name : "cache");
-        figure(out, " ", in->l2_bytes / 1048576.0, "%.1f MiB", "size");
-        figure(out, ", ", in->local_mem_bytes / 1024.0, "%.0f KiB shared per block",
-               "shared memory per block");
-        fputc('\n', out);
-        double peak = sb_device_peak_gbs(in);
-        if (peak > 0) {
-            fprintf(out, "          memory bus %d bits at %d MHz: theoretical peak %.0f GB/s "
-                         "(bus bytes x 2 x clock)\n",
-                    in->bus_width_bits, in->mem_clock_mhz, peak);
-        } else if (in->bus_width_bits > 0 || in->mem_clock_mhz > 0) {
-            figure(out, "          memory bus ", in->bus_width_bits, "%.0f bits", "width");
-            figure(out, ", ", in->mem_clock_mhz, "clock %.0f MHz", "clock");
-            fprintf(out, " (the %s API does not say the rest), so no theoretical peak\n",
-                    d->backend);
-        } else {
-            fprintf(out, "          memory bus width and clock: not exposed by the %s API, so "
-                         "no theoretical peak\n",
-                    d->backend);
-        }
-        double copy = sb_device_copy_roof(d);
-        if (copy > 0) {
-            fprintf(out, "          measured %s %.1f GB/s",
-                    d->memcpy_gbs > 0 ? "API copy" : "copy kernel", copy);
-            if (peak > 0)
-                fprintf(out, " = %.1f%% of peak", 100.0 * copy / peak);
-            fputc('\n', out);
-        } else {
-            fprintf(out, "          copy bandwidth not measured in this run (the memcpy rows of "
-                         "transpose, vecadd and occupancy measure it)\n");
-        }
+        append(line, sizeof line, &used, ", %s", in->cache_name[0] ? in->cache_name : "cache");
+        figure(line, sizeof line, &used, " ", in->l2_bytes / 1048576.0, "%.1f MiB", "size");
+        figure(line, sizeof line, &used, ", ", in->local_mem_bytes / 1024.0,
+               "%.0f KiB shared per block", "shared memory per block");
+        sb_layout_fold(out, width, "          ", DEVICE_MORE, line);
+        device_memory(d, width, out);
     }
+    for (int i = 0; i < run->nunavailable; i++)
+        foldf(out, width, "  ", 4, "not run: %s: %s", run->unavailable[i].backend,
+              run->unavailable[i].reason);
 }
 
-static void experiment_heading(const sb_result *f, FILE *out)
+/* ------------------------------------------------------------ blocks */
+
+static void experiment_heading(const sb_result *f, int width, FILE *out)
 {
-    fprintf(out, "\n%s  %ldx%ld", f->experiment, f->rows, f->cols);
-    fprintf(out, "  (%d reps after at least %d warm-ups and 20 ms; every row verified)\n", f->reps,
-            f->warmup);
+    char size[64];
+    sb_result_size_text(f, size, sizeof size);
+    fputc('\n', out);
+    foldf(out, width, "", 2,
+          "%s  %s  (%d reps after at least %d warm-ups and 20 ms; every row verified)",
+          f->experiment, size, f->reps, f->warmup);
 }
 
 /* Under a GFLOP/s table: what its roof% means, and why it may be missing. */
-static void flops_legend(const sb_run *run, const sb_result *f, FILE *out)
+static void flops_legend(const sb_run *run, const sb_result *f, int width, FILE *out)
 {
     if (f->quantity == SB_QUANTITY_FLOPS)
-        fprintf(out, "  roof%% = GFLOP/s over FLOP/B x the measured copy GB/s, the memory-bound "
-                     "ceiling; over 100 means caches cut the traffic FLOP/B counts%s\n",
-                f->device_slot < run->ndevices &&
-                        sb_device_copy_roof(&run->devices[f->device_slot]) > 0
-                    ? ""
-                    : " (no copy measured in this run: add vecadd, occupancy or transpose)");
+        foldf(out, width, "  ", 4, "roof%% = GFLOP/s over FLOP/B x the measured copy GB/s, the "
+              "memory-bound ceiling; over 100 means caches cut the traffic FLOP/B counts%s",
+              f->device_slot < run->ndevices &&
+                      sb_device_copy_roof(&run->devices[f->device_slot]) > 0
+                  ? ""
+                  : " (no copy measured in this run: add vecadd, occupancy or transpose)");
 }
 
 /* The variant's name, with its size when it is not the experiment's. */
 static void variant_cell(const sb_result *f, const sb_result *r, char *buf, size_t n)
 {
+    char size[64];
+    sb_result_size_text(r, size, sizeof size);
     if (r->rows == f->rows && r->cols == f->cols)
         snprintf(buf, n, "%s", r->variant);
     else
-        snprintf(buf, n, "%s@%ldx%ld", r->variant, r->rows, r->cols);
+        snprintf(buf, n, "%s@%s", r->variant, size);
 }
 
-static void experiment_section(const sb_run *run, const sb_cross_experiment *e, FILE *out)
+/* Under a row: what it adds (the columns that gave way, the notes, the
+ * interval) on one folded line, and the model's prediction on another. */
+static void under_row(const char *details, const char *model, int width, FILE *out)
+{
+    if (details[0])
+        sb_layout_fold(out, width, UNDER_ROW, UNDER_ROW_MORE, details);
+    if (model[0])
+        foldf(out, width, UNDER_ROW, UNDER_ROW_MORE, "model: %s", model);
+}
+
+/* -------------------------------------------------------- one device */
+
+enum { ONE_VARIANT, ONE_BACKEND, ONE_MEDIAN, ONE_MIN, ONE_MAX, ONE_SPREAD, ONE_VALUE, ONE_BEST,
+       ONE_ROOF, ONE_SLOWDOWN, ONE_COLUMNS };
+
+/* The one-device columns, and the order in which they give way: the
+ * backend (the run's only one, in the header) first, the median last. */
+static void one_device_columns(sb_layout *l, sb_quantity q)
+{
+    static const sb_layout_column columns[ONE_COLUMNS] = {
+        [ONE_VARIANT] = {.heading = "variant", .gap = 2},
+        [ONE_BACKEND] = {.heading = "backend", .gap = 2, .give_way = 9},
+        [ONE_MEDIAN] = {.heading = "median ms", .gap = 2, .right = 1, .give_way = 1,
+                        .noted = 1, .note = "median", .unit = " ms"},
+        [ONE_MIN] = {.heading = "min ms", .gap = 1, .right = 1, .give_way = 6, .noted = 1,
+                     .note = "min", .unit = " ms"},
+        [ONE_MAX] = {.heading = "max ms", .gap = 1, .right = 1, .give_way = 7, .noted = 1,
+                     .note = "max", .unit = " ms"},
+        [ONE_SPREAD] = {.heading = "spread", .gap = 1, .right = 1, .give_way = 4, .noted = 1,
+                        .note = "spread"},
+        [ONE_VALUE] = {.gap = 1, .right = 1, .give_way = 2, .noted = 1},
+        [ONE_BEST] = {.heading = "best", .gap = 1, .right = 1, .give_way = 8, .noted = 1,
+                      .note = "best"},
+        [ONE_ROOF] = {.heading = "roof%", .gap = 1, .right = 1, .give_way = 5, .noted = 1,
+                      .note = "roof", .unit = "%"},
+        [ONE_SLOWDOWN] = {.heading = "vs base", .gap = 1, .right = 1, .give_way = 3,
+                          .noted = 1, .note = "vs base"},
+    };
+    sb_layout_column value = columns[ONE_VALUE], best = columns[ONE_BEST];
+    const char *unit = sb_quantity_unit(q);
+    snprintf(value.heading, sizeof value.heading, "%s", unit);
+    snprintf(value.unit, sizeof value.unit, " %s", unit);
+    snprintf(best.unit, sizeof best.unit, " %s", unit);
+    for (int c = 0; c < ONE_COLUMNS; c++)
+        sb_layout_add(l, c == ONE_VALUE ? &value : c == ONE_BEST ? &best : &columns[c]);
+}
+
+static void one_device_cells(const sb_result *f, const sb_result *r, sb_layout_cells *c)
+{
+    memset(c, 0, sizeof *c);
+    variant_cell(f, r, c->cell[ONE_VARIANT], SB_LAYOUT_CELL);
+    snprintf(c->cell[ONE_BACKEND], SB_LAYOUT_CELL, "%s", r->backend);
+    snprintf(c->cell[ONE_MEDIAN], SB_LAYOUT_CELL, "%.4f", r->ms.median);
+    snprintf(c->cell[ONE_MIN], SB_LAYOUT_CELL, "%.4f", r->ms.min);
+    snprintf(c->cell[ONE_MAX], SB_LAYOUT_CELL, "%.4f", r->ms.max);
+    snprintf(c->cell[ONE_SPREAD], SB_LAYOUT_CELL, "%.1f%%", 100.0 * r->ms.spread);
+    snprintf(c->cell[ONE_VALUE], SB_LAYOUT_CELL, "%.2f", r->value);
+    snprintf(c->cell[ONE_BEST], SB_LAYOUT_CELL, "%.2f", r->value_best);
+    if (r->roof_share > 0)
+        snprintf(c->cell[ONE_ROOF], SB_LAYOUT_CELL, "%.1f", 100.0 * r->roof_share);
+    if (r->slowdown > 0)
+        snprintf(c->cell[ONE_SLOWDOWN], SB_LAYOUT_CELL, "x%.2f", r->slowdown);
+}
+
+static void experiment_section(const sb_run *run, const sb_cross_experiment *e, int width,
+                               FILE *out)
 {
     const sb_result *f = &run->results[e->first];
-    experiment_heading(f, out);
-    fprintf(out, "  %-16s %-7s %10s %10s %10s %6s %10s %10s %6s  %s\n", "variant", "backend",
-            "median ms", "min ms", "max ms", "spread", sb_quantity_unit(f->quantity), "best", "roof%", "model");
+    sb_layout l;
+    sb_layout_cells cells;
+    experiment_heading(f, width, out);
+    sb_layout_init(&l, width);
+    one_device_columns(&l, f->quantity);
+    for (size_t i = 0; i < e->nresults; i++) {
+        one_device_cells(f, &run->results[e->results[i]], &cells);
+        sb_layout_measure(&l, &cells);
+    }
+    sb_layout_fit(&l);
+    sb_layout_heading(&l, out);
     for (size_t i = 0; i < e->nresults; i++) {
         const sb_result *r = &run->results[e->results[i]];
-        char model[256], notes[128], roof[16] = "", extra[32] = "", name[80];
-        sb_result_model_text(r, model, sizeof model);
+        char details[1024], notes[128], model[256];
+        one_device_cells(f, r, &cells);
+        sb_layout_row(&l, &cells, out);
+        sb_layout_given_way(&l, &cells, details, sizeof details);
         sb_result_notes(r, notes, sizeof notes);
-        variant_cell(f, r, name, sizeof name);
-        if (r->roof_share > 0)
-            snprintf(roof, sizeof roof, "%.1f", 100.0 * r->roof_share);
-        if (r->slowdown > 0)
-            snprintf(extra, sizeof extra, "x%.2f ", r->slowdown);
-        fprintf(out, "  %-16s %-7s %10.4f %10.4f %10.4f %5.1f%% %10.2f %10.2f %6s  %s%s%s%s\n",
-                name, r->backend, r->ms.median, r->ms.min, r->ms.max, 100.0 * r->ms.spread,
-                r->value, r->value_best, roof, extra, notes, notes[0] && model[0] ? "; " : "",
-                model);
+        join(details, sizeof details, notes);
+        sb_result_model_text(r, model, sizeof model);
+        under_row(details, model, width, out);
     }
-    flops_legend(run, f, out);
+    flops_legend(run, f, width, out);
 }
 
-/* The ratio column is as wide as its heading, "opencl/cuda". */
-static int ratio_width(const sb_crossapi *x, int slot)
+/* ------------------------------------------------------- side by side */
+
+/* Each device's four columns, then each other device's ratio and verdict. */
+enum { CROSS_MEDIAN, CROSS_SPREAD, CROSS_VALUE, CROSS_ROOF, CROSS_PER_DEVICE };
+enum { CROSS_RATIO, CROSS_VERDICT, CROSS_PER_OTHER };
+
+typedef struct cross_layout {
+    sb_layout l;
+    int device_col[SB_RUN_MAX_DEVICES]; /* the first of each device's columns */
+    int other_col[SB_RUN_MAX_DEVICES];  /* each other device's ratio column; -1 for the
+                                           reference */
+} cross_layout;
+
+/* The side-by-side columns, each device's under its label and each
+ * other device's ratio and verdict under "X/REF"; the spreads give way
+ * first, the ratios last. */
+static void cross_columns(cross_layout *cl, const sb_crossapi *x, sb_quantity q)
 {
-    return (int)(strlen(x->label[slot]) + 1 + strlen(x->label[x->reference]));
+    const char *unit = sb_quantity_unit(q);
+    const sb_layout_column variant = {.heading = "variant", .gap = 2};
+    sb_layout_add(&cl->l, &variant);
+    /* One space after the names (left-aligned, so only the longest
+       touches), two between devices: two devices fit 100 columns with
+       every figure in the row more often. */
+    for (int s = 0; s < x->ndevices; s++) {
+        int g = sb_layout_add_group(&cl->l, x->label[s]);
+        sb_layout_column c[CROSS_PER_DEVICE] = {
+            [CROSS_MEDIAN] = {.heading = "median", .gap = s ? 2 : 1, .right = 1, .give_way = 2,
+                              .noted = 1, .note = "median", .unit = " ms", .group = g},
+            [CROSS_SPREAD] = {.heading = "spread", .gap = 1, .right = 1, .give_way = 6,
+                              .noted = 1, .note = "spread", .group = g},
+            [CROSS_VALUE] = {.gap = 1, .right = 1, .give_way = 4, .noted = 1, .group = g},
+            [CROSS_ROOF] = {.heading = "roof%", .gap = 1, .right = 1, .give_way = 5,
+                            .noted = 1, .note = "roof", .unit = "%", .group = g},
+        };
+        snprintf(c[CROSS_VALUE].heading, sizeof c[0].heading, "%s", unit);
+        snprintf(c[CROSS_VALUE].unit, sizeof c[0].unit, " %s", unit);
+        for (int k = 0; k < CROSS_PER_DEVICE; k++)
+            snprintf(c[k].subject, sizeof c[k].subject, "%s", x->label[s]);
+        cl->device_col[s] = cl->l.ncolumns;
+        for (int k = 0; k < CROSS_PER_DEVICE; k++)
+            sb_layout_add(&cl->l, &c[k]);
+    }
+    for (int s = 0; s < x->ndevices; s++) {
+        cl->other_col[s] = -1;
+        if (s == x->reference)
+            continue;
+        char ratio[64];
+        snprintf(ratio, sizeof ratio, "%s/%s", x->label[s], x->label[x->reference]);
+        int g = sb_layout_add_group(&cl->l, ratio);
+        sb_layout_column c[CROSS_PER_OTHER] = {
+            [CROSS_RATIO] = {.heading = "ratio", .gap = 2, .right = 1, .give_way = 1,
+                             .noted = 1, .group = g},
+            [CROSS_VERDICT] = {.heading = "verdict", .gap = 1, .give_way = 3, .noted = 1,
+                               .group = g},
+        };
+        snprintf(c[CROSS_RATIO].note, sizeof c[0].note, "%s", ratio);
+        cl->other_col[s] = cl->l.ncolumns;
+        for (int k = 0; k < CROSS_PER_OTHER; k++)
+            sb_layout_add(&cl->l, &c[k]);
+    }
 }
 
-/* The side-by-side heading: each device's columns, then each other
- * device's ratio against the reference and its verdict. */
-static void cross_heading(const sb_crossapi *x, const sb_result *f, FILE *out)
+/* A variant's cells: each device's figures ("-" where it has none), each
+ * other device's ratio and verdict. */
+static void cross_cells(const sb_run *run, const sb_crossapi *x, const cross_layout *cl,
+                        const sb_result *f, const sb_cross_row *row, sb_layout_cells *c)
 {
     const int ref = x->reference;
-    fprintf(out, "  %-16s", "");
-    for (int s = 0; s < x->ndevices; s++)
-        fprintf(out, " | %-35s", x->label[s]);
-    fprintf(out, " |\n  %-16s", "variant");
-    for (int s = 0; s < x->ndevices; s++)
-        fprintf(out, " | %10s %6s %10s %6s", "median ms", "spread", sb_quantity_unit(f->quantity),
-                "roof%");
-    fprintf(out, " |");
+    memset(c, 0, sizeof *c);
+    variant_cell(f, &run->results[row->result[ref] >= 0 ? (size_t)row->result[ref] : row->first],
+                 c->cell[0], SB_LAYOUT_CELL);
+    for (int s = 0; s < x->ndevices; s++) {
+        char(*d)[SB_LAYOUT_CELL] = &c->cell[cl->device_col[s]];
+        if (row->result[s] < 0) {
+            snprintf(d[CROSS_MEDIAN], SB_LAYOUT_CELL, "-");
+            continue;
+        }
+        const sb_result *r = &run->results[row->result[s]];
+        snprintf(d[CROSS_MEDIAN], SB_LAYOUT_CELL, "%.4f", r->ms.median);
+        snprintf(d[CROSS_SPREAD], SB_LAYOUT_CELL, "%.1f%%", 100.0 * r->ms.spread);
+        snprintf(d[CROSS_VALUE], SB_LAYOUT_CELL, "%.2f", r->value);
+        if (r->roof_share > 0)
+            snprintf(d[CROSS_ROOF], SB_LAYOUT_CELL, "%.1f", 100.0 * r->roof_share);
+    }
     for (int s = 0; s < x->ndevices; s++) {
         if (s == ref)
             continue;
-        char ratio[64];
-        snprintf(ratio, sizeof ratio, "%s/%s", x->label[s], x->label[ref]);
-        fprintf(out, " %*s %-26s %-24s", ratio_width(x, s), ratio, "verdict", "95% interval");
+        char(*o)[SB_LAYOUT_CELL] = &c->cell[cl->other_col[s]];
+        snprintf(o[CROSS_RATIO], SB_LAYOUT_CELL, "-");
+        if (row->verdict[s].kind != SB_VERDICT_NONE)
+            snprintf(o[CROSS_RATIO], SB_LAYOUT_CELL, "%.3f", row->verdict[s].speed_ratio);
+        sb_verdict_text(&row->verdict[s], x->label[ref], x->label[s], o[CROSS_VERDICT],
+                        SB_LAYOUT_CELL);
     }
-    fprintf(out, " model\n");
 }
 
-/* One variant side by side, and a line per device whose PTX was compared. */
-static void cross_line(const sb_run *run, const sb_crossapi *x, const sb_result *f,
-                       const sb_cross_row *row, FILE *out)
+/* Under a side-by-side row: each verdict's interval (or the rule it was
+ * reached by), the columns that gave way and the notes; the model; then a
+ * line per device whose PTX was compared. */
+static void cross_under_row(const sb_run *run, const sb_crossapi *x, const sb_layout *l,
+                            const sb_cross_row *row, const sb_layout_cells *cells, int width,
+                            FILE *out)
 {
     const int ref = x->reference;
     /* Notes (intensity, occupancy) from the reference's row where it has one. */
     const sb_result *any =
         &run->results[row->result[ref] >= 0 ? (size_t)row->result[ref] : row->first];
-    char name[80], model[256], notes[128];
-    variant_cell(f, any, name, sizeof name);
-    sb_result_model_text(any, model, sizeof model);
-    sb_result_notes(any, notes, sizeof notes);
-    fprintf(out, "  %-16s", name);
+    char details[1024] = "", more[512], model[256];
     for (int s = 0; s < x->ndevices; s++) {
-        if (row->result[s] < 0) {
-            fprintf(out, " | %10s %6s %10s %6s", "-", "-", "-", "-");
+        if (s == ref || row->verdict[s].kind == SB_VERDICT_NONE)
             continue;
-        }
-        const sb_result *r = &run->results[row->result[s]];
-        char roof[16] = "-";
-        if (r->roof_share > 0)
-            snprintf(roof, sizeof roof, "%.1f", 100.0 * r->roof_share);
-        fprintf(out, " | %10.4f %5.1f%% %10.2f %6s", r->ms.median, 100.0 * r->ms.spread, r->value,
-                roof);
-    }
-    fprintf(out, " |");
-    for (int s = 0; s < x->ndevices; s++) {
-        if (s == ref)
-            continue;
-        char ratio[16] = "-", verdict[96], interval[48];
-        if (row->verdict[s].kind != SB_VERDICT_NONE)
-            snprintf(ratio, sizeof ratio, "%.3f", row->verdict[s].speed_ratio);
-        sb_verdict_text(&row->verdict[s], x->label[ref], x->label[s], verdict, sizeof verdict);
+        char interval[64];
         sb_verdict_interval_text(&row->verdict[s], SB_INTERVAL_SPEED, interval, sizeof interval);
-        fprintf(out, " %*s %-26s %-24s", ratio_width(x, s), ratio, verdict,
-                interval[0] ? interval : "-");
+        snprintf(more, sizeof more, "%s/%s%s%s", x->label[s], x->label[ref],
+                 interval[0] == '[' ? " 95% interval " : ": ", interval);
+        join(details, sizeof details, more);
     }
-    fprintf(out, " %s%s%s\n", notes, notes[0] && model[0] ? "; " : "", model);
+    sb_layout_given_way(l, cells, more, sizeof more);
+    join(details, sizeof details, more);
+    sb_result_notes(any, more, sizeof more);
+    join(details, sizeof details, more);
+    sb_result_model_text(any, model, sizeof model);
+    under_row(details, model, width, out);
     for (int s = 0; s < x->ndevices; s++)
         if (s != ref && row->ptx[s][0])
-            fprintf(out, "  %-16s   PTX %s vs %s: %s\n", "", x->label[s], x->label[ref],
-                    row->ptx[s]);
+            foldf(out, width, UNDER_ROW, UNDER_ROW_MORE, "PTX %s vs %s: %s", x->label[s],
+                  x->label[ref], row->ptx[s]);
 }
 
-/* Side by side: one line per variant, each device's median, spread, figure
- * and roof share, then each other device's speed against the reference,
- * the verdict and the speed ratio's interval (or the rule used without
- * one); a second line when the PTX was compared. */
+/* Side by side: one row per variant, each device's median, spread, figure
+ * and roof share, then each other device's speed against the reference
+ * and the verdict, with the lines under it. */
 static void cross_section(const sb_run *run, const sb_crossapi *x, const sb_cross_experiment *e,
-                          FILE *out)
+                          int width, FILE *out)
 {
     const sb_result *f = &run->results[e->first];
-    experiment_heading(f, out);
-    cross_heading(x, f, out);
-    for (size_t j = 0; j < e->nrows; j++)
-        cross_line(run, x, f, &x->rows[e->rows[j]], out);
-    flops_legend(run, f, out);
+    cross_layout cl;
+    sb_layout_cells cells;
+    experiment_heading(f, width, out);
+    sb_layout_init(&cl.l, width);
+    cross_columns(&cl, x, f->quantity);
+    for (size_t j = 0; j < e->nrows; j++) {
+        cross_cells(run, x, &cl, f, &x->rows[e->rows[j]], &cells);
+        sb_layout_measure(&cl.l, &cells);
+    }
+    sb_layout_fit(&cl.l);
+    sb_layout_heading(&cl.l, out);
+    for (size_t j = 0; j < e->nrows; j++) {
+        const sb_cross_row *row = &x->rows[e->rows[j]];
+        cross_cells(run, x, &cl, f, row, &cells);
+        sb_layout_row(&cl.l, &cells, out);
+        cross_under_row(run, x, &cl.l, row, &cells, width, out);
+    }
+    flops_legend(run, f, width, out);
 }
 
 /* What block e's numbers show, under its table. */
-static void lessons_block(const sb_analysis *a, size_t e, FILE *out)
+static void lessons_block(const sb_analysis *a, size_t e, int width, FILE *out)
 {
     sb_lessons l;
     sb_lessons_of(a, e, &l);
     for (int i = 0; i < l.n; i++)
-        fprintf(out, "  Lesson: %s\n", l.text[i]);
+        sb_layout_fold(out, width, "  Lesson: ", 4, l.text[i]);
 }
 
 sb_report_writer sb_report_table;
@@ -220,29 +428,37 @@ void sb_table_header(const sb_analysis *a, FILE *out)
 {
     const sb_run *run = a->run;
     const sb_crossapi *x = &a->cross;
-    fprintf(out, "simtbench %s  %s  %s\n", run->tool_version, run->date, run->host);
+    const int width = sb_layout_width();
+    foldf(out, width, "", 2, "simtbench %s  %s  %s", run->tool_version, run->date, run->host);
     if (run->interrupted)
-        fprintf(out, "interrupted: only the results that finished before the signal\n");
-    fprintf(out, "GB/s = 10^9 bytes/s of useful bytes read plus written over the median "
-                 "device-event time\n\n");
-    device_section(run, out);
-    if (sb_crossapi_side_by_side(x))
-        fprintf(out, "\nSide by side against %s: X/%s is the speed ratio (%s's median time over "
-                     "X's; above 1, X is faster), with its 95%% interval.\n%s\n",
-                x->label[x->reference], x->label[x->reference], x->label[x->reference],
-                SB_VERDICT_RULE);
+        sb_layout_fold(out, width, "", 2,
+                       "interrupted: only the results that finished before the signal");
+    sb_layout_fold(out, width, "", 2, "GB/s = 10^9 bytes/s of useful bytes read plus written "
+                   "over the median device-event time");
+    fputc('\n', out);
+    device_section(run, width, out);
+    if (sb_crossapi_side_by_side(x)) {
+        const char *ref = x->label[x->reference];
+        fputc('\n', out);
+        foldf(out, width, "", 0, "Side by side against %s: each device's median time in ms, "
+              "its spread, figure and roof%%; X/%s is the speed ratio (%s's median time over "
+              "X's; above 1, X is faster), with its 95%% interval on the line under the row.",
+              ref, ref, ref);
+        sb_layout_fold(out, width, "", 0, SB_VERDICT_RULE);
+    }
 }
 
 void sb_table_block(const sb_analysis *a, size_t e, FILE *out)
 {
     const sb_crossapi *x = &a->cross;
+    const int width = sb_layout_width();
     if (e >= x->nexperiments)
         return;
     if (sb_crossapi_side_by_side(x))
-        cross_section(a->run, x, &x->experiments[e], out);
+        cross_section(a->run, x, &x->experiments[e], width, out);
     else
-        experiment_section(a->run, &x->experiments[e], out);
-    lessons_block(a, e, out);
+        experiment_section(a->run, &x->experiments[e], width, out);
+    lessons_block(a, e, width, out);
 }
 
 int sb_report_table(const sb_analysis *a, FILE *out, char *err, size_t n)

@@ -364,6 +364,7 @@ static void record_identity(const variant_run *vr, sb_result *r)
     r->role = (int)v->role;
     r->rows = vr->p->rows;
     r->cols = vr->p->cols;
+    r->size_kind = vr->e->size_kind;
     memcpy(r->grid, vr->plan.geometry.grid, sizeof r->grid);
     memcpy(r->block, vr->plan.geometry.block, sizeof r->block);
     r->reps = vr->suite->reps;

@@ -19,8 +19,11 @@ skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 check() { if eval "$2"; then ok "$1"; else not_ok "$1"; sed "s|^|# |" "$tmp/out" "$tmp/err" 2>/dev/null | head -20; fi; }
 
 # list [VAR=VALUE...]: `simtbench --list` in that environment; its
-# backends' lines into $tmp/out, the status in $rc.
-list() { env "$@" "$SB" --list >"$tmp/all" 2>"$tmp/err"; rc=$?; sed -n '/^Backends/,$p' "$tmp/all" >"$tmp/out"; }
+# backends' lines into $tmp/out, each with the lines it was folded into
+# (indented 13 spaces) joined again, the status in $rc.
+unfold() { awk '/^             [^ ]/ && n { sub(/^ +/, " "); l = l $0; next }
+    { if (n) print l; l = $0; n = 1 } END { if (n) print l }'; }
+list() { env "$@" "$SB" --list >"$tmp/all" 2>"$tmp/err"; rc=$?; sed -n '/^Backends/,$p' "$tmp/all" | unfold >"$tmp/out"; }
 
 echo "1..11"
 

@@ -44,7 +44,11 @@ sed 's/^/# /' "$tmp/list"
 for b in "$@"; do
     module=$pkglibdir/simtbench_$b.so
     check "the $b module is installed as $module" '[ -r "$module" ]'
-    line=$(grep "^  $b " "$tmp/list")
+    # The backend's line, with the lines --list folded it into (indented
+    # 13 spaces; a path is cut, not moved) joined again.
+    line=$(awk -v b="  $b " 'index($0, b) == 1 { l = $0; on = 1; next }
+        on && /^             [^ ]/ { sub(/^ +/, ""); l = l $0; next }
+        on { exit } END { print l }' "$tmp/list")
     case $line in
     *" available ($module)")
         ok "--list loads the $b module from $pkglibdir"

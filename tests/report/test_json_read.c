@@ -273,6 +273,53 @@ static void unavailable_backends(void **state)
         fail_msg("%s", err);
 }
 
+/* The size's kind read from a result of that experiment and family, with
+ * `more` spliced into it ("" or ", \"size_kind\": ..."). */
+static sb_size_kind size_kind_read(const char *experiment, const char *family, const char *more)
+{
+    char path[128], err[1024];
+    snprintf(path, sizeof path, "%s/run.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "{\"schema\": \"%s\", \"devices\": [{\"backend\": \"b0\", \"name\": \"GPU\"}],\n"
+            " \"results\": [{\"backend\": \"b0\", \"device\": 0, \"experiment\": \"%s\",\n"
+            "   \"family\": \"%s\", \"variant\": \"v\", \"unit\": \"GB/s\", "
+            "\"time_ms\": {\"median\": 0.5}%s}]}\n",
+            v1, experiment, family, more);
+    assert_int_equal(fclose(f), 0);
+    sb_run run;
+    if (sb_run_read_json(path, &run, err, sizeof err))
+        fail_msg("%s", err);
+    sb_size_kind kind = run.results[0].size_kind;
+    sb_run_free(&run);
+    return kind;
+}
+
+/* size_kind is read where the file has it, null is "not said", and a file
+ * older than the field gets its experiment's kind of that time. */
+static void size_kind_read_or_guessed(void **state)
+{
+    (void)state;
+    const char *threads = ", \"size_kind\": \"threads\"", *null = ", \"size_kind\": null";
+    assert_int_equal(size_kind_read("e", "f", threads), SB_SIZE_THREADS);
+    assert_int_equal(size_kind_read("transpose", "transpose", threads), SB_SIZE_THREADS);
+    assert_int_equal(size_kind_read("matmul", "tiling", null), SB_SIZE_UNKNOWN);
+    assert_int_equal(size_kind_read("e", "f", ""), SB_SIZE_UNKNOWN);
+    assert_int_equal(size_kind_read("transpose", "transpose", ""), SB_SIZE_MATRIX);
+    assert_int_equal(size_kind_read("matmul", "tiling", ""), SB_SIZE_MATRIX);
+    assert_int_equal(size_kind_read("vecadd", "coarsening", ""), SB_SIZE_ELEMENTS);
+    assert_int_equal(size_kind_read("occupancy", "occupancy", ""), SB_SIZE_ELEMENTS);
+    assert_int_equal(size_kind_read("global_walk", "global", ""), SB_SIZE_WALKS);
+    assert_int_equal(size_kind_read("global_perm", "global", ""), SB_SIZE_WORDS);
+    assert_int_equal(size_kind_read("shared_tile", "shared", ""), SB_SIZE_THREADS);
+    EXPECT("results[0].size_kind: \"pixels\" is not one of matrix, elements, words, threads, "
+           "walks",
+           v1, "", ", \"size_kind\": \"pixels\"");
+    EXPECT("results[0].size_kind: expected a string, got a number", v1, "",
+           ", \"size_kind\": 2");
+}
+
 /* What the program itself wrote reads back, whatever its size. */
 static void reads_what_the_program_writes(void **state)
 {
@@ -311,6 +358,7 @@ int main(void)
         cmocka_unit_test(long_names_cut_between_characters),
         cmocka_unit_test(unavailable_backends),
         cmocka_unit_test(reads_what_the_program_writes),
+        cmocka_unit_test(size_kind_read_or_guessed),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

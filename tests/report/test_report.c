@@ -10,6 +10,7 @@
 #include "run/analysis.h"
 #include "run/crossapi.h"
 #include "report/json_read.h"
+#include "report/describe.h"
 #include "report/plot.h"
 #include "report/report.h"
 
@@ -38,6 +39,7 @@ static void fixture(sb_run *run, int nresults)
         snprintf(r.kernel, sizeof r.kernel, "transpose_tiled");
         snprintf(r.params, sizeof r.params, "TILE=32 PAD=1");
         r.rows = r.cols = 8192;
+        r.size_kind = SB_SIZE_MATRIX;
         r.reps = 20;
         r.ms.median = 0.15;
         r.ms.min = 0.149;
@@ -108,7 +110,7 @@ static void table_rows_and_device(void **state)
     fixture(&run, 2);
     char *t = render(SB_FORMAT_TABLE, &run);
     assert_non_null(strstr(t, "theoretical peak 4814 GB/s"));
-    assert_non_null(strstr(t, "transpose  8192x8192"));
+    assert_non_null(strstr(t, "transpose  8192 x 8192 floats  (20 reps"));
     assert_non_null(strstr(t, "padded"));
     assert_non_null(strstr(t, "3579.14"));
     assert_non_null(strstr(t, "89.5")); /* share of the 4000 GB/s roof */
@@ -289,6 +291,7 @@ static void fixture2(sb_run *run)
             snprintf(r.experiment, sizeof r.experiment, "transpose");
             snprintf(r.variant, sizeof r.variant, "%s", rows[i].variant);
             r.rows = r.cols = 1024;
+            r.size_kind = SB_SIZE_MATRIX;
             r.reps = 20;
             r.ms.median = d ? rows[i].opencl_ms : rows[i].cuda_ms;
             r.ms.min = r.ms.median * 0.99;
@@ -428,7 +431,7 @@ static void table_side_by_side(void **state)
     assert_non_null(strstr(t, "PTX opencl vs cuda: same memory instructions"));
     assert_non_null(line_with(t, "  cuda_only ", line, sizeof line));
     assert_non_null(strstr(line, "n/a"));
-    assert_int_equal(count_of(t, "transpose  1024x1024"), 1);
+    assert_int_equal(count_of(t, "transpose  1024 x 1024 floats  (20 reps"), 1);
     free(t);
     sb_run_free(&run);
 }
@@ -767,8 +770,48 @@ static void json_reference_round_trip(void **state)
     sb_run_free(&run);
 }
 
+/* Each size kind's words, numbers of five digits up grouped. */
+static void sizes_with_their_units(void **state)
+{
+    (void)state;
+    static const struct {
+        sb_size_kind kind;
+        long rows, cols;
+        const char *text;
+    } cases[] = {
+        {SB_SIZE_MATRIX, 8192, 8192, "8192 x 8192 floats"},
+        {SB_SIZE_MATRIX, 16384, 33, "16 384 x 33 floats"},
+        {SB_SIZE_ELEMENTS, 67108864, 1, "67 108 864 elements"},
+        {SB_SIZE_ELEMENTS, 1000, 1, "1000 elements"},
+        {SB_SIZE_WORDS, 8192, 8192, "67 108 864 4-byte words"},
+        {SB_SIZE_THREADS, 1056, 2048, "2 162 688 threads"},
+        {SB_SIZE_THREADS, 1, 512, "512 threads"},
+        {SB_SIZE_WALKS, 256, 270336, "270 336 threads, 256 words each"},
+        {SB_SIZE_UNKNOWN, 64, 4096, "64x4096"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sb_result r;
+        memset(&r, 0, sizeof r);
+        r.size_kind = cases[i].kind;
+        r.rows = cases[i].rows;
+        r.cols = cases[i].cols;
+        char text[64];
+        sb_result_size_text(&r, text, sizeof text);
+        assert_string_equal(text, cases[i].text);
+    }
+    /* A variant at another size than its block's says so, in its units. */
+    sb_run run;
+    fixture(&run, 2);
+    run.results[1].rows = run.results[1].cols = 64;
+    char *t = render(SB_FORMAT_TABLE, &run);
+    assert_non_null(strstr(t, "\n  padded@64 x 64 floats "));
+    free(t);
+    sb_run_free(&run);
+}
+
 int main(void)
 {
+    unsetenv("COLUMNS"); /* the table's lines at their width of 100 */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table_rows_and_device),
         cmocka_unit_test(csv_quotes_and_shape),
@@ -790,6 +833,7 @@ int main(void)
         cmocka_unit_test(reference_first_or_named),
         cmocka_unit_test(saved_figures_kept),
         cmocka_unit_test(json_reference_round_trip),
+        cmocka_unit_test(sizes_with_their_units),
     };
     SB_TEST_MAIN(tests);
 }

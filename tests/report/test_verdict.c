@@ -298,6 +298,30 @@ static const char *line_with(const char *text, const char *needle, char *buf, si
     return buf;
 }
 
+/* text with every run of spaces and newlines made one space, in place:
+ * what folding a paragraph into lines does not change. */
+static char *squashed(char *text)
+{
+    char *to = text;
+    for (const char *p = text; *p; p++)
+        if (!((*p == ' ' || *p == '\n') && to > text && to[-1] == ' '))
+            *to++ = *p == '\n' ? ' ' : *p;
+    *to = '\0';
+    return text;
+}
+
+/* The line after the one holding needle (past its first character): what
+ * the table puts under a row. */
+static const char *line_under(const char *text, const char *needle, char *buf, size_t n)
+{
+    const char *p = strstr(text, needle);
+    if (!p || !strchr(p + 1, '\n'))
+        return NULL;
+    p = strchr(p + 1, '\n') + 1;
+    snprintf(buf, n, "%.*s", (int)strcspn(p, "\n"), p);
+    return buf;
+}
+
 static void every_format_shows_the_interval(void **state)
 {
     (void)state;
@@ -310,13 +334,14 @@ static void every_format_shows_the_interval(void **state)
     assert_int_equal(v->kind, SB_VERDICT_SAME);
     char interval[48], line[2048];
     sb_verdict_interval_text(v, SB_INTERVAL_SPEED, interval, sizeof interval);
-    char *t = render(SB_FORMAT_TABLE, &a);
-    assert_non_null(strstr(t, SB_VERDICT_RULE));
-    assert_non_null(strstr(t, "95% interval"));
-    assert_non_null(line_with(t, "  same ", line, sizeof line));
+    char *t = render(SB_FORMAT_TABLE, &a), rule[] = SB_VERDICT_RULE;
+    /* The interval on the line under the row, the rule folded into lines. */
+    assert_non_null(line_under(t, "\n  same ", line, sizeof line));
+    assert_non_null(strstr(line, "opencl/cuda 95% interval "));
     assert_non_null(strstr(line, interval));
-    assert_non_null(line_with(t, "  slow ", line, sizeof line));
-    assert_non_null(strstr(line, "spread rule (3 samples)"));
+    assert_non_null(line_under(t, "\n  slow ", line, sizeof line));
+    assert_non_null(strstr(line, "opencl/cuda: spread rule (3 samples)"));
+    assert_non_null(strstr(squashed(t), squashed(rule)));
     free(t);
     t = render(SB_FORMAT_MARKDOWN, &a);
     assert_non_null(strstr(t, "| opencl/cuda | verdict | 95% interval |"));

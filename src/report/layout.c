@@ -1,0 +1,320 @@
+#include "report/layout.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sb_layout_width(void)
+{
+    const char *s = getenv("COLUMNS");
+    if (!s || !*s)
+        return SB_LAYOUT_WIDTH;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || end == s)
+        return SB_LAYOUT_WIDTH;
+    return v < SB_LAYOUT_MIN_WIDTH ? SB_LAYOUT_MIN_WIDTH
+           : v > SB_LAYOUT_MAX_WIDTH ? SB_LAYOUT_MAX_WIDTH
+                                     : (int)v;
+}
+
+/* A UTF-8 continuation byte: part of the character before it. */
+static int continuation(unsigned char c)
+{
+    return (c & 0xC0) == 0x80;
+}
+
+int sb_layout_text_width(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += !continuation((unsigned char)*s);
+    return n;
+}
+
+/* Whether the space at p may end a line: not inside a grouped number. */
+static int breakable(const char *text, const char *p)
+{
+    return !(p > text && isdigit((unsigned char)p[-1]) && isdigit((unsigned char)p[1]));
+}
+
+/* How many bytes of p go on a line of `room` columns: all of it when it
+ * fits, else up to the last space it may fold at, else as many whole
+ * characters as fit (at least one). */
+static size_t line_bytes(const char *text, const char *p, int room)
+{
+    int cols = 0;
+    size_t fold = 0, cut = 0;
+    const char *q = p;
+    for (; *q; q++) {
+        if (continuation((unsigned char)*q))
+            continue;
+        if (*q == ' ' && breakable(text, q))
+            fold = (size_t)(q - p);
+        if (cols == room)
+            break;
+        cols++;
+        cut = (size_t)(q - p);
+    }
+    if (!*q)
+        return (size_t)(q - p);
+    if (*q == ' ' && breakable(text, q))
+        return (size_t)(q - p);
+    if (fold > 0)
+        return fold;
+    /* No space to fold at: cut after the last whole character that fits. */
+    while (p[cut + 1] && continuation((unsigned char)p[cut + 1]))
+        cut++;
+    return cut + 1;
+}
+
+void sb_layout_fold(FILE *out, int width, const char *first, int indent, const char *text)
+{
+    const char *p = text;
+    int lead = sb_layout_text_width(first);
+    fputs(first, out);
+    while (*p == ' ')
+        p++;
+    for (;;) {
+        int room = width - lead > 1 ? width - lead : 1;
+        size_t len = line_bytes(text, p, room), shown = len;
+        while (shown > 0 && p[shown - 1] == ' ')
+            shown--;
+        fwrite(p, 1, shown, out);
+        fputc('\n', out);
+        p += len;
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            return;
+        fprintf(out, "%*s", indent, "");
+        lead = indent;
+    }
+}
+
+/* ------------------------------------------------------------ columns */
+
+void sb_layout_init(sb_layout *l, int width)
+{
+    memset(l, 0, sizeof *l);
+    l->width = width;
+}
+
+int sb_layout_add(sb_layout *l, const sb_layout_column *c)
+{
+    if (l->ncolumns >= SB_LAYOUT_MAX_COLUMNS)
+        return -1;
+    sb_layout_column *k = &l->column[l->ncolumns];
+    *k = *c;
+    k->width = sb_layout_text_width(k->heading);
+    k->filled = k->shown = 0;
+    return l->ncolumns++;
+}
+
+int sb_layout_add_group(sb_layout *l, const char *label)
+{
+    if (l->ngroups >= SB_LAYOUT_MAX_GROUPS)
+        return 0;
+    snprintf(l->group[l->ngroups], sizeof l->group[0], "%s", label);
+    return ++l->ngroups;
+}
+
+void sb_layout_measure(sb_layout *l, const sb_layout_cells *cells)
+{
+    for (int c = 0; c < l->ncolumns; c++) {
+        int w = sb_layout_text_width(cells->cell[c]);
+        if (w > l->column[c].width)
+            l->column[c].width = w;
+        if (cells->cell[c][0])
+            l->column[c].filled = 1;
+    }
+}
+
+/* The spaces before a kept column: the widest gap of it and of the
+ * columns that gave way since the last kept one, so that a group keeps
+ * the gap that opens it. */
+static int gap_before(const sb_layout *l, int c)
+{
+    int gap = l->column[c].gap;
+    for (int k = c - 1; k >= 0 && !l->column[k].shown; k--)
+        if (l->column[k].gap > gap)
+            gap = l->column[k].gap;
+    return gap;
+}
+
+/* Where each kept column starts, and the line's width; a column's width
+ * is widths[c]. */
+static int positions(const sb_layout *l, const int *widths, int *start)
+{
+    int at = 0;
+    for (int c = 0; c < l->ncolumns; c++) {
+        if (!l->column[c].shown)
+            continue;
+        at += gap_before(l, c);
+        start[c] = at;
+        at += widths[c];
+    }
+    return at;
+}
+
+/* The widths the row would have: the columns', the first one's as
+ * fitted, and the first kept column of each group widened until the
+ * group is as wide as its label.  The line's width. */
+static int row_widths(const sb_layout *l, int *widths)
+{
+    int start[SB_LAYOUT_MAX_COLUMNS];
+    for (int c = 0; c < l->ncolumns; c++)
+        widths[c] = c == 0 ? l->first_width : l->column[c].width;
+    for (int g = 0; g < l->ngroups; g++) {
+        int first = -1, end = 0;
+        positions(l, widths, start);
+        for (int c = 0; c < l->ncolumns; c++)
+            if (l->column[c].shown && l->column[c].group == g + 1) {
+                first = first < 0 ? c : first;
+                end = start[c] + widths[c];
+            }
+        int short_by = first < 0 ? 0 : sb_layout_text_width(l->group[g]) - (end - start[first]);
+        if (short_by > 0)
+            widths[first] += short_by;
+    }
+    return positions(l, widths, start);
+}
+
+/* The widest rank of give_way among the kept columns; 0 when none is left
+ * to give way. */
+static int next_to_give_way(const sb_layout *l)
+{
+    int top = 0;
+    for (int c = 1; c < l->ncolumns; c++)
+        if (l->column[c].shown && l->column[c].give_way > top)
+            top = l->column[c].give_way;
+    return top;
+}
+
+void sb_layout_fit(sb_layout *l)
+{
+    int widths[SB_LAYOUT_MAX_COLUMNS];
+    for (int c = 0; c < l->ncolumns; c++)
+        l->column[c].shown = c == 0 || l->column[c].filled;
+    /* Names past a third of the line go on a line of their own, before any
+       figure gives way to them. */
+    l->first_width = l->ncolumns ? l->column[0].width : 0;
+    int third = l->width / 3;
+    int heading = l->ncolumns ? sb_layout_text_width(l->column[0].heading) : 0;
+    if (l->first_width > third)
+        l->first_width = third > heading ? third : heading;
+    int top;
+    while (row_widths(l, widths) > l->width && (top = next_to_give_way(l)) > 0)
+        for (int c = 1; c < l->ncolumns; c++)
+            if (l->column[c].shown && l->column[c].give_way == top)
+                l->column[c].shown = 0;
+    int over = row_widths(l, widths) - l->width;
+    if (over > 0 && l->ncolumns)
+        l->first_width = l->first_width - over > 1 ? l->first_width - over : 1;
+    row_widths(l, l->row_width);
+}
+
+/* Spaces owed before the next text; written only when text follows, so
+ * that no line ends in spaces. */
+static void pad(FILE *out, int *owed)
+{
+    if (*owed > 0)
+        fprintf(out, "%*s", *owed, "");
+    *owed = 0;
+}
+
+/* The kept cells in their columns, the first one left empty when `blank`. */
+static void cells_line(const sb_layout *l, const sb_layout_cells *cells, int blank, FILE *out)
+{
+    int owed = 0;
+    for (int c = 0; c < l->ncolumns; c++) {
+        const sb_layout_column *k = &l->column[c];
+        if (!k->shown)
+            continue;
+        int w = l->row_width[c];
+        const char *text = c == 0 && blank ? "" : cells->cell[c];
+        int room = w - sb_layout_text_width(text);
+        owed += gap_before(l, c) + (k->right ? room : 0);
+        if (text[0]) {
+            pad(out, &owed);
+            fputs(text, out);
+        }
+        owed += k->right ? 0 : room;
+    }
+    fputc('\n', out);
+}
+
+void sb_layout_row(const sb_layout *l, const sb_layout_cells *cells, FILE *out)
+{
+    if (!l->ncolumns)
+        return;
+    int wide = sb_layout_text_width(cells->cell[0]) > l->first_width, more = !wide;
+    if (wide) {
+        char indent[64];
+        int gap = l->column[0].gap < 63 ? l->column[0].gap : 63;
+        snprintf(indent, sizeof indent, "%*s", gap, "");
+        sb_layout_fold(out, l->width, indent, gap + 2, cells->cell[0]);
+    }
+    for (int c = 1; c < l->ncolumns && !more; c++)
+        more = l->column[c].shown && cells->cell[c][0];
+    if (more)
+        cells_line(l, cells, wide, out);
+}
+
+void sb_layout_heading(const sb_layout *l, FILE *out)
+{
+    if (l->ngroups > 0) {
+        int start[SB_LAYOUT_MAX_COLUMNS], at = 0;
+        positions(l, l->row_width, start);
+        for (int g = 0; g < l->ngroups; g++)
+            for (int c = 0; c < l->ncolumns; c++)
+                if (l->column[c].shown && l->column[c].group == g + 1) {
+                    if (start[c] > at)
+                        fprintf(out, "%*s", start[c] - at, "");
+                    fputs(l->group[g], out);
+                    at = (start[c] > at ? start[c] : at) + sb_layout_text_width(l->group[g]);
+                    break;
+                }
+        fputc('\n', out);
+    }
+    sb_layout_cells headings;
+    for (int c = 0; c < l->ncolumns; c++)
+        snprintf(headings.cell[c], sizeof headings.cell[c], "%s", l->column[c].heading);
+    sb_layout_row(l, &headings, out);
+}
+
+/* Whether column c gave way with a cell worth noting. */
+static int to_note(const sb_layout *l, const sb_layout_cells *cells, int c)
+{
+    const sb_layout_column *k = &l->column[c];
+    return !k->shown && k->noted && cells->cell[c][0] && strcmp(cells->cell[c], "-") != 0;
+}
+
+void sb_layout_given_way(const sb_layout *l, const sb_layout_cells *cells, char *buf, size_t n)
+{
+    int done[SB_LAYOUT_MAX_COLUMNS] = {0};
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < l->ncolumns; c++) {
+        if (done[c] || !to_note(l, cells, c))
+            continue;
+        const char *note = l->column[c].note;
+        int w = snprintf(buf + used, n - used, "%s%s", used ? "; " : "", note);
+        used = w < 0 || (size_t)w >= n - used ? n - 1 : used + (size_t)w;
+        /* This column and every later one of the same note that gave way with it. */
+        for (int k = c, first = 1; k < l->ncolumns && used + 1 < n; k++) {
+            const sb_layout_column *o = &l->column[k];
+            if (done[k] || !to_note(l, cells, k) || strcmp(o->note, note) != 0 ||
+                o->give_way != l->column[c].give_way)
+                continue;
+            done[k] = 1;
+            w = snprintf(buf + used, n - used, "%s%s%s%s%s%s", first ? "" : ",",
+                         first && !note[0] ? "" : " ", o->subject, o->subject[0] ? " " : "",
+                         cells->cell[k], o->unit);
+            used = w < 0 || (size_t)w >= n - used ? n - 1 : used + (size_t)w;
+            first = 0;
+        }
+    }
+}
