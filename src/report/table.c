@@ -66,8 +66,8 @@ static void figure(char *buf, size_t n, size_t *used, const char *sep, double va
         append(buf, n, used, "%s unknown", what);
 }
 
-/* The device's memory: its theoretical peak, or why there is none, and
- * the copy it measured in the run. */
+/* The device's memory: its theoretical peak, or why there is none.  The
+ * copy it measured is under each block whose roof% it is. */
 static void device_memory(const sb_run_device *d, int width, FILE *out)
 {
     const sb_device_info *in = &d->info;
@@ -87,16 +87,6 @@ static void device_memory(const sb_run_device *d, int width, FILE *out)
         foldf(out, width, at, DEVICE_MORE, "memory bus width and clock: not exposed by the %s "
               "API, so no theoretical peak", d->backend);
     }
-    double copy = sb_device_copy_roof(d);
-    if (copy > 0 && peak > 0)
-        foldf(out, width, at, DEVICE_MORE, "measured %s %.1f GB/s = %.1f%% of peak",
-              d->memcpy_gbs > 0 ? "API copy" : "copy kernel", copy, 100.0 * copy / peak);
-    else if (copy > 0)
-        foldf(out, width, at, DEVICE_MORE, "measured %s %.1f GB/s",
-              d->memcpy_gbs > 0 ? "API copy" : "copy kernel", copy);
-    else
-        foldf(out, width, at, DEVICE_MORE, "copy bandwidth not measured in this run (the memcpy "
-              "rows of transpose, vecadd and occupancy measure it)");
 }
 
 static void device_section(const sb_run *run, int width, FILE *out)
@@ -136,20 +126,70 @@ static void experiment_heading(const sb_result *f, int width, FILE *out)
     sb_result_size_text(f, size, sizeof size);
     fputc('\n', out);
     foldf(out, width, "", 2,
-          "%s  %s  (%d reps after at least %d warm-ups and 20 ms; every row verified)",
+          "%s  %s  (%d reps after at least %d warm-ups, the device busy 20 ms; every row "
+          "verified)",
           f->experiment, size, f->reps, f->warmup);
 }
 
-/* Under a GFLOP/s table: what its roof% means, and why it may be missing. */
-static void flops_legend(const sb_run *run, const sb_result *f, int width, FILE *out)
+/* The roof a row's roof% is of: GB/s, or 0 where it has no share. */
+static double row_roof(const sb_result *r)
 {
+    if (r->roof_share <= 0 || r->value <= 0)
+        return 0;
+    if (r->quantity == SB_QUANTITY_BANDWIDTH)
+        return r->value / r->roof_share;
+    if (r->quantity == SB_QUANTITY_FLOPS && r->intensity > 0)
+        return r->value / (r->roof_share * r->intensity);
+    return 0;
+}
+
+/* Whether the block has an API copy row of device slot at f's size. */
+static int own_api_copy(const sb_run *run, const sb_cross_experiment *e, int slot,
+                        const sb_result *f)
+{
+    for (size_t i = 0; i < e->nresults; i++) {
+        const sb_result *r = &run->results[e->results[i]];
+        if (r->device_slot == slot && strcmp(r->kernel, "(API copy)") == 0 &&
+            r->rows == f->rows && r->cols == f->cols)
+            return 1;
+    }
+    return 0;
+}
+
+/* Under a block with roofs: what each device's roof% is taken against
+ * (the block's own API copy, or the fastest copy measured before it), and
+ * what that is of the theoretical peak; for GFLOP/s, what roof% means. */
+static void roof_legend(const sb_run *run, const sb_cross_experiment *e, int width, FILE *out)
+{
+    const sb_result *f = &run->results[e->first];
+    if (f->quantity != SB_QUANTITY_BANDWIDTH && f->quantity != SB_QUANTITY_FLOPS)
+        return;
     if (f->quantity == SB_QUANTITY_FLOPS)
-        foldf(out, width, "  ", 4, "roof%% = GFLOP/s over FLOP/B x the measured copy GB/s, the "
-              "memory-bound ceiling; over 100 means caches cut the traffic FLOP/B counts%s",
-              f->device_slot < run->ndevices &&
-                      sb_device_copy_roof(&run->devices[f->device_slot]) > 0
-                  ? ""
-                  : " (no copy measured in this run: add vecadd, occupancy or transpose)");
+        foldf(out, width, "  ", 4, "roof%% = GFLOP/s over FLOP/B x the copy roof, the "
+              "memory-bound ceiling; over 100 means caches cut the traffic FLOP/B counts");
+    int any = 0;
+    for (int slot = 0; slot < run->ndevices; slot++) {
+        double roof = 0;
+        for (size_t i = 0; i < e->nresults && roof <= 0; i++)
+            if (run->results[e->results[i]].device_slot == slot)
+                roof = row_roof(&run->results[e->results[i]]);
+        if (roof <= 0)
+            continue;
+        any = 1;
+        const sb_run_device *d = &run->devices[slot];
+        double peak = sb_device_peak_gbs(&d->info);
+        char of_peak[48] = "";
+        if (peak > 0)
+            snprintf(of_peak, sizeof of_peak, ", %.1f%% of the theoretical peak",
+                     100.0 * roof / peak);
+        foldf(out, width, "  ", 4, "roof: %s %.1f GB/s, %s%s", d->backend, roof,
+              own_api_copy(run, e, slot, f) ? "this block's API copy"
+                                            : "the fastest copy measured before this block",
+              of_peak);
+    }
+    if (!any)
+        foldf(out, width, "  ", 4, "roof%%: no copy measured before this block (transpose, "
+              "vecadd and occupancy measure one)");
 }
 
 /* The variant's name, with its size when it is not the experiment's. */
@@ -253,7 +293,7 @@ static void experiment_section(const sb_run *run, const sb_cross_experiment *e, 
         sb_result_model_text(r, model, sizeof model);
         under_row(details, model, width, out);
     }
-    flops_legend(run, f, width, out);
+    roof_legend(run, e, width, out);
 }
 
 /* ------------------------------------------------------- side by side */
@@ -410,7 +450,7 @@ static void cross_section(const sb_run *run, const sb_crossapi *x, const sb_cros
         sb_layout_row(&cl.l, &cells, out);
         cross_under_row(run, x, &cl.l, row, &cells, width, out);
     }
-    flops_legend(run, f, width, out);
+    roof_legend(run, e, width, out);
 }
 
 /* What block e's numbers show, under its table. */
