@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include "run/executor.h"
 #include "run/interrupt.h"
 #include "run/preflight.h"
+#include "run/progress.h"
 #include "run/session.h"
 #include "run/suite.h"
 
@@ -165,7 +167,13 @@ int sb_cmd_run(const sb_options *o)
     stamp(&run);
     sb_session sessions[SB_RUN_MAX_DEVICES];
     int nsessions = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     status = sb_sessions_open(&suite, sessions, &nsessions, &run);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (getenv("SIMTBENCH_TIMINGS"))
+        sb_say("timings: backends loaded and devices opened in %.2f s",
+               (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
     if (status == SB_EXIT_OK && (status = check_reference(o, &run)) != SB_EXIT_OK)
         run.ndevices = 0; /* nothing measured, nothing to report */
     if (status == SB_EXIT_OK && (status = sb_preflight(&suite, sessions, nsessions, err,

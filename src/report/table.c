@@ -126,8 +126,7 @@ static void experiment_heading(const sb_result *f, int width, FILE *out)
     sb_result_size_text(f, size, sizeof size);
     fputc('\n', out);
     foldf(out, width, "", 2,
-          "%s  %s  (%d reps after at least %d warm-ups, the device busy 20 ms; every row "
-          "verified)",
+          "%s  %s  (%d reps after %d+ warm-ups and 20 ms busy; every row verified)",
           f->experiment, size, f->reps, f->warmup);
 }
 

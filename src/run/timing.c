@@ -7,7 +7,7 @@
 #include "run/registry.h"
 
 #define SB_WARMUP_MAX_EXTRA 1000 /* launches it may add to reach that time */
-#define SB_BATCH_LEAD_MAX 8
+#define SB_BATCH_LEAD_MAX 1024
 
 int sb_launch_once(const sb_timed_op *op, double *ms)
 {
@@ -36,27 +36,34 @@ static int bad_times(const double *ms, int n, char *err, size_t errn)
 
 /* Where the backend batches, the launches are queued back to back,
  * SB_BATCH_CHUNK at a time, with no host round trip between them; each
- * batch starts with lead launches whose times are dropped, so that the
+ * batch starts with lead launches whose times are dropped (first_lead for
+ * the first batch, where the warm-up launches are the lead), so that the
  * first recorded launch follows a busy GPU and not the host's wait for the
  * previous batch.  Else each launch waits for itself. */
-int sb_time_launches(const sb_timed_op *op, int n, int lead, double *ms, char *err, size_t errn)
+int sb_time_launches_led(const sb_timed_op *op, int n, int lead, int first_lead, double *ms,
+                         double *lead_ms, char *err, size_t errn)
 {
     const sb_backend *vt = op->vt;
     int batched = op->batched;
-    double dropped[SB_BATCH_LEAD_MAX];
-    if (!batched || lead < 0)
-        lead = 0;
-    if (lead > SB_BATCH_LEAD_MAX)
-        lead = SB_BATCH_LEAD_MAX;
+    static _Thread_local double dropped[SB_BATCH_LEAD_MAX];
+    if (lead_ms)
+        *lead_ms = 0;
     for (int done = 0; done < n;) {
+        int want = done == 0 ? first_lead : lead;
+        int lead_now = !batched || want < 0            ? 0
+                       : want > SB_BATCH_LEAD_MAX ? SB_BATCH_LEAD_MAX
+                                                  : want;
         int m = !batched ? 1 : n - done < SB_BATCH_CHUNK ? n - done : SB_BATCH_CHUNK;
-        if (batched && vt->batch_begin(op->dev, lead + m)) {
+        if (batched && lead_now + m > SB_BATCH_MAX)
+            m = SB_BATCH_MAX - lead_now;
+        if (batched && vt->batch_begin(op->dev, lead_now + m)) {
             snprintf(err, errn, "%s", sb_registry_error(vt));
             return -1;
         }
         int failed = 0;
-        for (int i = 0; i < lead + m && !failed; i++)
-            if ((failed = sb_launch_once(op, i < lead ? &dropped[i] : &ms[done + i - lead]) != 0))
+        for (int i = 0; i < lead_now + m && !failed; i++)
+            if ((failed = sb_launch_once(op, i < lead_now ? &dropped[i]
+                                                          : &ms[done + i - lead_now]) != 0))
                 snprintf(err, errn, "%s", sb_registry_error(vt));
         /* The batch ends even after a failure, so that the device is left
            usable; the first failure is the one reported. */
@@ -64,11 +71,18 @@ int sb_time_launches(const sb_timed_op *op, int n, int lead, double *ms, char *e
             snprintf(err, errn, "%s", sb_registry_error(vt));
             failed = 1;
         }
-        if (failed || bad_times(ms + done, m, err, errn))
+        if (failed || bad_times(ms + done, m, err, errn) || bad_times(dropped, lead_now, err, errn))
             return -1;
+        for (int i = 0; lead_ms && i < lead_now; i++)
+            *lead_ms += dropped[i];
         done += m;
     }
     return 0;
+}
+
+int sb_time_launches(const sb_timed_op *op, int n, int lead, double *ms, char *err, size_t errn)
+{
+    return sb_time_launches_led(op, n, lead, lead, ms, NULL, err, errn);
 }
 
 /* The extra launches are sized from the time per launch measured so far. */

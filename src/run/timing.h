@@ -51,4 +51,10 @@ int sb_warm_up(const sb_timed_op *op, int launches, double floor_ms, double *war
  * -1 with the first failure in err. */
 int sb_time_launches(const sb_timed_op *op, int n, int lead, double *ms, char *err, size_t errn);
 
+/* As sb_time_launches, with first_lead dropped launches opening the first
+ * batch (the warm-up launches, when the device is warm already) and their
+ * device time summed into *lead_ms when lead_ms is not NULL. */
+int sb_time_launches_led(const sb_timed_op *op, int n, int lead, int first_lead, double *ms,
+                         double *lead_ms, char *err, size_t errn);
+
 #endif

@@ -198,6 +198,13 @@ static void warm_up_floor(void **state)
     assert_double_equal(warm, 1.0, 1e-12);
     assert_int_equal(sb_warm_up(&op, 0, 0.0, &warm, err, sizeof err), 0);
     assert_true(warm == 0.0);
+    /* A warm device: the warm-up launches open the timed batch, their
+       times dropped from the samples and summed apart (unbatched here, so
+       none are made). */
+    double ms[4], lead_ms = -1;
+    assert_int_equal(sb_time_launches_led(&op, 4, 2, 5, ms, &lead_ms, err, sizeof err), 0);
+    assert_double_equal(ms[3], 0.25, 0);
+    assert_true(lead_ms == 0.0);
 }
 
 /* SIGINT is caught, not fatal, and remembered for the executor. */

@@ -93,8 +93,11 @@ if [ $cuda_built = 1 ] && [ $opencl = 1 ] && [ ! -e "$PKGLIBDIR/simtbench_cuda.s
     check "a missing module: the JSON's reason names the folders searched and make install" \
         '[ $rc -eq 0 ] && has "$tmp/out" "    {\"backend\": \"cuda\", \"reason\": \"$missing\"}"'
     run SIMTBENCH_BACKEND_PATH="$BUILD/opencl/.libs" "$tmp/bin/simtbench" --list
+    # --list folds a long reason onto lines indented 13 spaces: joined again.
+    awk '/^             [^ ]/ && n { sub(/^ +/, " "); l = l $0; next }
+        { if (n) print l; l = $0; n = 1 } END { if (n) print l }' "$tmp/out" >"$tmp/joined"
     check "a missing module: --list gives the same reason" \
-        '[ $rc -eq 0 ] && has "$tmp/out" "  cuda     unavailable: $missing"'
+        '[ $rc -eq 0 ] && has "$tmp/joined" "  cuda     unavailable: $missing"'
 else
     skip "the CUDA module is not built, no OpenCL device, or one is installed in $PKGLIBDIR"
     skip "the CUDA module is not built, no OpenCL device, or one is installed in $PKGLIBDIR"
