@@ -93,7 +93,8 @@ typedef struct sb_launch {
 } sb_launch;
 
 /* The optional entries (compile_offline, occupancy, kernel_resources,
- * vendor_transpose, batch_begin and batch_end, memory, fill) may be NULL in a
+ * vendor_transpose, batch_begin and batch_end, memory, fill, host_alloc and
+ * host_free) may be NULL in a
  * module, as each one's comment says; the frontend's registry fills every
  * NULL one with a default when it loads the module, so that the rest of
  * the frontend calls the vtable without testing for NULL.  Every other
@@ -145,6 +146,11 @@ typedef struct sb_backend {
     void (*free)(sb_buffer *buf);
     int (*upload)(sb_buffer *dst, const void *src, size_t bytes);
     int (*download)(void *dst, sb_buffer *src, size_t bytes);
+    /* Page-locked host memory for read-backs (cuMemHostAlloc), which the
+       API copies into at the bus's full speed, and its release; both NULL
+       where the backend has none (plain memory is used). */
+    int (*host_alloc)(sb_device *dev, size_t bytes, void **p);
+    void (*host_free)(sb_device *dev, void *p);
     /* Fill bytes (a multiple of 4) of dst with the 32-bit word, on the
        device (cuMemsetD32Async, clEnqueueFillBuffer), and wait: outputs
        are poisoned this way before the checked launch, without sending the

@@ -1133,6 +1133,21 @@ static int cuda_batch_end(sb_device *d)
     return 0;
 }
 
+static int cuda_host_alloc(sb_device *d, size_t bytes, void **p)
+{
+    *p = NULL;
+    if (use(d) || cu_failed(cu.cuMemHostAlloc(p, bytes, 0), "cuMemHostAlloc of %.1f MiB",
+                            MIB(bytes)))
+        return -1;
+    return 0;
+}
+
+static void cuda_host_free(sb_device *d, void *p)
+{
+    if (p && use(d) == 0)
+        cu.cuMemFreeHost(p);
+}
+
 static int cuda_fill(sb_buffer *dst, uint32_t word, size_t bytes)
 {
     sb_device *d = dst->dev;
@@ -1276,6 +1291,8 @@ const sb_backend simtbench_backend = {
     .upload = cuda_upload,
     .download = cuda_download,
     .fill = cuda_fill,
+    .host_alloc = cuda_host_alloc,
+    .host_free = cuda_host_free,
     .copy = cuda_copy,
     .launch = cuda_launch,
     .last_error = cuda_last_error,

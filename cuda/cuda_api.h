@@ -96,6 +96,8 @@ typedef sb_CUresult (*sb_cuMemcpyHtoD_v2_fn)(sb_CUdeviceptr dst, const void *src
 typedef sb_CUresult (*sb_cuMemcpyDtoH_v2_fn)(void *dst, sb_CUdeviceptr src, size_t bytes);
 typedef sb_CUresult (*sb_cuMemcpyDtoDAsync_v2_fn)(sb_CUdeviceptr dst, sb_CUdeviceptr src,
                                                   size_t bytes, sb_CUstream stream);
+typedef sb_CUresult (*sb_cuMemHostAlloc_fn)(void **p, size_t bytes, unsigned int flags);
+typedef sb_CUresult (*sb_cuMemFreeHost_fn)(void *p);
 typedef sb_CUresult (*sb_cuMemsetD32Async_fn)(sb_CUdeviceptr dst, unsigned int word, size_t n,
                                               sb_CUstream stream);
 typedef sb_CUresult (*sb_cuLaunchKernel_fn)(sb_CUfunction fn, unsigned int grid_x,
@@ -117,7 +119,8 @@ typedef sb_CUresult (*sb_cuMemGetInfo_v2_fn)(size_t *free_bytes, size_t *total_b
     X(cuEventSynchronize) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)           \
     X(cuFuncGetAttribute) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuMemAlloc_v2)        \
     X(cuMemFree_v2) X(cuMemcpyHtoD_v2) X(cuMemcpyDtoH_v2) X(cuMemcpyDtoDAsync_v2)                \
-    X(cuMemsetD32Async) X(cuLaunchKernel) X(cuMemGetInfo_v2)
+    X(cuMemsetD32Async) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuLaunchKernel)                    \
+    X(cuMemGetInfo_v2)
 #define SB_CUDA_OLDEST_DRIVER "CUDA 11.0"
 
 /* ---- NVRTC (libnvrtc.so.<major>) ---- */

@@ -43,6 +43,9 @@ static struct {
     struct timespec last_end;
 } warmth[SB_RUN_MAX_DEVICES];
 
+/* Each session's host buffers for read-backs, for the whole run. */
+static sb_host_sets *hosts[SB_RUN_MAX_DEVICES];
+
 /* Adds the seconds since *t to *acc and restarts *t. */
 static void lap(double *acc, struct timespec *t)
 {
@@ -621,7 +624,10 @@ static int run_on_session(const sb_suite *suite, sb_session *s, const sb_suite_e
         report_failure(s, e, NULL, "%s", err);
         return SB_EXIT_IO;
     }
-    sb_workspace *ws = sb_workspace_new(s->slot.vt, s->dev);
+    if (!hosts[s->run_device])
+        hosts[s->run_device] = sb_host_sets_new(s->slot.vt, s->dev, s->slot.provides.host_alloc);
+    sb_workspace *ws =
+        hosts[s->run_device] ? sb_workspace_new(s->slot.vt, s->dev, hosts[s->run_device]) : NULL;
     int status = ws ? SB_EXIT_OK : SB_EXIT_RUNTIME;
     if (ws && !sb_interrupted()) {
         /* Every program of the experiment at once, on the host's cores,
@@ -687,6 +693,10 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
         }
     }
     sb_progress_clear();
+    for (int i = 0; i < SB_RUN_MAX_DEVICES; i++) {
+        sb_host_sets_free(hosts[i]);
+        hosts[i] = NULL;
+    }
     run->interrupted = sb_interrupted() != 0;
     if (getenv("SIMTBENCH_TIMINGS")) {
         sb_say("timings: inputs and references %.2f s, kernel builds %.2f s, variants %.2f s",

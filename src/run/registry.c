@@ -205,6 +205,18 @@ static int cannot_fill(sb_buffer *dst, uint32_t word, size_t bytes)
     return -1;
 }
 
+static int cannot_host_alloc(sb_device *dev, size_t bytes, void **p)
+{
+    (void)dev, (void)bytes;
+    *p = NULL;
+    return -1;
+}
+
+static void cannot_host_free(sb_device *dev, void *p)
+{
+    (void)dev, (void)p;
+}
+
 /* Not a failure: the API cannot say, which is both 0. */
 static int unknown_memory(sb_device *dev, uint64_t *free_bytes, uint64_t *total_bytes)
 {
@@ -233,6 +245,12 @@ void sb_registry_fill_defaults(sb_backend *vt, sb_backend_provides *provides)
 #undef SB_FILL
     if (!vt->vendor_transpose_name)
         vt->vendor_transpose_name = "";
+    /* Page-locked memory is a pair too: memory one cannot free is none. */
+    provides->host_alloc = vt->host_alloc && vt->host_free;
+    if (!provides->host_alloc) {
+        vt->host_alloc = cannot_host_alloc;
+        vt->host_free = cannot_host_free;
+    }
     /* Batching is one capability: half of it is none. */
     provides->batch = vt->batch_begin && vt->batch_end;
     if (!provides->batch) {

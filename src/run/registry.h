@@ -25,6 +25,7 @@ typedef struct sb_backend_provides {
     int batch;            /* batch_begin and batch_end: times back-to-back launches */
     int memory;           /* says how much device memory is free */
     int fill;             /* fills a buffer on the device */
+    int host_alloc;       /* host_alloc and host_free: page-locked host memory */
 } sb_backend_provides;
 
 typedef struct sb_backend_slot {

@@ -34,18 +34,18 @@ struct sb_workspace {
     } input[SB_MAX_CACHED_INPUTS];
     sb_buffer *dev_out[SB_MAX_BUFFERS];
     size_t dev_out_bytes[SB_MAX_BUFFERS];
-    void *host_out[SB_WORKSPACE_SETS][SB_MAX_BUFFERS];
-    size_t host_out_bytes[SB_WORKSPACE_SETS][SB_MAX_BUFFERS];
+    sb_host_sets *hosts;      /* the session's, not the workspace's */
     void *poison;
     size_t poison_bytes;
 };
 
-sb_workspace *sb_workspace_new(const sb_backend *vt, sb_device *dev)
+sb_workspace *sb_workspace_new(const sb_backend *vt, sb_device *dev, sb_host_sets *hosts)
 {
     sb_workspace *w = calloc(1, sizeof *w);
     if (w) {
         w->vt = vt;
         w->dev = dev;
+        w->hosts = hosts;
     }
     return w;
 }
@@ -64,9 +64,6 @@ void sb_workspace_free(sb_workspace *w)
     for (int i = 0; i < SB_MAX_BUFFERS; i++)
         if (w->dev_out[i])
             w->vt->free(w->dev_out[i]);
-    for (int set = 0; set < SB_WORKSPACE_SETS; set++)
-        for (int i = 0; i < SB_MAX_BUFFERS; i++)
-            free(w->host_out[set][i]);
     free(w->poison);
     free(w);
 }
@@ -245,12 +242,7 @@ static void *grown(void **slot, size_t *have, size_t bytes, char *err, size_t n)
 
 void *sb_workspace_output(sb_workspace *w, int set, int index, size_t bytes, char *err, size_t n)
 {
-    void **slot = &w->host_out[set][index];
-    void *old = *slot;
-    void *b = grown(slot, &w->host_out_bytes[set][index], bytes, err, n);
-    if (b && b != old)
-        sb_poison(b, w->host_out_bytes[set][index]);
-    return b;
+    return sb_host_sets_get(w->hosts, set, index, bytes, err, n);
 }
 
 void *sb_workspace_poison(sb_workspace *w, size_t bytes, char *err, size_t n)

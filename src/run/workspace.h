@@ -11,6 +11,7 @@
 
 #include "backend.h"
 #include "experiments/experiment.h"
+#include "run/host_sets.h"
 
 /* Only inputs this big are cached, by address: small ones (a permutation
    table an experiment rewrites for each variant) are uploaded every time. */
@@ -18,9 +19,9 @@
 
 typedef struct sb_workspace sb_workspace;
 
-/* A new, empty workspace for one session's backend and device; NULL when
- * out of host memory. */
-sb_workspace *sb_workspace_new(const sb_backend *vt, sb_device *dev);
+/* A new, empty workspace for one session's backend and device, reading
+ * back into the session's host sets; NULL when out of host memory. */
+sb_workspace *sb_workspace_new(const sb_backend *vt, sb_device *dev, sb_host_sets *hosts);
 
 /* Release everything the workspace holds, and the workspace. */
 void sb_workspace_free(sb_workspace *w);
@@ -58,11 +59,11 @@ sb_buffer *sb_workspace_device_output(sb_workspace *w, int index, int noutputs, 
 
 /* Sets of host buffers for the outputs: one is read back into while the
    checker compares the other (checker.h). */
-#define SB_WORKSPACE_SETS 2
+#define SB_WORKSPACE_SETS SB_HOST_SETS
 
 /* The host buffer for the index-th output in set 0 or 1, at least bytes
  * long and poisoned when new (the checker poisons it again after each
- * comparison); NULL with the reason in err. */
+ * comparison), from the session's host sets; NULL with the reason in err. */
 void *sb_workspace_output(sb_workspace *w, int set, int index, size_t bytes, char *err,
                           size_t n);
 

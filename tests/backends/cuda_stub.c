@@ -76,6 +76,8 @@ sb_CUresult cuMemcpyDtoDAsync_v2(sb_CUdeviceptr d, sb_CUdeviceptr s, size_t n, s
 {
     return NOT_SUPPORTED;
 }
+sb_CUresult cuMemHostAlloc(void **p, size_t n, unsigned int flags) { return NOT_SUPPORTED; }
+sb_CUresult cuMemFreeHost(void *p) { return NOT_SUPPORTED; }
 sb_CUresult cuMemsetD32Async(sb_CUdeviceptr d, unsigned int w, size_t n, sb_CUstream st)
 {
     return NOT_SUPPORTED;

@@ -332,6 +332,8 @@ static void fault_optional_null(sb_backend *b)
     b->batch_end = NULL;
     b->memory = NULL;
     b->fill = NULL;
+    b->host_alloc = NULL;
+    b->host_free = NULL;
 }
 
 /* A required entry missing: the registry must refuse the module. */
