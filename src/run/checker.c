@@ -2,9 +2,11 @@
 #include "run/checker.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "run/host_data.h"
+#include "run/ptx_summary.h"
 
 static void *check(void *arg)
 {
@@ -17,6 +19,15 @@ static void *check(void *arg)
     j->compare_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
     for (int i = 0; i < j->noutputs; i++)
         sb_poison(j->outputs[i], j->bytes[i]);
+    j->ptx_memory[0] = '\0';
+    if (j->ptx) {
+        sb_ptx_summary sum;
+        char why[128];
+        if (sb_ptx_summarize(j->ptx, j->kernel, &sum, why, sizeof why) == 0)
+            sb_ptx_summary_format(&sum, j->ptx_memory, sizeof j->ptx_memory);
+        free(j->ptx);
+        j->ptx = NULL;
+    }
     return NULL;
 }
 

@@ -21,7 +21,13 @@ typedef struct sb_check {
     int noutputs;
     void *outputs[SB_MAX_BUFFERS];
     size_t bytes[SB_MAX_BUFFERS];
+    /* The program's PTX (malloc'd, the check frees it) and the kernel's
+       name, to summarise its memory instructions off the measuring
+       thread; NULL where the API has none. */
+    char *ptx;
+    const char *kernel;
     /* filled by the check */
+    char ptx_memory[512];   /* the summary, "" when none */
     int wrong;
     char why[1024];
     double compare_ms;

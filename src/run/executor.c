@@ -21,7 +21,6 @@
 #include "run/kernel_source.h"
 #include "run/preflight.h"
 #include "run/progress.h"
-#include "run/ptx_summary.h"
 #include "run/registry.h"
 #include "run/timing.h"
 #include "run/workspace.h"
@@ -83,6 +82,7 @@ typedef struct variant_run {
     sb_timed_op op;
     double *samples;         /* suite->reps device times, ms */
     double download_ms;
+    char *ptx;               /* the program's PTX, for the checker to summarise */
     char err[ERR_LEN];
 } variant_run;
 
@@ -322,6 +322,7 @@ static void settle(pending *pd, sb_run *run)
         report_failure(pd->s, c->e, c->v, "wrong result, no figure reported: %s", c->why);
         status = SB_EXIT_WRONG;
     } else {
+        snprintf(pd->r.ptx_memory, sizeof pd->r.ptx_memory, "%s", c->ptx_memory);
         pd->r.verified = 1;
         pd->r.verify_ms = pd->download_ms + c->compare_ms;
         pd->r.host_ms = pd->host_ms + c->compare_ms;
@@ -346,7 +347,9 @@ static void hand_over(variant_run *vr, pending *pd, sb_result *r, sb_run *run)
     pd->s = vr->s;
     pd->download_ms = vr->download_ms;
     pd->host_ms = ms_since(&vr->t0);
-    sb_check job = {.e = vr->e, .host = vr->host, .p = vr->p, .v = vr->v};
+    sb_check job = {.e = vr->e, .host = vr->host, .p = vr->p, .v = vr->v, .ptx = vr->ptx,
+                    .kernel = vr->v->kernel};
+    vr->ptx = NULL; /* the check frees it */
     for (int i = 0; i < vr->plan.nbuffers; i++)
         if (!vr->plan.buffer[i].init) {
             job.outputs[job.noutputs] = vr->outputs[job.noutputs];
@@ -437,11 +440,11 @@ static int make_dir(const char *dir)
     return mkdir(dir, 0777) == 0 || errno == EEXIST ? 0 : -1;
 }
 
-/* Summarise the variant's PTX into the record whenever the API has PTX, so
- * that the report can say whether two APIs emitted the same memory
- * instructions; with --dump-ptx, also save it.  An API without PTX (PoCL)
- * is silent unless the user asked for the files. */
-static void record_ptx(const variant_run *vr, sb_result *r)
+/* The variant's PTX whenever the API has PTX, for the checker to
+ * summarise into the record, so that the report can say whether two APIs
+ * emitted the same memory instructions; with --dump-ptx, also saved.  An
+ * API without PTX (PoCL) is silent unless the user asked for the files. */
+static void record_ptx(variant_run *vr, sb_result *r)
 {
     const sb_session *s = vr->s;
     const char *dir = vr->suite->ptx_dir;
@@ -453,10 +456,6 @@ static void record_ptx(const variant_run *vr, sb_result *r)
                                                         : "not supported");
         return;
     }
-    sb_ptx_summary sum;
-    char why[128];
-    if (sb_ptx_summarize(ptx, vr->v->kernel, &sum, why, sizeof why) == 0)
-        sb_ptx_summary_format(&sum, r->ptx_memory, sizeof r->ptx_memory);
     if (dir) {
         char path[sizeof r->ptx_file];
         snprintf(path, sizeof path, "%s/%s.%s.%s.ptx", dir, vr->e->name, vr->v->name,
@@ -467,7 +466,7 @@ static void record_ptx(const variant_run *vr, sb_result *r)
         else
             snprintf(r->ptx_file, sizeof r->ptx_file, "%s", path);
     }
-    free(ptx);
+    vr->ptx = ptx;
 }
 
 /* The raw result of a variant read back, into *r: what the checker's
@@ -502,6 +501,7 @@ static void release_variant(variant_run *vr)
         if (vr->owned[i])
             vt->free(vr->bufs[i]);
     free(vr->samples);
+    free(vr->ptx);
 }
 
 /* The steps after the plan, in order; the first failure ends them. */

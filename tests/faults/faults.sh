@@ -328,7 +328,10 @@ check_one() {
         why="stdout shows a NaN or infinite figure" ;;
     nooverread) ! grep -Eq 'PPPPN|NNNNV|VVVVD|DDDDA|AAAAR' "$tmp/io/out" ||
         why="a device string was read past its field" ;;
-    listbad=*) line=$(grep '^  opencl ' "$tmp/io/out")
+    listbad=*) # the opencl line with the lines --list folded it onto (13 spaces)
+        line=$(awk '/^  opencl / { l = $0; on = 1; next }
+                    on && /^             [^ ]/ { sub(/^ +/, " "); l = l $0; next }
+                    { on = 0 } END { print l }' "$tmp/io/out")
         case $line in
         *"available ("* | "") why="--list does not say the opencl module is damaged" ;;
         *"$arg"*) ;;

@@ -46,7 +46,7 @@ if ! grep -q "^  opencl   available" "$tmp/list"; then
 fi
 
 # The default suite, every experiment and its default variants and sizes.
-"$SB" -q --reps 3 --warmup 0 --save "$tmp/run.json" >"$tmp/run" 2>&1
+"$SB" --backend opencl -q --reps 3 --warmup 0 --save "$tmp/run.json" >"$tmp/run" 2>&1
 rc=$?
 check "the default run on PoCL: exit 0, every line within 100 columns" \
     '[ $rc -eq 0 ] && [ -s "$tmp/run.json" ] && within 100 "$tmp/run"'
