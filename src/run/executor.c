@@ -613,36 +613,73 @@ static int run_variants(const sb_suite *suite, sb_session *s, const sb_suite_exp
     return status;
 }
 
+/* Every experiment's workspace and kernel source on every session, made
+ * before anything is measured so that all their programs are built at
+ * once, side by side on the host's cores; each is freed once its
+ * experiment is done.  A source that cannot be read stays NULL: the
+ * failure is reported when its experiment comes. */
+typedef struct workspaces {
+    sb_workspace *ws[SB_SUITE_MAX_EXPERIMENTS][SB_RUN_MAX_DEVICES];
+    char *source[SB_SUITE_MAX_EXPERIMENTS][SB_RUN_MAX_DEVICES];
+} workspaces;
+
+static void workspaces_make(const sb_suite *suite, sb_session *sessions, int nsessions,
+                            workspaces *all)
+{
+    sb_prebuild_job *jobs = calloc((size_t)(suite->nexperiments * nsessions) + 1, sizeof *jobs);
+    int njobs = 0;
+    for (int x = 0; x < suite->nexperiments; x++)
+        for (int si = 0; si < nsessions; si++) {
+            sb_session *s = &sessions[si];
+            char err[ERR_LEN];
+            if (!hosts[s->run_device])
+                hosts[s->run_device] =
+                    sb_host_sets_new(s->slot.vt, s->dev, s->slot.provides.host_alloc);
+            all->source[x][si] = sb_kernel_source(s->slot.vt->prelude,
+                                                  suite->experiments[x].e->source, err, sizeof err);
+            all->ws[x][si] = hosts[s->run_device] && all->source[x][si]
+                                 ? sb_workspace_new(s->slot.vt, s->dev, hosts[s->run_device])
+                                 : NULL;
+            if (jobs)
+                jobs[njobs++] = (sb_prebuild_job){all->ws[x][si], all->source[x][si],
+                                                  suite->experiments[x].variants,
+                                                  suite->experiments[x].nvariants};
+        }
+    if (jobs && nsessions > 0 && !sb_interrupted()) {
+        sb_progress_step(sessions[0].slot.name, suite->experiments[0].e->name,
+                         "(building every program)");
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        sb_workspace_prebuild_all(jobs, njobs, sb_workspace_threads());
+        lap(&spent.build, &t0);
+    }
+    free(jobs);
+}
+
+static void workspace_done(workspaces *all, int x, int si)
+{
+    sb_workspace_free(all->ws[x][si]);
+    free(all->source[x][si]);
+    all->ws[x][si] = NULL;
+    all->source[x][si] = NULL;
+}
+
 /* Every chosen variant of one experiment on one session, in order. */
 static int run_on_session(const sb_suite *suite, sb_session *s, const sb_suite_experiment *se,
-                          const sb_problem *size, void *host, sb_run *run)
+                          const sb_problem *size, void *host, sb_workspace *ws,
+                          const char *source, sb_run *run)
 {
     const sb_experiment *e = se->e;
     char err[ERR_LEN];
-    char *source = sb_kernel_source(s->slot.vt->prelude, e->source, err, sizeof err);
     if (!source) {
+        /* Read again for its message: the plan had found it readable. */
+        free(sb_kernel_source(s->slot.vt->prelude, e->source, err, sizeof err));
         report_failure(s, e, NULL, "%s", err);
         return SB_EXIT_IO;
     }
-    if (!hosts[s->run_device])
-        hosts[s->run_device] = sb_host_sets_new(s->slot.vt, s->dev, s->slot.provides.host_alloc);
-    sb_workspace *ws =
-        hosts[s->run_device] ? sb_workspace_new(s->slot.vt, s->dev, hosts[s->run_device]) : NULL;
-    int status = ws ? SB_EXIT_OK : SB_EXIT_RUNTIME;
-    if (ws && !sb_interrupted()) {
-        /* Every program of the experiment at once, on the host's cores,
-           before anything is timed. */
-        sb_progress_step(s->slot.name, e->name, "(building its programs)");
-        struct timespec t0;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        sb_workspace_prebuild(ws, source, se->variants, se->nvariants, sb_workspace_threads());
-        lap(&spent.build, &t0);
-    }
-    if (ws)
-        status = run_variants(suite, s, se, size, host, ws, source, run);
-    sb_workspace_free(ws);
-    free(source);
-    return status;
+    if (!ws)
+        return SB_EXIT_RUNTIME;
+    return run_variants(suite, s, se, size, host, ws, source, run);
 }
 
 /* The variants the run will try: every chosen one on every session. */
@@ -662,6 +699,12 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
     memset(warmth, 0, sizeof warmth);
     sb_progress_begin(count_variants(suite, nsessions),
                       !suite->quiet && isatty(STDERR_FILENO));
+    workspaces *all = calloc(1, sizeof *all);
+    if (!all) {
+        sb_say("out of host memory");
+        return SB_EXIT_RUNTIME;
+    }
+    workspaces_make(suite, sessions, nsessions, all);
     for (int x = 0; x < suite->nexperiments && !sb_interrupted(); x++) {
         const sb_suite_experiment *se = &suite->experiments[x];
         const sb_experiment *e = se->e;
@@ -682,9 +725,11 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
             continue;
         }
         for (int si = 0; si < nsessions && !sb_interrupted(); si++) {
-            int st = run_on_session(suite, &sessions[si], se, &size, host, run);
+            int st = run_on_session(suite, &sessions[si], se, &size, host, all->ws[x][si],
+                                    all->source[x][si], run);
             if (st && !status)
                 status = st;
+            workspace_done(all, x, si);
         }
         e->release(host);
         if (done && !sb_interrupted()) {
@@ -693,6 +738,10 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
         }
     }
     sb_progress_clear();
+    for (int x = 0; x < suite->nexperiments; x++)
+        for (int si = 0; si < nsessions; si++)
+            workspace_done(all, x, si);
+    free(all);
     for (int i = 0; i < SB_RUN_MAX_DEVICES; i++) {
         sb_host_sets_free(hosts[i]);
         hosts[i] = NULL;

@@ -23,9 +23,8 @@ struct sb_workspace {
         char *error;              /* a build that failed: the compiler's words */
         const sb_variant *v;      /* for sb_workspace_prebuild's workers */
     } program[SB_MAX_VARIANTS];
-    const char *source;           /* sb_workspace_prebuild's, while it builds */
-    pthread_mutex_t lock;         /* the next program a worker takes */
-    int next;
+    const char *source;           /* a prebuild's, while it builds */
+    int next;                     /* the first slot of that prebuild */
     int ninputs;
     struct {
         const void *init;
@@ -111,17 +110,29 @@ sb_program *sb_workspace_program(sb_workspace *w, const char *source, const sb_v
     return p;
 }
 
-/* A prebuild worker: the programs not taken yet, one at a time. */
+/* The programs a prebuild builds, over every workspace it was given:
+   workers take them one at a time. */
+typedef struct prebuild {
+    pthread_mutex_t lock;
+    int next, ntasks;
+    struct {
+        sb_workspace *w;
+        int slot;
+    } *task;
+} prebuild;
+
 static void *prebuild_worker(void *arg)
 {
-    sb_workspace *w = arg;
+    prebuild *pb = arg;
     for (;;) {
-        pthread_mutex_lock(&w->lock);
-        int i = w->next++;
-        pthread_mutex_unlock(&w->lock);
-        if (i >= w->nprograms)
+        pthread_mutex_lock(&pb->lock);
+        int i = pb->next++;
+        pthread_mutex_unlock(&pb->lock);
+        if (i >= pb->ntasks)
             return NULL;
-        w->program[i].prog = build_one(w, w->source, w->program[i].v, &w->program[i].error);
+        sb_workspace *w = pb->task[i].w;
+        int k = pb->task[i].slot;
+        w->program[k].prog = build_one(w, w->source, w->program[k].v, &w->program[k].error);
     }
 }
 
@@ -149,33 +160,66 @@ static int plan_programs(sb_workspace *w, const sb_variant *vs, int n)
     return fresh;
 }
 
+/* Every new program of the jobs' workspaces into pb->task (malloc'd);
+   the count, or -1 when out of memory. */
+static int plan_tasks(const sb_prebuild_job *jobs, int count, prebuild *pb)
+{
+    int total = 0;
+    for (int j = 0; j < count; j++) {
+        sb_workspace *w = jobs[j].w;
+        if (!w || !jobs[j].source || !w->vt->concurrent_build)
+            continue;
+        int first = w->nprograms;
+        total += plan_programs(w, jobs[j].variants, jobs[j].nvariants);
+        w->next = first; /* where this prebuild's slots begin */
+        w->source = jobs[j].source;
+    }
+    pb->task = total ? malloc(sizeof *pb->task * (size_t)total) : NULL;
+    if (total && !pb->task)
+        return -1;
+    for (int j = 0; j < count; j++) {
+        sb_workspace *w = jobs[j].w;
+        if (!w || !w->source)
+            continue;
+        for (int k = w->next; k < w->nprograms; k++) {
+            pb->task[pb->ntasks].w = w;
+            pb->task[pb->ntasks++].slot = k;
+        }
+    }
+    return total;
+}
+
+int sb_workspace_prebuild_all(const sb_prebuild_job *jobs, int count, int threads)
+{
+    prebuild pb = {.next = 0, .ntasks = 0, .task = NULL};
+    int total = threads < 2 ? 0 : plan_tasks(jobs, count, &pb);
+    if (total > 0) {
+        pthread_mutex_init(&pb.lock, NULL);
+        pthread_t tid[SB_PREBUILD_THREADS];
+        int started = 0, want = threads < total ? threads : total;
+        if (want > SB_PREBUILD_THREADS)
+            want = SB_PREBUILD_THREADS;
+        /* The calling thread is a worker too. */
+        while (started < want - 1 &&
+               pthread_create(&tid[started], NULL, prebuild_worker, &pb) == 0)
+            started++;
+        prebuild_worker(&pb);
+        for (int i = 0; i < started; i++)
+            pthread_join(tid[i], NULL);
+        pthread_mutex_destroy(&pb.lock);
+    }
+    for (int j = 0; j < count; j++)
+        if (jobs[j].w)
+            jobs[j].w->source = NULL;
+    free(pb.task);
+    return total < 0 ? 0 : total;
+}
+
 int sb_workspace_prebuild(sb_workspace *w, const char *source, const sb_variant *vs, int n,
                           int threads)
 {
-    if (!w->vt->concurrent_build || threads < 2)
-        return 0;
-    int first = w->nprograms, fresh = plan_programs(w, vs, n);
-    if (fresh < 2) {
-        /* One program is built where it is first asked for, as before. */
-        w->nprograms = first;
-        return 0;
-    }
-    w->source = source;
-    w->next = first;
-    pthread_mutex_init(&w->lock, NULL);
-    pthread_t tid[SB_PREBUILD_THREADS];
-    int started = 0, want = threads < fresh ? threads : fresh;
-    if (want > SB_PREBUILD_THREADS)
-        want = SB_PREBUILD_THREADS;
-    /* The calling thread is a worker too. */
-    while (started < want - 1 && pthread_create(&tid[started], NULL, prebuild_worker, w) == 0)
-        started++;
-    prebuild_worker(w);
-    for (int i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
-    pthread_mutex_destroy(&w->lock);
-    w->source = NULL;
-    return fresh;
+    sb_prebuild_job job = {.w = w, .source = source, .variants = vs, .nvariants = n};
+    return sb_workspace_prebuild_all(&job, 1, threads);
 }
 
 int sb_workspace_threads(void)

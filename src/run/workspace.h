@@ -31,6 +31,20 @@ void sb_workspace_free(sb_workspace *w);
 sb_program *sb_workspace_program(sb_workspace *w, const char *source, const sb_variant *v,
                                  char *err, size_t n);
 
+/* One workspace's part of a prebuild: its source and the variants whose
+   programs to build. */
+typedef struct sb_prebuild_job {
+    sb_workspace *w;           /* NULL: nothing */
+    const char *source;        /* NULL: nothing */
+    const sb_variant *variants;
+    int nvariants;
+} sb_prebuild_job;
+
+/* As sb_workspace_prebuild, for several workspaces at once (every
+ * experiment of every session, before anything is measured), all their
+ * programs shared out over the threads; the number built. */
+int sb_workspace_prebuild_all(const sb_prebuild_job *jobs, int count, int threads);
+
 /* At most this many threads build programs at once. */
 #define SB_PREBUILD_THREADS 16
 
@@ -39,7 +53,7 @@ sb_program *sb_workspace_program(sb_workspace *w, const char *source, const sb_v
  * the backend allows it (concurrent_build); sb_workspace_program then
  * finds each, or the build's failure, as if it had built it there.  The
  * number of programs built; 0 (nothing done) where the backend builds
- * one at a time, threads < 2, or fewer than two are new. */
+ * one at a time or threads < 2. */
 int sb_workspace_prebuild(sb_workspace *w, const char *source, const sb_variant *vs, int n,
                           int threads);
 
