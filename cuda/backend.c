@@ -25,6 +25,7 @@
 #include "batch_rules.h"
 #include "cuda_api.h"
 #include "lib_search.h"
+#include "nvrtc_cache.h"
 #include "text.h"
 
 /* The entry points, each under the name its library exports. */
@@ -82,6 +83,7 @@ struct sb_buffer {
 /* What NVRTC gives for one source, owned by the caller. */
 struct nv_result {
     char *cubin, *ptx, *log;
+    size_t cubin_size;
 };
 
 /* Per thread: builds run on several threads at once (concurrent_build). */
@@ -712,6 +714,7 @@ static int nv_outputs(sb_nvrtcProgram prog, const char *target, struct nv_result
         (r = nvrtc.nvrtcGetCUBINSize(prog, &size)) == SB_NVRTC_SUCCESS && size > 0) {
         if (!(out->cubin = malloc(size)))
             goto oom;
+        out->cubin_size = size;
         r = nvrtc.nvrtcGetCUBIN(prog, out->cubin);
     }
     if (r == SB_NVRTC_SUCCESS)
@@ -830,14 +833,51 @@ static void cuda_release_program(sb_program *p)
     free(p);
 }
 
+/* The module of nv's cubin (or, on a device newer than the cubin's arch,
+   of its PTX, which the driver compiles); 0, or -1 with the reason. */
+static int load_module(sb_device *dev, const struct nv_result *nv, int arch,
+                       sb_CUmodule *module)
+{
+    sb_CUresult r = cu.cuModuleLoadData(module, nv->cubin);
+    /* A cubin runs only within its major arch; on a device newer than
+     * NVRTC knows, the driver can still compile the PTX. */
+    if (r != SB_CUDA_SUCCESS && arch != dev->arch)
+        r = cu.cuModuleLoadData(module, nv->ptx);
+    return cu_failed(r, "cuModuleLoadData (kernels built for sm_%d, device is sm_%d)", arch,
+                     dev->arch)
+               ? -1
+               : 0;
+}
+
+/* NVRTC's output for source: from the cache when it holds the build
+   (*cached), else compiled and kept there. */
+static int nv_build(const char *source, const char *const *defines, int ndefines, int arch,
+                    struct nv_result *nv, uint64_t *key, int *cached)
+{
+    int major = 0, minor = 0;
+    char target[32];
+    nvrtc.nvrtcVersion(&major, &minor);
+    snprintf(target, sizeof target, "sm_%d", arch);
+    *key = sb_nvcache_key(source, defines, ndefines, target, major, minor);
+    memset(nv, 0, sizeof *nv);
+    *cached = sb_nvcache_load(*key, &nv->cubin, &nv->cubin_size, &nv->ptx, &nv->log) == 0;
+    if (*cached)
+        return 0;
+    if (nv_compile(source, defines, ndefines, arch, nv))
+        return -1;
+    sb_nvcache_store(*key, nv->cubin, nv->cubin_size, nv->ptx, nv->log);
+    return 0;
+}
+
 static int cuda_build(sb_device *dev, const char *source, const char *const *defines,
                       int ndefines, sb_program **out)
 {
     struct nv_result nv;
-    int arch;
+    int arch, cached = 0;
+    uint64_t key;
     *out = NULL;
     if (load_nvrtc() || pick_arch(dev->arch, &arch) ||
-        nv_compile(source, defines, ndefines, arch, &nv))
+        nv_build(source, defines, ndefines, arch, &nv, &key, &cached))
         return -1;
     sb_program *p = calloc(1, sizeof *p);
     if (!p)
@@ -847,13 +887,16 @@ static int cuda_build(sb_device *dev, const char *source, const char *const *def
         nv_result_free(&nv);
         return -1;
     }
-    sb_CUresult r = cu.cuModuleLoadData(&p->module, nv.cubin);
-    /* A cubin runs only within its major arch; on a device newer than
-     * NVRTC knows, the driver can still compile the PTX. */
-    if (r != SB_CUDA_SUCCESS && arch != dev->arch)
-        r = cu.cuModuleLoadData(&p->module, nv.ptx);
-    if (cu_failed(r, "cuModuleLoadData (kernels built for sm_%d, device is sm_%d)", arch,
-                  dev->arch)) {
+    int failed = load_module(dev, &nv, arch, &p->module);
+    if (failed && cached) {
+        /* An entry the driver refuses is compiled again, never trusted. */
+        nv_result_free(&nv);
+        failed = nv_compile(source, defines, ndefines, arch, &nv) ||
+                 load_module(dev, &nv, arch, &p->module);
+        if (!failed)
+            sb_nvcache_store(key, nv.cubin, nv.cubin_size, nv.ptx, nv.log);
+    }
+    if (failed) {
         free(p);
         nv_result_free(&nv);
         return -1;
