@@ -104,9 +104,11 @@ static int write_padded(const char *buf, size_t size, void *data)
     return 0;
 }
 
-/* The flags both layouts share: key order as built, nine significant
- * digits, any value at the top. */
-#define DUMP_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9) | JSON_ENCODE_ANY)
+/* The flags both layouts share: key order as built, seventeen
+ * significant digits (a double read back is the double written, so a
+ * saved run renders the very report its run printed), any value at the
+ * top. */
+#define DUMP_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17) | JSON_ENCODE_ANY)
 
 int sb_json_dump_at(json_t *v, int pad, FILE *out)
 {

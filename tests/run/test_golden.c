@@ -27,7 +27,9 @@ static int subset(const json_t *want, const json_t *got, const char *path)
     char sub[480];
     if (json_is_number(want) && json_is_number(got)) {
         double a = json_number_value(want), b = json_number_value(got);
-        if (a == b || fabs(a - b) <= 1e-9 * fabs(a))
+        /* The golden file has nine significant digits (runs are saved
+           with seventeen now): equal to within half its last digit. */
+        if (a == b || fabs(a - b) <= 1e-8 * fabs(a))
             return 1;
         snprintf(where, sizeof where, "%s: %.17g, golden %.17g", path, b, a);
         return 0;
