@@ -82,6 +82,7 @@ typedef struct variant_run {
     sb_timed_op op;
     double *samples;         /* suite->reps device times, ms */
     double download_ms;
+    int launched;            /* untimed launches made before the warm-up (0 or 1) */
     char *ptx;               /* the program's PTX, for the checker to summarise */
     char err[ERR_LEN];
 } variant_run;
@@ -230,6 +231,17 @@ static int first_launch(variant_run *vr, int *left_out)
     return SB_EXIT_OK;
 }
 
+/* The device time the warm-up must still add before the device is warm:
+   busy SB_WARM_MS with no idle gap over SB_WARM_GAP_MS, the variant
+   before counted; 0 when warm, or when no warm-up was asked for. */
+static double warm_floor(const variant_run *vr)
+{
+    typeof(&warmth[0]) w = &warmth[vr->s->run_device];
+    if (!w->seen || ms_since(&w->last_end) > SB_WARM_GAP_MS)
+        w->busy_ms = 0;
+    return vr->suite->warmup > 0 && w->busy_ms < SB_WARM_MS ? SB_WARM_MS - w->busy_ms : 0;
+}
+
 /* The warm-up, then the timed launches into samples. */
 static int time_variant(variant_run *vr)
 {
@@ -237,15 +249,13 @@ static int time_variant(variant_run *vr)
     vr->samples = sb_host_alloc(sizeof *vr->samples * (size_t)reps, vr->err, sizeof vr->err);
     if (!vr->samples)
         return SB_EXIT_RUNTIME;
-    /* The first launch was the first warm-up launch; the device is warm
-       once busy SB_WARM_MS with no idle gap, the variant before counted. */
+    /* A first launch made alone was the first warm-up launch. */
     int warmup = vr->suite->warmup;
     typeof(&warmth[0]) w = &warmth[vr->s->run_device];
-    if (!w->seen || ms_since(&w->last_end) > SB_WARM_GAP_MS)
-        w->busy_ms = 0;
-    double floor_ms = warmup > 0 && w->busy_ms < SB_WARM_MS ? SB_WARM_MS - w->busy_ms : 0;
+    double floor_ms = warm_floor(vr);
     double warm_ms = 0, lead_ms = 0;
-    int launches = warmup > 0 ? warmup - 1 : 0, first_lead = SB_BATCH_LEAD;
+    int launches = warmup - vr->launched > 0 ? warmup - vr->launched : 0;
+    int first_lead = SB_BATCH_LEAD;
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     if (floor_ms <= 0 && vr->op.batched) {
@@ -518,8 +528,13 @@ static int measure_variant(variant_run *vr, pending *pd, sb_run *run)
     if (!status)
         status = poison_outputs(vr);
     lap(&spent.poison, &t);
-    if (!status)
+    /* A first launch alone, which fails fast, where a vendor library may be
+       missing or the device is cold; on a warm device the warm-up launches
+       open the timed batch instead. */
+    if (!status && (vr->v->role == SB_ROLE_VENDOR || !vr->op.batched || warm_floor(vr) > 0)) {
         status = first_launch(vr, &left_out);
+        vr->launched = 1;
+    }
     lap(&spent.first, &t);
     if (status || left_out)
         return status;
