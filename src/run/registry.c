@@ -305,6 +305,85 @@ static int adopt_vtable(sb_backend_slot *slot, const sb_backend *vt)
     return 0;
 }
 
+/* The children sb_registry_preprobe started, one per module, and how
+ * each ended; probe_survives takes its answer from here when it has one. */
+static struct {
+    char path[4096];
+    pid_t pid;
+    int waited, status;
+} early[8];
+static int nearly;
+
+/* In a child: the module's probe and enumeration, as probe_survives's
+   child makes them; its words go to /dev/null. */
+_Noreturn static void probe_child(const char *path)
+{
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+    }
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    const sb_backend *vt = h ? dlsym(h, SB_BACKEND_SYMBOL) : NULL;
+    sb_device_info infos[4];
+    if (vt && vt->abi == SB_BACKEND_ABI && vt->probe && vt->enumerate && vt->probe() == 0)
+        vt->enumerate(infos, 4);
+    _exit(0);
+}
+
+void sb_registry_preprobe(const char *const *names, int n)
+{
+    fflush(NULL);
+    for (int i = 0; i < n && nearly < (int)(sizeof early / sizeof early[0]); i++) {
+        module_dirs dirs;
+        char path[4096], why[256];
+        module_dirs_of(names[i], &dirs);
+        if (find_module(names[i], &dirs, path, sizeof path) ||
+            sb_lib_check(path, why, sizeof why))
+            continue; /* sb_registry_load says why */
+        int known = 0;
+        for (int j = 0; j < nearly; j++)
+            known |= strcmp(early[j].path, path) == 0;
+        if (known)
+            continue;
+        pid_t pid = fork();
+        if (pid == 0)
+            probe_child(path);
+        if (pid < 0)
+            continue;
+        snprintf(early[nearly].path, sizeof early[nearly].path, "%s", path);
+        early[nearly].pid = pid;
+        early[nearly++].waited = 0;
+    }
+}
+
+void sb_registry_preprobe_reap(void)
+{
+    for (int j = 0; j < nearly; j++)
+        while (!early[j].waited && waitpid(early[j].pid, &early[j].status, 0) < 0)
+            if (errno != EINTR)
+                break;
+    nearly = 0;
+}
+
+/* How the early child of path ended: 1 and *status, or 0 when none ran. */
+static int early_status(const char *path, int *status)
+{
+    for (int j = 0; j < nearly; j++) {
+        if (strcmp(early[j].path, path) != 0)
+            continue;
+        while (!early[j].waited && waitpid(early[j].pid, &early[j].status, 0) < 0)
+            if (errno != EINTR)
+                return 0;
+        early[j].waited = 1;
+        *status = early[j].status;
+        return 1;
+    }
+    return 0;
+}
+
+static int child_survived(sb_backend_slot *slot, int status);
+
 /* Whether the backend's probe and enumeration survive, tried first in a
  * child process: they load libraries of their own (the driver, an OpenCL
  * platform's ICD and what it needs), and one that is damaged kills the
@@ -312,6 +391,9 @@ static int adopt_vtable(sb_backend_slot *slot, const sb_backend *vt)
  * death is the backend's reason; the parent never calls it. */
 static int probe_survives(sb_backend_slot *slot)
 {
+    int status;
+    if (early_status(slot->path, &status))
+        return child_survived(slot, status);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
@@ -329,12 +411,16 @@ static int probe_survives(sb_backend_slot *slot)
             slot->vt->enumerate(infos, 4);
         _exit(0);
     }
-    int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             return 1;
-    /* The child ends with _exit(0); anything else (a signal, or a crash
-       handler's exit, as a sanitizer's) means it did not survive. */
+    return child_survived(slot, status);
+}
+
+/* The child ends with _exit(0); anything else (a signal, or a crash
+   handler's exit, as a sanitizer's) means it did not survive. */
+static int child_survived(sb_backend_slot *slot, int status)
+{
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 1;
     char how[48];

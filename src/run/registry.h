@@ -64,6 +64,14 @@ void sb_registry_names(char *buf, size_t n);
  * *provides says which ones vt had.  sb_registry_load does this. */
 void sb_registry_fill_defaults(sb_backend *vt, sb_backend_provides *provides);
 
+/* Start the child probes of the named backends' modules at once, each in
+ * a process of its own, so that a run opening several backends waits for
+ * the slowest, not for their sum; sb_registry_load then takes each
+ * module's answer from its child.  sb_registry_preprobe_reap waits for
+ * any child no load asked about. */
+void sb_registry_preprobe(const char *const *names, int n);
+void sb_registry_preprobe_reap(void);
+
 /* Load and probe the named backend; always fills slot (reason on failure).
  * Returns 0 when the backend is available. */
 int sb_registry_load(const char *name, sb_backend_slot *slot);

@@ -128,7 +128,24 @@ static int load_named(const sb_suite *suite, sb_session *sessions)
     return SB_EXIT_OK;
 }
 
+static int open_all(const sb_suite *suite, sb_session *sessions, int *n, sb_run *run);
+
 int sb_sessions_open(const sb_suite *suite, sb_session *sessions, int *n, sb_run *run)
+{
+    const char *names[SB_RUN_MAX_DEVICES];
+    int nnames = 0;
+    if (suite->nsessions == 0)
+        for (int b = 0; b < sb_nknown_backends && nnames < SB_RUN_MAX_DEVICES; b++)
+            names[nnames++] = sb_known_backends[b];
+    for (int b = 0; b < suite->nsessions; b++)
+        names[nnames++] = suite->sessions[b];
+    sb_registry_preprobe(names, nnames);
+    int st = open_all(suite, sessions, n, run);
+    sb_registry_preprobe_reap();
+    return st;
+}
+
+static int open_all(const sb_suite *suite, sb_session *sessions, int *n, sb_run *run)
 {
     char err[1024];
     *n = 0;
