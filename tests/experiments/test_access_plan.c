@@ -476,8 +476,17 @@ static void shared_ptx_keeps_the_repeated_access(void **state)
         for (int d = 0; d < v->ndefines; d++)
             defs[d] = v->defines[d];
         char *ptx = NULL;
-        if (slot.vt->compile_offline(source, defs, v->ndefines, "sm_90", &ptx))
+        if (slot.vt->compile_offline(source, defs, v->ndefines, "sm_90", &ptx)) {
+            /* A CUDA module built where no toolkit is (it needs none to
+               build) has no NVRTC to compile with: nothing to check. */
+            if (strstr(slot.vt->last_error(), "NVRTC not found")) {
+                printf("# SKIP %s\n", slot.vt->last_error());
+                free(source);
+                free(vs);
+                skip();
+            }
             fail_msg("%s: %s", names[i], slot.vt->last_error());
+        }
         int loads = most_in_a_loop(ptx, ".entry shared_load(", "ld.shared");
         int stores = most_in_a_loop(ptx, ".entry shared_store(", "st.shared");
         if (loads < 8 || stores < 8)
