@@ -706,6 +706,87 @@ static int count_variants(const sb_suite *suite, int nsessions)
     return total;
 }
 
+/* One experiment's inputs and reference, made on a thread of their own
+ * while the experiment before is measured (host work, no device), so
+ * that the device does not wait for them. */
+typedef struct prepared {
+    const sb_experiment *e;
+    sb_problem size;
+    unsigned seed;
+    void *host;
+    int failed;
+    double seconds;
+    int threaded;
+    pthread_t thread;
+    char err[ERR_LEN];
+} prepared;
+
+static void *prepare_now(void *arg)
+{
+    prepared *p = arg;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    p->failed = p->e->prepare(&p->size, p->seed, &p->host, p->err, sizeof p->err);
+    p->seconds = seconds_since(&t0);
+    return NULL;
+}
+
+/* Start making experiment x's inputs; on a thread when ahead is set and
+   one can be made, else here and now. */
+static void prepare_start(const sb_suite *suite, sb_session *sessions, int nsessions, int x,
+                          int ahead, prepared *p)
+{
+    memset(p, 0, sizeof *p);
+    p->e = suite->experiments[x].e;
+    p->size = sb_run_size(suite, p->e, sessions, nsessions);
+    p->seed = suite->seed;
+    p->threaded = ahead && pthread_create(&p->thread, NULL, prepare_now, p) == 0;
+    if (!p->threaded)
+        prepare_now(p);
+}
+
+static void prepare_wait(prepared *p)
+{
+    if (p->threaded)
+        pthread_join(p->thread, NULL);
+    p->threaded = 0;
+    spent.prepare += p->seconds;
+}
+
+/* Experiment x on every session, from its prepared inputs; the run's
+   status so far, with this experiment's first failure if it had none. */
+static int run_experiment(const sb_suite *suite, sb_session *sessions, int nsessions, int x,
+                          prepared *p, workspaces *all, sb_run *run, int status)
+{
+    const sb_suite_experiment *se = &suite->experiments[x];
+    if (p->failed) {
+        sb_say("%s: %s", se->e->name, p->err);
+        return status ? status : SB_EXIT_RUNTIME;
+    }
+    for (int si = 0; si < nsessions && !sb_interrupted(); si++) {
+        int st = run_on_session(suite, &sessions[si], se, &p->size, p->host, all->ws[x][si],
+                                all->source[x][si], run);
+        if (st && !status)
+            status = st;
+        workspace_done(all, x, si);
+    }
+    se->e->release(p->host);
+    return status;
+}
+
+/* Whether the next experiment's inputs may be made while this one is
+   measured: both experiments' host data at once (reckoned generously at
+   16 bytes an element) must fit twice over in what the host has free. */
+static int may_prepare_ahead(const prepared *now, const sb_suite *suite, sb_session *sessions,
+                             int nsessions, int x)
+{
+    sb_problem next = sb_run_size(suite, suite->experiments[x].e, sessions, nsessions);
+    double need = 16.0 * ((double)now->size.rows * (double)now->size.cols +
+                          (double)next.rows * (double)next.cols);
+    uint64_t avail = sb_host_available();
+    return avail > 0 && (double)avail > 2 * need;
+}
+
 int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_run *run,
                sb_experiment_done *done, void *ctx)
 {
@@ -720,36 +801,27 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
         return SB_EXIT_RUNTIME;
     }
     workspaces_make(suite, sessions, nsessions, all);
-    for (int x = 0; x < suite->nexperiments && !sb_interrupted(); x++) {
-        const sb_suite_experiment *se = &suite->experiments[x];
-        const sb_experiment *e = se->e;
-        sb_problem size = sb_run_size(suite, e, sessions, nsessions);
-        /* Inputs and reference once, shared by every API. */
-        void *host = NULL;
-        char err[ERR_LEN];
-        if (nsessions > 0)
-            sb_progress_step(sessions[0].slot.name, e->name, "(making its inputs)");
-        struct timespec t0;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        int failed = e->prepare(&size, suite->seed, &host, err, sizeof err);
-        spent.prepare += seconds_since(&t0);
-        if (failed) {
-            sb_say("%s: %s", e->name, err);
-            if (!status)
-                status = SB_EXIT_RUNTIME;
-            continue;
-        }
-        for (int si = 0; si < nsessions && !sb_interrupted(); si++) {
-            int st = run_on_session(suite, &sessions[si], se, &size, host, all->ws[x][si],
-                                    all->source[x][si], run);
-            if (st && !status)
-                status = st;
-            workspace_done(all, x, si);
-        }
-        e->release(host);
+    prepared *pair = calloc(2, sizeof *pair), *now = pair, *next = pair ? pair + 1 : NULL;
+    if (pair && suite->nexperiments > 0) {
+        prepare_start(suite, sessions, nsessions, 0, 0, now);
+        prepare_wait(now);
+    }
+    for (int x = 0; pair && x < suite->nexperiments && !sb_interrupted(); x++) {
+        if (x + 1 < suite->nexperiments)
+            prepare_start(suite, sessions, nsessions, x + 1,
+                          may_prepare_ahead(now, suite, sessions, nsessions, x + 1), next);
+        status = run_experiment(suite, sessions, nsessions, x, now, all, run, status);
         if (done && !sb_interrupted()) {
             sb_progress_clear();
             done(ctx, run);
+        }
+        if (x + 1 < suite->nexperiments) {
+            prepare_wait(next);
+            prepared *t = now;
+            now = next;
+            next = t;
+            if (sb_interrupted() && !now->failed)
+                now->e->release(now->host); /* made, never measured */
         }
     }
     sb_progress_clear();
@@ -757,6 +829,7 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
         for (int si = 0; si < nsessions; si++)
             workspace_done(all, x, si);
     free(all);
+    free(pair);
     for (int i = 0; i < SB_RUN_MAX_DEVICES; i++) {
         sb_host_sets_free(hosts[i]);
         hosts[i] = NULL;

@@ -177,7 +177,7 @@ long sb_first_periodic_mismatch(const uint32_t *got, const uint32_t *pattern, lo
 /* Bytes sb_host_alloc has handed out: the preflight reads it around an
    experiment's prepare (which runs on one thread) to learn what that
    allocates. */
-static size_t host_allocated;
+static _Atomic size_t host_allocated; /* the next experiment's inputs are made on a thread */
 
 void *sb_host_alloc(size_t bytes, char *err, size_t n)
 {
