@@ -480,10 +480,13 @@ static void shared_ptx_keeps_the_repeated_access(void **state)
             /* A CUDA module built where no toolkit is (it needs none to
                build) has no NVRTC to compile with: nothing to check. */
             if (strstr(slot.vt->last_error(), "NVRTC not found")) {
-                printf("# SKIP %s\n", slot.vt->last_error());
+                /* As for a build without the module: cmocka's skip() is a
+                   "not ok" in TAP. */
+                printf("# no PTX to check: %s\n", slot.vt->last_error());
                 free(source);
                 free(vs);
-                skip();
+                sb_registry_unload(&slot);
+                return;
             }
             fail_msg("%s: %s", names[i], slot.vt->last_error());
         }
