@@ -88,7 +88,11 @@ fi
 if [ $cuda_built = 1 ] && [ $opencl = 1 ] && [ ! -e "$PKGLIBDIR/simtbench_cuda.so" ]; then
     mkdir "$tmp/bin"
     cp "$SB" "$tmp/bin/simtbench"
-    missing="the cuda backend module simtbench_cuda.so is not installed: looked in $BUILD/opencl/.libs, $PKGLIBDIR, $tmp/bin/cuda/.libs (this simtbench was built with it: make install, or set SIMTBENCH_BACKEND_PATH to the folder that holds it)"
+    # A packaged build (configure --with-backend-packages) names the package.
+    hint="this simtbench was built with it: make install, or set SIMTBENCH_BACKEND_PATH to the folder that holds it"
+    package=$(printf '%s\n' "${SB_BACKEND_PACKAGES:-}" | tr ',' '\n' | sed -n 's/^cuda://p')
+    [ -n "$package" ] && hint="install the package $package"
+    missing="the cuda backend module simtbench_cuda.so is not installed: looked in $BUILD/opencl/.libs, $PKGLIBDIR, $tmp/bin/cuda/.libs ($hint)"
     run SIMTBENCH_BACKEND_PATH="$BUILD/opencl/.libs" "$tmp/bin/simtbench" $RUN -f json -q
     check "a missing module: the JSON's reason names the folders searched and make install" \
         '[ $rc -eq 0 ] && has "$tmp/out" "    {\"backend\": \"cuda\", \"reason\": \"$missing\"}"'
