@@ -55,7 +55,7 @@ int main(int argc, char **argv)
         return stdout_status();
     }
     if (o.version) {
-        printf("simtbench %s\n", PACKAGE_VERSION);
+        sb_options_version(stdout);
         return stdout_status();
     }
     if (o.list) {

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+#include "report/plot.h"
 #include "run/registry.h"
 
 void sb_options_defaults(sb_options *o)
@@ -389,7 +391,7 @@ void sb_options_usage(FILE *f)
         "  -l, --list             list experiments, backends (with availability) and devices\n"
         "  -q, --quiet            no progress on standard error\n"
         "  -h, --help             this help\n"
-        "  -V, --version          version\n"
+        "  -V, --version          version, license, and the backends and libraries of this build\n"
         "\n"
         "GB/s means 10^9 bytes per second: useful bytes read plus written over the\n"
         "median device-event time.  Side by side, X/REF is the speed ratio (REF's\n"
@@ -407,4 +409,35 @@ void sb_options_usage(FILE *f)
         "  130, 143  interrupted by SIGINT or SIGTERM: the variant being measured finished,\n"
         "     and the report and --save hold the finished results, marked interrupted\n",
         f);
+}
+
+void sb_options_version(FILE *f)
+{
+    fprintf(f, "%s %s\n"
+               "Copyright (C) 2026 the simtbench developers.\n"
+               "License MIT: <https://opensource.org/licenses/MIT>.\n"
+               "This is free software: you are free to change and redistribute it.\n"
+               "There is NO WARRANTY, to the extent permitted by law.\n\n",
+            PACKAGE_NAME, PACKAGE_VERSION);
+    int built = 0;
+    for (int i = 0; i < sb_nknown_backends; i++)
+        if (sb_registry_built(sb_known_backends[i]))
+            fprintf(f, "%s %s", built++ ? "," : "Backends built:", sb_known_backends[i]);
+    fprintf(f, "%s\n", built ? "" : "Backends built: none");
+    char path[2048];
+    for (int i = 0; i < sb_nknown_backends; i++) {
+        if (!sb_registry_built(sb_known_backends[i]))
+            continue;
+        sb_registry_module_path(sb_known_backends[i], path, sizeof path);
+        fprintf(f, "  simtbench_%s.so looked for in: %s\n", sb_known_backends[i], path);
+    }
+    if (built && !getenv("SIMTBENCH_BACKEND_PATH"))
+        fprintf(f, "  (the folders of $SIMTBENCH_BACKEND_PATH come first; it is unset)\n");
+    fprintf(f, "Libraries the backends open at run time where installed: CLBlast, cuBLAS, NVRTC\n");
+    char gnuplot[1024];
+    if (sb_plot_find_gnuplot(gnuplot, sizeof gnuplot) == 0)
+        fprintf(f, "gnuplot for plots: %s\n", gnuplot);
+    else
+        fprintf(f, "gnuplot for plots: not found ($GNUPLOT, then %s, then $PATH)\n",
+                SB_GNUPLOT[0] ? SB_GNUPLOT : "none from configure");
 }

@@ -56,4 +56,10 @@ int sb_parse_size(const char *s, long *rows, long *cols);
 /* Print the --help text. */
 void sb_options_usage(FILE *f);
 
+/* --version in the GNU style: the name and version, copyright and license,
+ * then what this build has: its backends (from the registry) and where each
+ * module is looked for, and the optional programs and libraries opened at
+ * run time. */
+void sb_options_version(FILE *f);
+
 #endif

@@ -116,7 +116,17 @@ static void model_columns(const sb_result *r, FILE *out)
     }
 }
 
-/* What the measurement was: device, names, sizes, statistics, figures. */
+/* A figure the JSON writes as null unless it is positive (intensity,
+ * roof share, slowdown): an empty cell then, not a 0 that reads as a
+ * measurement. */
+static void positive(FILE *out, int decimals, double v)
+{
+    if (v > 0)
+        fprintf(out, "%.*f", decimals, v);
+}
+
+/* What the measurement was: device, names, sizes, statistics, figures;
+ * empty where the JSON has null. */
 static void measured_columns(const sb_run *run, const sb_result *r, FILE *out)
 {
     const sb_device_info *d = &run->devices[r->device_slot].info;
@@ -127,13 +137,21 @@ static void measured_columns(const sb_run *run, const sb_result *r, FILE *out)
             fputc(',', out);
         field(out, names[k]);
     }
-    fprintf(out, ",%ld,%ld,%ux%ux%u,%ux%ux%u,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.5f,%.0f,%.0f,%.4f,",
+    fprintf(out, ",%ld,%ld,%ux%ux%u,%ux%ux%u,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.5f,%.0f,%.0f,",
             r->rows, r->cols, r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1],
             r->block[2], r->reps, r->ms.median, r->ms.min, r->ms.max, r->ms.mean, r->ms.stddev,
-            r->ms.spread, r->bytes, r->flops, r->intensity);
+            r->ms.spread, r->bytes, r->flops);
+    positive(out, 4, r->intensity);
+    fputc(',', out);
     field(out, sb_quantity_unit(r->quantity));
-    fprintf(out, ",%.4f,%.4f,%.5f,%.4f,%d,%d,", r->value, r->value_best, r->roof_share,
-            r->slowdown, r->occupancy, r->verified);
+    fprintf(out, ",%.4f,%.4f,", r->value, r->value_best);
+    positive(out, 5, r->roof_share);
+    fputc(',', out);
+    positive(out, 4, r->slowdown);
+    fputc(',', out);
+    if (r->occupancy >= 0)
+        fprintf(out, "%d", r->occupancy);
+    fprintf(out, ",%d,", r->verified);
     char text[256];
     sb_result_model_text(r, text, sizeof text);
     field(out, text);

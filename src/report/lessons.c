@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
@@ -11,7 +12,9 @@
 
 typedef enum rule_kind {
     RULE_PAIR, /* one variant against another: what the change does to the time */
-    RULE_TRACK /* every variant against the model's cost: does the time follow it */
+    RULE_TRACK,  /* every variant against the model's cost: does the time follow it */
+    RULE_COARSEN, /* the coarseN variants: which factor pays, and where it stops */
+    RULE_THREADS  /* bandwidth against the threads each configuration keeps busy */
 } rule_kind;
 
 /* The model's cost of an access, relative to the ideal one. */
@@ -43,11 +46,26 @@ static const lesson_rule rules[] = {
     {.experiment = "global_stride", .kind = RULE_TRACK, .cost = COST_TRAFFIC},
     {.experiment = "global_walk", .kind = RULE_PAIR, .tried = "row", .against = "column",
      .what = "walking rows instead of columns"},
+    {.experiment = "matmul", .kind = RULE_PAIR, .tried = "tiled32", .against = "simple",
+     .what = "tiling through shared memory"},
+    {.experiment = "matmul", .kind = RULE_COARSEN},
+    {.experiment = "matmul", .kind = RULE_PAIR, .tried = "corner_turning",
+     .against = "colmajor_naive", .what = "corner turning the column-major operand"},
+    {.experiment = "matmul", .kind = RULE_PAIR, .tried = "corner_turn_pad",
+     .against = "corner_turning", .what = "padding the corner-turned tile"},
+    {.experiment = "vecadd", .kind = RULE_COARSEN},
+    {.experiment = "occupancy", .kind = RULE_THREADS},
 };
 
 /* A track rule's verdict on one device: the headline row's measured
  * slowdown against the model's cost, within a quarter either way. */
 #define TRACK_TOLERANCE 1.25
+
+/* A threads rule's "near the best": within 5% of the best bandwidth. */
+#define NEAR_BEST 0.95
+
+/* The coarsening factors a coarsen rule walks, at most. */
+#define COARSE_MAX 16
 
 /* ---------------------------------------------------------------- text */
 
@@ -346,6 +364,187 @@ static int track_lesson(const sb_analysis *a, const sb_cross_experiment *e,
     return 1;
 }
 
+/* ---------------------------------------------------------------- devices */
+
+/* One device's clause of a rule into buf; 0 when the device has too
+ * little of the rule's data. */
+typedef int clause_fn(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
+                      size_t n);
+
+/* Each device's clause, as sentences of their own, "On cuda, ..." where
+ * the run has more than one device; 0 when no device has one. */
+static int per_device(const sb_analysis *a, const sb_cross_experiment *e, clause_fn *clause,
+                      char *buf, size_t n)
+{
+    int made = 0;
+    buf[0] = '\0';
+    for (int s = 0; s < slots(a); s++) {
+        char one[SB_LESSON_BYTES];
+        if (!clause(a, e, s, one, sizeof one))
+            continue;
+        if (a->cross.ndevices > 1)
+            add(buf, n, "%s %s, %s.", made ? " On" : "on", a->cross.label[s], one);
+        else
+            add(buf, n, "%s%s.", made ? " " : "", one);
+        made++;
+    }
+    return made;
+}
+
+/* ---------------------------------------------------------------- coarsening */
+
+typedef struct coarse_step {
+    int factor;
+    const sb_result *r;
+} coarse_step;
+
+/* Slot s's coarseN rows, at the first one's size, in ascending N; their
+ * count. */
+static int coarse_rows(const sb_analysis *a, const sb_cross_experiment *e, int s, coarse_step *c)
+{
+    int nc = 0;
+    const sb_result *like = NULL;
+    for (size_t j = 0; j < e->nrows && nc < COARSE_MAX; j++) {
+        long i = a->cross.rows[e->rows[j]].result[s];
+        const sb_result *r = i >= 0 ? &a->run->results[i] : NULL;
+        if (!r || strncmp(r->variant, "coarse", 6) != 0 || r->ms.median <= 0)
+            continue;
+        char *end;
+        long f = strtol(r->variant + 6, &end, 10);
+        if (end == r->variant + 6 || *end || f < 1 || f > 1 << 20 ||
+            (like && (r->rows != like->rows || r->cols != like->cols)))
+            continue;
+        like = like ? like : r;
+        int k = nc++;
+        for (; k > 0 && c[k - 1].factor > f; k--)
+            c[k] = c[k - 1];
+        c[k] = (coarse_step){(int)f, r};
+    }
+    return nc;
+}
+
+/* Where coarsening stops paying on slot s: walking the factors upwards,
+ * each is held against the best so far by the verdict, and the first that
+ * is not faster ends the walk ("coarsening by 4 pays 1.26x over coarse1;
+ * by 8 no more: the same as by 4, within 2.0%"). */
+static int coarse_clause(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
+                         size_t n)
+{
+    coarse_step c[COARSE_MAX];
+    int nc = coarse_rows(a, e, s, c), best = 0, k = 1;
+    if (nc < 2)
+        return 0;
+    sb_verdict stop = {.kind = SB_VERDICT_NONE};
+    for (; k < nc; k++) {
+        sb_verdict v = sb_verdict_compare(c[best].r, c[k].r, 0.0);
+        if (v.kind != SB_VERDICT_FASTER) {
+            stop = v;
+            break;
+        }
+        best = k;
+    }
+    if (best == 0 && stop.kind == SB_VERDICT_NONE)
+        return 0;
+    char f[32];
+    buf[0] = '\0';
+    if (best == 0)
+        add(buf, n, "coarsening does not pay here: %s is fastest", c[0].r->variant);
+    else {
+        factor(c[0].r->ms.median / c[best].r->ms.median, f, sizeof f);
+        add(buf, n, "coarsening by %d pays %s over %s", c[best].factor, f, c[0].r->variant);
+    }
+    if (stop.kind == SB_VERDICT_SAME && best == 0) {
+        add(buf, n, "; %s runs the same, within %.1f%%", c[k].r->variant,
+            100.0 * sb_verdict_within(&stop));
+    } else if (stop.kind == SB_VERDICT_SAME) {
+        add(buf, n, "; by %d no more: the same as by %d, within %.1f%%", c[k].factor,
+            c[best].factor, 100.0 * sb_verdict_within(&stop));
+    } else if (stop.kind == SB_VERDICT_SLOWER) {
+        factor(stop.by + 1.0, f, sizeof f);
+        if (best == 0)
+            add(buf, n, "; %s is %s slower", c[k].r->variant, f);
+        else
+            add(buf, n, "; by %d it is %s slower than by %d", c[k].factor, f, c[best].factor);
+    } else if (best > 1) {
+        factor(c[best - 1].r->ms.median / c[best].r->ms.median, f, sizeof f);
+        add(buf, n, ", %s more than by %d", f, c[best - 1].factor);
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------- threads */
+
+/* The threads a configuration keeps busy: those in flight, or, where the
+ * API does not say (in_flight 0), those it launches. */
+static double threads_of(const sb_result *r, int in_flight)
+{
+    if (in_flight)
+        return (double)r->threads_in_flight;
+    return (double)r->grid[0] * r->grid[1] * r->grid[2] * r->block[0] * r->block[1] *
+           r->block[2];
+}
+
+/* Slot s's configurations (every row but the memcpy reference): the best
+ * bandwidth, the most starved, and whether all say their threads in
+ * flight; 0 with fewer than two. */
+static int threads_rows(const sb_analysis *a, const sb_cross_experiment *e, int s,
+                        const sb_result **best, const sb_result **worst, int *in_flight)
+{
+    int nr = 0;
+    *best = *worst = NULL;
+    *in_flight = 1;
+    for (size_t j = 0; j < e->nrows; j++) {
+        long i = a->cross.rows[e->rows[j]].result[s];
+        const sb_result *r = i >= 0 ? &a->run->results[i] : NULL;
+        if (!r || strcmp(r->variant, "memcpy") == 0 || r->value <= 0)
+            continue;
+        nr++;
+        *in_flight &= r->threads_in_flight > 0;
+        if (!*best || r->value > (*best)->value)
+            *best = r;
+        if (!*worst || r->value < (*worst)->value)
+            *worst = r;
+    }
+    return nr >= 2;
+}
+
+/* Bandwidth against threads on slot s: the fewest threads within 5% of
+ * the best, and what the most starved launch loses; or that the
+ * configurations do not differ beyond 5% and the noise. */
+static int threads_clause(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
+                          size_t n)
+{
+    const sb_result *best, *worst, *fewest = NULL;
+    int in_flight;
+    if (!threads_rows(a, e, s, &best, &worst, &in_flight))
+        return 0;
+    const char *unit = sb_quantity_unit(best->quantity);
+    sb_verdict v = sb_verdict_compare(best, worst, 0.0);
+    buf[0] = '\0';
+    if (worst->value >= NEAR_BEST * best->value || v.kind != SB_VERDICT_SLOWER) {
+        add(buf, n, "the threads do not matter here: every configuration is within %.0f%% of "
+                    "the best, %s's %.0f %s",
+            100.0 * (1.0 - worst->value / best->value) + 0.5, best->variant, best->value, unit);
+        return 1;
+    }
+    for (size_t j = 0; j < e->nrows; j++) {
+        long i = a->cross.rows[e->rows[j]].result[s];
+        const sb_result *r = i >= 0 ? &a->run->results[i] : NULL;
+        if (!r || strcmp(r->variant, "memcpy") == 0 || r->value < NEAR_BEST * best->value)
+            continue;
+        if (!fewest || threads_of(r, in_flight) < threads_of(fewest, in_flight))
+            fewest = r;
+    }
+    char f[32];
+    factor(best->value / worst->value, f, sizeof f);
+    add(buf, n, "about %.0f threads %s (%s) reach %.0f%% of the best bandwidth, %s's %.0f %s; "
+                "the most starved, %s with %.0f, loses %s",
+        threads_of(fewest, in_flight), in_flight ? "in flight" : "launched", fewest->variant,
+        floor(100.0 * fewest->value / best->value), best->variant, best->value, unit,
+        worst->variant, threads_of(worst, in_flight), f);
+    return 1;
+}
+
 /* ---------------------------------------------------------------- lessons */
 
 void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out)
@@ -360,8 +559,10 @@ void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out)
         if (strcmp(rule->experiment, name) != 0)
             continue;
         char *buf = out->text[out->n];
-        int made = rule->kind == RULE_PAIR ? pair_lesson(a, x, rule, buf, SB_LESSON_BYTES)
-                                           : track_lesson(a, x, rule, buf, SB_LESSON_BYTES);
+        int made = rule->kind == RULE_PAIR    ? pair_lesson(a, x, rule, buf, SB_LESSON_BYTES)
+                   : rule->kind == RULE_TRACK ? track_lesson(a, x, rule, buf, SB_LESSON_BYTES)
+                   : per_device(a, x, rule->kind == RULE_COARSEN ? coarse_clause : threads_clause,
+                                buf, SB_LESSON_BYTES);
         if (made) {
             buf[0] = (char)(buf[0] >= 'a' && buf[0] <= 'z' ? buf[0] - 'a' + 'A' : buf[0]);
             out->n++;

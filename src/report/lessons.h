@@ -1,8 +1,11 @@
 /* The lesson of an experiment's block: one or two sentences saying what its
  * numbers show, chosen by rules over the results and never written in
- * advance.  A rule names the variants it compares (padded against tiled,
- * the 32x33 tile's column against the 32x32's) or the model's figure it
- * holds the times against (conflict ways, sector efficiency); the
+ * advance, for every default family.  A rule names the variants it
+ * compares (padded against tiled, the 32x33 tile's column against the
+ * 32x32's), the model's figure it holds the times against (conflict ways,
+ * sector efficiency), the coarseN factors it walks up until one no longer
+ * pays (matmul, vecadd), or the threads each configuration keeps busy
+ * against its bandwidth (occupancy: the fewest within 5% of the best); the
  * sentence then says whatever the measurements say, per device: faster,
  * the same, or slower, with the factor, and whether the model's
  * prediction was borne out.  Two variants are compared by the verdict of

@@ -112,6 +112,19 @@ static void module_dirs_of(const char *name, module_dirs *d)
     }
 }
 
+void sb_registry_module_path(const char *name, char *buf, size_t n)
+{
+    module_dirs d;
+    module_dirs_of(name, &d);
+    size_t used = 0;
+    if (n > 0)
+        buf[0] = '\0';
+    for (int i = 0; i < d.n && used < n; i++) {
+        int w = snprintf(buf + used, n - used, "%s%s", i ? ", " : "", d.dir[i]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
 static int find_module(const char *name, const module_dirs *d, char *path, size_t n)
 {
     for (int i = 0; i < d->n; i++) {

@@ -60,6 +60,10 @@ int sb_registry_has(const sb_backend_slot *slot);
 /* The known backends' names as "a, b" into buf, for messages. */
 void sb_registry_names(char *buf, size_t n);
 
+/* The folders the named backend's module is looked for in, in order, as
+ * "DIR, DIR" into buf (for --version). */
+void sb_registry_module_path(const char *name, char *buf, size_t n);
+
 /* Fill the optional entries vt leaves NULL with the registry's defaults;
  * *provides says which ones vt had.  sb_registry_load does this. */
 void sb_registry_fill_defaults(sb_backend *vt, sb_backend_provides *provides);

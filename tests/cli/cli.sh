@@ -16,14 +16,24 @@ check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
 run() { "$SB" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 lines() { wc -l <"$1" | tr -d ' '; }
 
-echo "1..18"
+echo "1..19"
 
 run --help
 check "--help exits 0 and documents exit status 3" \
     '[ $rc -eq 0 ] && grep -q "^  3  a requested backend" "$tmp/out"'
 
 run --version
-check "--version names the program" '[ $rc -eq 0 ] && grep -q "^simtbench " "$tmp/out"'
+check "--version in the GNU style: name and version first, then copyright and license" \
+    '[ $rc -eq 0 ] && sed -n 1p "$tmp/out" | grep -qx "simtbench [0-9][0-9.]*" &&
+     sed -n 2p "$tmp/out" | grep -q "^Copyright (C) [0-9]* " && grep -q "^License MIT" "$tmp/out" &&
+     grep -q "NO WARRANTY" "$tmp/out"'
+# Each backend --version names as built has the line saying where its
+# module is looked for, this build tree's folder last.
+built=$(sed -n "s/^Backends built: //p" "$tmp/out" | tr -d ,)
+check "--version says the backends built and where each module is looked for" \
+    '[ -n "$built" ] && (for b in $built; do
+         grep -q "^  simtbench_$b.so looked for in: .*/$b/.libs$" "$tmp/out" || exit 1; done) &&
+     grep -q "CLBlast, cuBLAS, NVRTC" "$tmp/out" && grep -q "^gnuplot for plots: " "$tmp/out"'
 
 run --frobnicate
 check "unknown option: exit 2, one line on stderr, nothing on stdout" \

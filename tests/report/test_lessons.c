@@ -203,6 +203,131 @@ static void sector_efficiency(void **state)
     sb_run_free(&run);
 }
 
+/* vecadd's or matmul's coarseN rows at the times given (0: not run). */
+static void coarse_run(sb_run *run, const char *experiment, const double ms[4])
+{
+    static const char *const names[] = {"coarse1", "coarse2", "coarse4", "coarse8"};
+    devices(run, 1);
+    if (strcmp(experiment, "vecadd") == 0)
+        add(run, 0, experiment, "memcpy", 0.3, SB_SPACE_GLOBAL, 4, 0);
+    for (int k = 0; k < 4; k++)
+        if (ms[k] > 0)
+            add(run, 0, experiment, names[k], ms[k], SB_SPACE_GLOBAL, 4, 0);
+}
+
+/* The coarsening factor that pays, where it stops paying, or that it does
+ * not pay at all: each step held against the best so far by the verdict. */
+static void coarsening_pays_or_not(void **state)
+{
+    (void)state;
+    sb_run run;
+    coarse_run(&run, "vecadd", (double[]){1.0, 0.9, 0.8, 0.795});
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "Coarsening by 4 pays 1.25x over coarse1; by 8 no more: the "
+                                   "same as by 4, within 2.0%.");
+    sb_run_free(&run);
+    /* the largest factor still pays */
+    coarse_run(&run, "vecadd", (double[]){1.0, 0.8, 0.7, 0.6});
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "Coarsening by 8 pays 1.67x over coarse1, 1.17x more than "
+                                   "by 4.");
+    sb_run_free(&run);
+    /* past the best it costs */
+    coarse_run(&run, "vecadd", (double[]){1.0, 0.8, 0.9, 0});
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "Coarsening by 2 pays 1.25x over coarse1; by 4 it is 1.12x "
+                                   "slower than by 2.");
+    sb_run_free(&run);
+    /* the opposite: coarse1 is fastest */
+    coarse_run(&run, "vecadd", (double[]){0.8, 0.9, 1.0, 0});
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "Coarsening does not pay here: coarse1 is fastest; coarse2 "
+                                   "is 1.12x slower.");
+    sb_run_free(&run);
+    coarse_run(&run, "vecadd", (double[]){0.8, 0.805, 0, 0});
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "Coarsening does not pay here: coarse1 is fastest; coarse2 "
+                                   "runs the same, within 2.0%.");
+    sb_run_free(&run);
+    /* one factor alone says nothing */
+    coarse_run(&run, "vecadd", (double[]){0.8, 0, 0, 0});
+    assert_int_equal(lessons(&run).n, 0);
+    sb_run_free(&run);
+}
+
+/* matmul: tiling against simple, then coarsening, each device its own
+ * sentence; the same rule says "changes nothing" where tiling does not pay. */
+static void matmul_tiling_and_coarsening(void **state)
+{
+    (void)state;
+    sb_run run;
+    devices(&run, 2);
+    const double coarse[2][4] = {{1.0, 0.8, 0.7, 0.69}, {1.0, 1.01, 0.99, 1.0}};
+    for (int d = 0; d < 2; d++) {
+        add(&run, d, "matmul", "simple", 1.63, SB_SPACE_GLOBAL, 4, 0);
+        add(&run, d, "matmul", "tiled32", d ? 1.62 : 1.0, SB_SPACE_GLOBAL, 4, 0);
+        add(&run, d, "matmul", "coarse1", coarse[d][0], SB_SPACE_GLOBAL, 4, 0);
+        add(&run, d, "matmul", "coarse2", coarse[d][1], SB_SPACE_GLOBAL, 4, 0);
+        add(&run, d, "matmul", "coarse4", coarse[d][2], SB_SPACE_GLOBAL, 4, 0);
+    }
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(l.text[0], "Tiling through shared memory: on cuda, tiled32 is 1.63x "
+                                   "faster than simple; on opencl, tiled32 and simple run the "
+                                   "same, within 2.0%.");
+    assert_string_equal(l.text[1], "On cuda, coarsening by 4 pays 1.43x over coarse1, 1.14x "
+                                   "more than by 2. On opencl, coarsening does not pay here: "
+                                   "coarse1 is fastest; coarse2 runs the same, within 2.0%.");
+    sb_run_free(&run);
+}
+
+/* occupancy: b32-g1x starves the device; b256-g8x, with 270336 threads in
+ * flight, is within 5% of the best (value: the bandwidth, its time 1000 /
+ * value). */
+static void occ(sb_run *run, const char *variant, double gbs, long in_flight)
+{
+    add(run, 0, "occupancy", variant, 1000.0 / gbs, SB_SPACE_GLOBAL, 4, 0);
+    run->results[run->nresults - 1].value = gbs;
+    run->results[run->nresults - 1].threads_in_flight = in_flight;
+    run->results[run->nresults - 1].grid[0] = (unsigned)(in_flight > 0 ? in_flight / 256 : 16);
+    run->results[run->nresults - 1].grid[1] = run->results[run->nresults - 1].grid[2] = 1;
+    run->results[run->nresults - 1].block[0] = 256;
+    run->results[run->nresults - 1].block[1] = run->results[run->nresults - 1].block[2] = 1;
+}
+
+static void threads_in_flight_or_not(void **state)
+{
+    (void)state;
+    sb_run run;
+    devices(&run, 1);
+    occ(&run, "memcpy", 4170, -1);
+    occ(&run, "b32-g1x", 284, 4224);
+    occ(&run, "b256-g4x", 3461, 135168);
+    occ(&run, "b256-g8x", 3608, 270336);
+    occ(&run, "b256-g32x", 3762, 270336);
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "About 270336 threads in flight (b256-g8x) reach 95% of the "
+                                   "best bandwidth, b256-g32x's 3762 GB/s; the most starved, "
+                                   "b32-g1x with 4224, loses 13.2x.");
+    /* Where the API does not say what is in flight, the threads launched. */
+    for (size_t i = 0; i < run.nresults; i++)
+        run.results[i].threads_in_flight = -1;
+    l = lessons(&run);
+    assert_non_null(strstr(l.text[0], "About 270336 threads launched (b256-g8x) reach 95%"));
+    sb_run_free(&run);
+    /* The opposite: the starved launch keeps up (within 5%). */
+    devices(&run, 1);
+    occ(&run, "b32-g1x", 3700, 4224);
+    occ(&run, "b256-g4x", 3750, 135168);
+    occ(&run, "b256-g32x", 3762, 270336);
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "The threads do not matter here: every configuration is "
+                                   "within 2% of the best, b256-g32x's 3762 GB/s.");
+    sb_run_free(&run);
+}
+
 /* No rule for the experiment, or its variants not in the run: nothing. */
 static void nothing_to_say(void **state)
 {
@@ -315,6 +440,9 @@ int main(void)
         cmocka_unit_test(without_a_model_saving),
         cmocka_unit_test(conflict_ways_followed_or_not),
         cmocka_unit_test(sector_efficiency),
+        cmocka_unit_test(coarsening_pays_or_not),
+        cmocka_unit_test(matmul_tiling_and_coarsening),
+        cmocka_unit_test(threads_in_flight_or_not),
         cmocka_unit_test(nothing_to_say),
         cmocka_unit_test(every_format_ends_the_block_with_it),
     };

@@ -124,6 +124,13 @@ static void csv_quotes_and_shape(void **state)
     (void)state;
     sb_run run;
     fixture(&run, 2);
+    /* The second line has what the first lacks: an intensity, a slowdown
+       and an occupancy, and no roof share. */
+    run.results[1].flops = 1e9;
+    run.results[1].intensity = 0.25;
+    run.results[1].slowdown = 2.5;
+    run.results[1].occupancy = 4;
+    run.results[1].roof_share = 0.0;
     char *t = render(SB_FORMAT_CSV, &run);
     assert_non_null(strstr(t, "\"we\"\"ird,name\""));
     assert_non_null(strstr(t, "\"Test \"\"GPU\"\", rev 2\""));
@@ -138,6 +145,12 @@ static void csv_quotes_and_shape(void **state)
     assert_non_null(
         strstr(t, ",ptx_vs_reference,host_ms,verify_ms,registers,shared_bytes,private_bytes\n"));
     assert_non_null(strstr(t, ",812.250,540.500,32,8192,0\n"));
+    /* Where the JSON writes null the cell is empty, not a 0 or a -1:
+       intensity, roof share, slowdown, occupancy. */
+    assert_non_null(strstr(t, ",536870912,0,,GB/s,3579.1400,3603.1600,0.89"));
+    assert_non_null(strstr(t, ",,,1,\"smem col:"));
+    assert_non_null(strstr(t, ",536870912,1000000000,0.2500,GB/s,3579.1400,3603.1600,,2.5000,4,1,"));
+    assert_null(strstr(t, ",-1,"));
     assert_non_null(strstr(t, ",812.250,540.500,,,\n"));
     free(t);
     sb_run_free(&run);
