@@ -119,10 +119,24 @@ typedef struct sb_run_unavailable {
     char reason[1200];
 } sb_run_unavailable;
 
+/* Where a run came from, beside sb_run's version, date (its start) and
+ * host; "" where unknown (a file older than the fields). */
+typedef struct sb_run_provenance {
+    char revision[80];       /* `git describe --always --dirty` of the source at build
+                                time, or the release version */
+    char command[4096];      /* the command line, words quoted for a shell */
+    char os[72];             /* uname: system name ("Linux") */
+    char kernel[72];         /* uname: release */
+    char machine[72];        /* uname: machine ("x86_64") */
+    char cpu[128];           /* /proc/cpuinfo's model name, else the machine */
+    char end[32];            /* when the run ended: ISO 8601, UTC */
+} sb_run_provenance;
+
 typedef struct sb_run {
     char tool_version[32];
-    char date[32];           /* ISO 8601, UTC */
+    char date[32];           /* ISO 8601, UTC: when the run started */
     char host[64];
+    sb_run_provenance provenance;
     int ndevices;
     sb_run_device devices[SB_RUN_MAX_DEVICES];
     size_t nresults, capacity;

@@ -50,6 +50,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "simtbench: %s\n", err);
         return SB_EXIT_USAGE;
     }
+    o.argc = argc;
+    o.argv = (const char *const *)argv;
     if (o.help) {
         sb_options_usage(stdout);
         return stdout_status();

@@ -20,17 +20,18 @@
 #include "run/interrupt.h"
 #include "run/preflight.h"
 #include "run/progress.h"
+#include "run/provenance.h"
 #include "run/session.h"
 #include "run/suite.h"
 
-/* The run's provenance: this program's version, when, and where. */
-static void stamp(sb_run *run)
+/* The run's provenance: this program's version and revision, when, where,
+ * and the command line that started it (its end is stamped after the
+ * last variant). */
+static void stamp(sb_run *run, const sb_options *o)
 {
     snprintf(run->tool_version, sizeof run->tool_version, "%s", PACKAGE_VERSION);
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(run->date, sizeof run->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    sb_utc_now(run->date, sizeof run->date);
+    sb_provenance_stamp(run, o->argc, o->argv);
     if (gethostname(run->host, sizeof run->host))
         snprintf(run->host, sizeof run->host, "unknown");
     run->host[sizeof run->host - 1] = '\0';
@@ -164,7 +165,7 @@ int sb_cmd_run(const sb_options *o)
     sb_interrupt_catch();
     sb_run run;
     memset(&run, 0, sizeof run);
-    stamp(&run);
+    stamp(&run, o);
     sb_session sessions[SB_RUN_MAX_DEVICES];
     int nsessions = 0;
     struct timespec t0, t1;
@@ -187,6 +188,7 @@ int sb_cmd_run(const sb_options *o)
         status = sb_execute(&suite, sessions, nsessions, &run, stream_blocks, &st);
     }
     sb_sessions_close(sessions, nsessions);
+    sb_provenance_end(&run);
     int sig = sb_interrupted();
     run.interrupted = sig != 0;
     sb_analysis analysis;

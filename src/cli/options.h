@@ -42,6 +42,8 @@ typedef struct sb_options {
     const char *plot_dir;
     const char *ptx_dir;
     int list, help, version, quiet;
+    int argc;                      /* the command line, for the run's provenance: set by */
+    const char *const *argv;       /* main after sb_options_parse (NULL: not known) */
 } sb_options;
 
 /* Defaults: every backend, the default suite, 20 repetitions after 3 warm-ups. */

@@ -453,7 +453,36 @@ static int comparisons_pass(const sb_run *run, const sb_crossapi *x, FILE *write
     return 0;
 }
 
-/* The members before the results: schema, tool, date, host, units. */
+/* A provenance string, null where unknown; bytes jansson would refuse (a
+ * command-line word that is not UTF-8) are written as \xNN. */
+static void put_known_str(json_t *o, const char *key, const char *s, sb_json_builder *b)
+{
+    char text[4 * sizeof ((sb_run_provenance *)0)->command];
+    if (!s[0]) {
+        sb_json_put(o, key, json_null(), b);
+        return;
+    }
+    sb_json_printable(s, text, sizeof text);
+    sb_json_put_str(o, key, text, b);
+}
+
+/* Where the run came from: revision, command line, system, CPU, and its
+ * start (the "date") and end; null for what a file read back lacked. */
+static void provenance_fields(json_t *o, const sb_run *run, sb_json_builder *b)
+{
+    const sb_run_provenance *p = &run->provenance;
+    put_known_str(o, "revision", p->revision, b);
+    put_known_str(o, "command", p->command, b);
+    put_known_str(o, "os", p->os, b);
+    put_known_str(o, "kernel", p->kernel, b);
+    put_known_str(o, "machine", p->machine, b);
+    put_known_str(o, "cpu", p->cpu, b);
+    put_known_str(o, "start", run->date, b);
+    put_known_str(o, "end", p->end, b);
+}
+
+/* The members before the results: schema, tool, date, host, provenance,
+ * units. */
 static json_t *head_json(const sb_run *run, sb_json_builder *b)
 {
     json_t *root = json_object(), *tool, *units;
@@ -464,6 +493,9 @@ static json_t *head_json(const sb_run *run, sb_json_builder *b)
     }
     sb_json_put_str(root, "date", run->date, b);
     sb_json_put_str(root, "host", run->host, b);
+    json_t *prov = sb_json_put_object(root, "provenance", b);
+    if (prov)
+        provenance_fields(prov, run, b);
     if (run->interrupted)
         json_object_set_new(root, "interrupted", json_true());
     if ((units = sb_json_put_object(root, "units", b))) {

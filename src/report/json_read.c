@@ -687,6 +687,37 @@ static int read_unavailable(json_t *head, sb_run *run, char *why, size_t wn)
     return 0;
 }
 
+/* An optional string that may be null (unknown): absent or null leaves
+ * dst as it was. */
+static int get_str_or_null(json_t *o, const char *key, char *dst, size_t n, const field_ctx *c)
+{
+    return json_is_null(json_object_get(o, key)) ? 0 : get_str(o, key, dst, n, c);
+}
+
+/* Where the run came from: optional (files older than the field have
+ * none), each member a string or null.  Its "start" is the run's "date". */
+static int read_provenance(json_t *head, sb_run *run, char *why, size_t wn)
+{
+    field_ctx c = {"provenance", why, wn};
+    sb_run_provenance *p = &run->provenance;
+    json_t *o = json_object_get(head, "provenance");
+    if (!o)
+        return 0;
+    if (!json_is_object(o)) {
+        char got[64];
+        describe(o, got, sizeof got);
+        snprintf(why, wn, "\"provenance\": expected an object, got %s", got);
+        return -1;
+    }
+    return get_str_or_null(o, "revision", p->revision, sizeof p->revision, &c) ||
+           get_str_or_null(o, "command", p->command, sizeof p->command, &c) ||
+           get_str_or_null(o, "os", p->os, sizeof p->os, &c) ||
+           get_str_or_null(o, "kernel", p->kernel, sizeof p->kernel, &c) ||
+           get_str_or_null(o, "machine", p->machine, sizeof p->machine, &c) ||
+           get_str_or_null(o, "cpu", p->cpu, sizeof p->cpu, &c) ||
+           get_str_or_null(o, "end", p->end, sizeof p->end, &c);
+}
+
 /* Whether the schema is one this program reads; -1 with the message. */
 static int check_schema(const char *path, json_t *head, char *err, size_t n)
 {
@@ -714,6 +745,7 @@ static void finish(reading *rd, int *reference)
         get_str(tool, "version", run->tool_version, sizeof run->tool_version, &c) ||
         get_str(rd->head, "date", run->date, sizeof run->date, &c) ||
         get_str(rd->head, "host", run->host, sizeof run->host, &c) ||
+        read_provenance(rd->head, run, rd->why, sizeof rd->why) ||
         read_unavailable(rd->head, run, rd->why, sizeof rd->why))
         return;
     if (!rd->results_seen || !rd->devices_seen) {

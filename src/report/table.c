@@ -463,12 +463,23 @@ static void lessons_block(const sb_analysis *a, size_t e, int width, FILE *out)
 
 sb_report_writer sb_report_table;
 
+/* The revision and the CPU (with the system) in one folded line; none for
+ * a saved run that predates them. */
+static void provenance_line(const sb_run_provenance *p, int width, FILE *out)
+{
+    if (!p->revision[0] && !p->cpu[0])
+        return;
+    foldf(out, width, "", 2, "revision %s  cpu %s  %s %s %s", p->revision[0] ? p->revision : "?",
+          p->cpu[0] ? p->cpu : "?", p->os, p->kernel, p->machine);
+}
+
 void sb_table_header(const sb_analysis *a, FILE *out)
 {
     const sb_run *run = a->run;
     const sb_crossapi *x = &a->cross;
     const int width = sb_layout_width();
     foldf(out, width, "", 2, "simtbench %s  %s  %s", run->tool_version, run->date, run->host);
+    provenance_line(&run->provenance, width, out);
     if (run->interrupted)
         sb_layout_fold(out, width, "", 2,
                        "interrupted: only the results that finished before the signal");

@@ -1,0 +1,70 @@
+#!/bin/sh
+# The JSON the program writes against the JSON Schemas it installs
+# (doc/schema): a PoCL run, the same run saved and written again by
+# `simtbench report`, and `simtbench model`'s output; a deliberately broken
+# copy of each must fail, so that the check is known to check.  Needs
+# python3's jsonschema (Debian: python3-jsonschema).  TAP output.
+SB=${SIMTBENCH:-./simtbench}
+top=${SB_TOP_SRCDIR:-.}
+n=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+
+TESTS=7
+echo "1..$TESTS"
+skip_all() {
+    i=0
+    while [ $i -lt $TESTS ]; do skip "$1"; i=$((i + 1)); done
+    exit 0
+}
+command -v python3 >/dev/null 2>&1 || skip_all "no python3"
+python3 -c 'import jsonschema' 2>/dev/null ||
+    skip_all "no python3 jsonschema module (Debian: python3-jsonschema)"
+
+# validate SCHEMA DOC [BREAK]: 0 where DOC is valid; BREAK, a Python
+# statement on the document d, breaks it first.
+validate() {
+    python3 - "$1" "$2" "${3:-pass}" <<'PY'
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+d = json.load(open(sys.argv[2]))
+exec(sys.argv[3])
+errors = list(jsonschema.Draft202012Validator(schema).iter_errors(d))
+for e in errors[:5]:
+    print("#   %s: %s" % ("/".join(map(str, e.absolute_path)), e.message[:200]))
+sys.exit(1 if errors else 0)
+PY
+}
+check_valid() { if validate "$1" "$2"; then ok "$3"; else not_ok "$3"; fi; }
+check_invalid() {
+    if validate "$1" "$2" "$3" >/dev/null; then not_ok "$4"; else ok "$4"; fi
+}
+
+result="$top/doc/schema/simtbench-result-1.json"
+model="$top/doc/schema/simtbench-model-1.json"
+
+"$SB" model --stride 1-3 --lanes --format json >"$tmp/model.json"
+check_valid "$model" "$tmp/model.json" "simtbench model --format json is simtbench-model/1"
+check_invalid "$model" "$tmp/model.json" 'd["rows"][0]["ways"] = "one"' \
+    "a model row with a mistyped field fails the schema"
+
+if ! "$SB" --list 2>/dev/null | grep -q "^  opencl   available"; then
+    for t in 1 2 3 4 5; do skip "no OpenCL device"; done
+    exit 0
+fi
+"$SB" --backend opencl -e vecadd,shared_tile -s 64 -r 3 -f json --save "$tmp/saved.json" \
+    >"$tmp/run.json"
+check_valid "$result" "$tmp/run.json" "a PoCL run's JSON is simtbench-result/1"
+"$SB" report "$tmp/saved.json" -f json >"$tmp/again.json"
+check_valid "$result" "$tmp/again.json" "a saved run written again is simtbench-result/1"
+check_invalid "$result" "$tmp/run.json" 'd["results"][0]["reps"] = "3"' \
+    "a result with a mistyped field fails the schema"
+check_invalid "$result" "$tmp/run.json" 'del d["provenance"]["cpu"]' \
+    "provenance without its cpu fails the schema"
+check_invalid "$result" "$tmp/run.json" 'd["results"][0]["new_field"] = 1' \
+    "a member the schema does not describe fails it (the writer outgrew its schema)"
