@@ -9,7 +9,10 @@
 #    initial-upload-closes-no-bugs;
 # 3. a second fresh root installs the .debs with `apt-get install ./...`
 #    and, as an unprivileged user, runs `simtbench --list`, a small PoCL
-#    run and `simtbench model --stride 6`.
+#    run and `simtbench model --stride 6`;
+# 4. with SB_RPM=1, Debian's rpm builds the source and binary RPMs from the
+#    same tarball (`rpmbuild -ba --nodeps`, its %check included) and
+#    rpmlint checks them with packaging/simtbench.rpmlintrc.
 #
 #   scripts/check-packages.sh [WORKDIR]
 #
@@ -105,5 +108,22 @@ for cmd in "simtbench --list" "simtbench --backend opencl --experiment transpose
         echo "   FAILED: $cmd"; tail -20 "$work/run.log"; status=1
     fi
 done
+if [ "${SB_RPM:-0}" = 1 ]; then
+    echo "== rpmbuild -ba --nodeps, rpmlint"
+    command -v rpmbuild >/dev/null && command -v rpmlint >/dev/null ||
+        apt-get install -y -qq rpm rpmlint >/dev/null
+    r=$work/rpm
+    mkdir -p "$r/SOURCES"
+    cp "simtbench-$version.tar.gz" "$r/SOURCES/"
+    if rpmbuild --define "_topdir $r" -ba --nodeps packaging/simtbench.spec >"$work/rpmbuild.log" 2>&1; then
+        ls "$r"/RPMS/*/*.rpm "$r"/SRPMS/*.rpm | sed 's/^/   /'
+        rpmlint -r packaging/simtbench.rpmlintrc packaging/simtbench.spec "$r"/SRPMS/*.rpm \
+            "$r"/RPMS/*/*.rpm >"$work/rpmlint.log" 2>&1
+        tail -1 "$work/rpmlint.log" | sed 's/^/   /'
+        grep -q " 0 errors, 0 warnings" "$work/rpmlint.log" || { echo "   rpmlint is not clean"; status=1; }
+    else
+        tail -20 "$work/rpmbuild.log"; echo "   rpmbuild FAILED"; status=1
+    fi
+fi
 [ $status = 0 ] && echo "check-packages: passed" || echo "check-packages: FAILED"
 exit $status
