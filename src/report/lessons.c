@@ -372,21 +372,36 @@ typedef int clause_fn(const sb_analysis *a, const sb_cross_experiment *e, int s,
                       size_t n);
 
 /* Each device's clause, as sentences of their own, "On cuda, ..." where
- * the run has more than one device; 0 when no device has one. */
+ * the run has more than one device, or one sentence for all of them when
+ * every device's clause reads the same (the same words and figures as
+ * printed); 0 when no device has one. */
 static int per_device(const sb_analysis *a, const sb_cross_experiment *e, clause_fn *clause,
                       char *buf, size_t n)
 {
-    int made = 0;
+    static _Thread_local char one[SB_RUN_MAX_DEVICES][SB_LESSON_BYTES];
+    int made = 0, has[SB_RUN_MAX_DEVICES] = {0}, same = 1, first = -1;
     buf[0] = '\0';
-    for (int s = 0; s < slots(a); s++) {
-        char one[SB_LESSON_BYTES];
-        if (!clause(a, e, s, one, sizeof one))
+    for (int s = 0; s < slots(a) && s < SB_RUN_MAX_DEVICES; s++) {
+        if (!(has[s] = clause(a, e, s, one[s], sizeof one[s])))
+            continue;
+        if (first < 0)
+            first = s;
+        same &= strcmp(one[s], one[first]) == 0;
+        made++;
+    }
+    if (made > 1 && made == a->cross.ndevices && same) {
+        add(buf, n, "%s, %s.", "on every device of the run", one[first]);
+        return made;
+    }
+    int said = 0;
+    for (int s = 0; s < slots(a) && s < SB_RUN_MAX_DEVICES; s++) {
+        if (!has[s])
             continue;
         if (a->cross.ndevices > 1)
-            add(buf, n, "%s %s, %s.", made ? " On" : "on", a->cross.label[s], one);
+            add(buf, n, "%s %s, %s.", said ? " On" : "on", a->cross.label[s], one[s]);
         else
-            add(buf, n, "%s%s.", made ? " " : "", one);
-        made++;
+            add(buf, n, "%s%s.", said ? " " : "", one[s]);
+        said++;
     }
     return made;
 }

@@ -282,6 +282,25 @@ static void matmul_tiling_and_coarsening(void **state)
     sb_run_free(&run);
 }
 
+/* Two devices whose clauses read the same, figure for figure: one sentence
+   for both, not the same words twice. */
+static void agreeing_devices_one_sentence(void **state)
+{
+    (void)state;
+    sb_run run;
+    devices(&run, 2);
+    for (int d = 0; d < 2; d++) {
+        add(&run, d, "vecadd", "coarse1", 1.0, SB_SPACE_GLOBAL, 4, 0);
+        add(&run, d, "vecadd", "coarse2", 0.8, SB_SPACE_GLOBAL, 4, 0);
+        add(&run, d, "vecadd", "coarse4", 0.7, SB_SPACE_GLOBAL, 4, 0);
+    }
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "On every device of the run, coarsening by 4 pays 1.43x over "
+                                   "coarse1, 1.14x more than by 2.");
+    sb_run_free(&run);
+}
+
 /* occupancy: b32-g1x starves the device; b256-g8x, with 270336 threads in
  * flight, is within 5% of the best (value: the bandwidth, its time 1000 /
  * value). */
@@ -442,6 +461,7 @@ int main(void)
         cmocka_unit_test(sector_efficiency),
         cmocka_unit_test(coarsening_pays_or_not),
         cmocka_unit_test(matmul_tiling_and_coarsening),
+        cmocka_unit_test(agreeing_devices_one_sentence),
         cmocka_unit_test(threads_in_flight_or_not),
         cmocka_unit_test(nothing_to_say),
         cmocka_unit_test(every_format_ends_the_block_with_it),
