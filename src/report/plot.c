@@ -66,6 +66,7 @@ typedef struct plot_files {
     FILE *dat, *gp; /* where to write: the two files' streams */
     char name[80];
     int width; /* pixels; bars widen it so that every label stays readable */
+    int height; /* pixels; sweeps heighten it for a key of many series */
 } plot_files;
 
 static int open_plot(const char *dir, const char *name, plot_files *pf, char *err, size_t n)
@@ -73,6 +74,7 @@ static int open_plot(const char *dir, const char *name, plot_files *pf, char *er
     char path[4096];
     snprintf(pf->name, sizeof pf->name, "%s", name);
     pf->width = 1100;
+    pf->height = 620;
     snprintf(path, sizeof path, "%s/%s.dat", dir, name);
     if (sb_output_open(&pf->dat_file, path, err, n))
         return -1;
@@ -111,14 +113,15 @@ static void script_outputs(plot_files *pf, const char *plot_command)
 {
     fprintf(pf->gp,
             "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-            "    set terminal pngcairo size %d,620 noenhanced\n"
+            "    set terminal pngcairo size %d,%d noenhanced\n"
             "} else {\n"
-            "    set terminal png size %d,620\n"
+            "    set terminal png size %d,%d\n"
             "}\n"
             "set output '%s.png'\n%s\n"
-            "set terminal svg size %d,620 noenhanced background rgb 'white'\n"
+            "set terminal svg size %d,%d noenhanced background rgb 'white'\n"
             "set output '%s.svg'\n%s\nunset output\n",
-            pf->width, pf->width, pf->name, plot_command, pf->width, pf->name, plot_command);
+            pf->width, pf->height, pf->width, pf->height, pf->name, plot_command, pf->width,
+            pf->height, pf->name, plot_command);
 }
 
 /* Both files complete: each renamed over its target. */
@@ -366,6 +369,39 @@ static void series_name(const sb_run *run, const sweep *sw, int s, char *buf, si
         snprintf(buf, n, "%s, %d-byte words", label, sw->word[s]);
 }
 
+/* A series' look, the same in every sweep plot: its colour from its word
+ * size (a model drawn in it too), its point shape from its kernel, filled
+ * on the first device and hollow on the others. */
+static const char *word_colour(int word)
+{
+    switch (word) {
+    case 1: return "#9467bd";
+    case 2: return "#ff7f0e";
+    case 4: return "#1f77b4";
+    case 8: return "#d62728";
+    case 16: return "#2ca02c";
+    case 32: return "#8c564b";
+    default: return "#7f7f7f";
+    }
+}
+
+static void series_style(const sweep *sw, int s, cmd_buf *cmd)
+{
+    static const int hollow[] = {6, 4, 8, 12, 10, 14}; /* circle, square, triangles, diamond */
+    int f = 0; /* the first series of this kernel; the shape counts the kernels before it */
+    while (strcmp(sw->kernel[f], sw->kernel[s]) != 0)
+        f++;
+    int kernel = 0;
+    for (int k = 0; k < f; k++) {
+        int first = 1;
+        for (int j = 0; j < k; j++)
+            first &= strcmp(sw->kernel[j], sw->kernel[k]) != 0;
+        kernel += first;
+    }
+    int pt = hollow[kernel % 6] + (sw->slot[s] == 0);
+    cmd_add(cmd, " lw 2 pt %d ps 1.4 lc rgb '%s'", pt, word_colour(sw->word[s]));
+}
+
 /* The share of the moved bytes a variant uses, over all its declared
  * global accesses: each moves an equal share of the useful bytes (a
  * strided load and the dense store beside it), so the time is the sum of
@@ -382,35 +418,35 @@ static double traffic_efficiency(const sb_result *r)
     return n ? n / inv : 0.0;
 }
 
-/* One bandwidth series: its block of data, its curve and its model's. */
+/* One bandwidth series: its block of data, its curve and its model's: the
+ * model's efficiency scaled to the series' smallest stride, so that the
+ * two meet there and the shape is what is compared. */
 static void bandwidth_series(const plot_ctx *c, const sweep *sw, int s, plot_files *pf,
                              cmd_buf *cmd)
 {
     const sb_run *run = c->run;
     const sb_result *first = &run->results[sw->idx[sw->start[s]]];
-    double roof = device_roof(run, sw->slot[s]);
-    const char *roof_from = "copy roof";
-    if (!(roof > 0) && traffic_efficiency(first) > 0) {
-        roof = first->value / traffic_efficiency(first); /* scaled to the first stride */
-        roof_from = "scaled to the smallest stride";
-    }
+    double eff0 = traffic_efficiency(first);
+    double scale = eff0 > 0 ? first->value / eff0 : 0.0;
     char series[128];
     series_name(run, sw, s, series, sizeof series);
-    fprintf(pf->dat, "%s# %s (model: efficiency x %.1f %s, %s)\n", s ? "\n\n" : "", series, roof,
-            sb_quantity_unit(first->quantity), roof_from);
+    fprintf(pf->dat, "%s# %s (model: efficiency x %.1f %s, the bandwidth at stride %ld over "
+                     "its efficiency; copy roof %.1f)\n",
+            s ? "\n\n" : "", series, scale, sb_quantity_unit(first->quantity),
+            first->pattern[0].stride, device_roof(run, sw->slot[s]));
     for (size_t k = 0; k < sw->count[s]; k++) {
         const sb_result *r = &run->results[sw->idx[sw->start[s] + k]];
         fprintf(pf->dat, "%ld %.6g %.6g %.6g\n", r->pattern[0].stride, r->value,
-                roof * traffic_efficiency(r), traffic_efficiency(r));
+                scale * traffic_efficiency(r), traffic_efficiency(r));
     }
     char model[192];
-    snprintf(model, sizeof model, "model: %s (%s)", series, roof_from);
+    snprintf(model, sizeof model, "model, %s", series);
     /* A series and its model share a colour, so each curve has its prediction. */
-    cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with linespoints lw 2 lc %d", s ? "," : "",
-            pf->name, s, s + 1);
+    cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with linespoints", s ? "," : "", pf->name, s);
+    series_style(sw, s, cmd);
     cmd_title(cmd, series);
-    cmd_add(cmd, ", '%s.dat' index %d using 1:3 with lines dashtype 2 lw 1 lc %d", pf->name, s,
-            s + 1);
+    cmd_add(cmd, ", '%s.dat' index %d using 1:3 with lines dt 2 lw 1.5 lc rgb '%s'", pf->name, s,
+            word_colour(sw->word[s]));
     cmd_title(cmd, model);
 }
 
@@ -418,18 +454,22 @@ static int bandwidth_plot(const plot_ctx *c, const char *exp, const sweep *sw)
 {
     char name[80], title[160];
     stem(exp, "bandwidth", name, sizeof name);
-    snprintf(title, sizeof title, "%s: effective bandwidth against stride, measured and modelled",
+    snprintf(title, sizeof title, "%s: bandwidth against stride; dashed: the model's sector "
+                                  "efficiency x the smallest stride's bandwidth",
              exp);
     plot_files pf;
     if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
+    pf.width = 1300;
+    pf.height = 620 + 12 * sw->nseries;
     script_head(&pf, title);
     const sb_result *r0 = &c->run->results[sw->idx[0]];
-    fprintf(pf.gp, "set logscale x 2\nset xlabel 'stride (words between lanes)'\n"
-                   "set ylabel 'effective %s'\nset yrange [0:*]\n",
+    fprintf(pf.gp, "set logscale x 2\nset xlabel 'stride (words between neighbouring lanes)'\n"
+                   "set ylabel 'effective bandwidth (%s)'\nset yrange [0:*]\n"
+                   "set key below maxcols 2\n",
             sb_quantity_unit(r0->quantity));
-    fputs("# columns: stride, measured, model (roof x used/moved bytes over every declared "
-          "global access), that share\n",
+    fputs("# columns: stride, measured, model (used/moved bytes over every declared "
+          "global access, x the smallest stride's bandwidth over its share), that share\n",
           pf.dat);
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
@@ -451,7 +491,8 @@ static double predicted_ways(const sb_prediction *p)
     return p->ideal_wavefronts > 0 ? (double)p->wavefronts / p->ideal_wavefronts : 1.0;
 }
 
-/* One conflict series: its block of data, relative to its smallest stride. */
+/* One conflict series: its block of data, relative to its smallest stride;
+ * a ratio that is not known is '?', which a log axis can skip. */
 static void conflict_series(const plot_ctx *c, const sweep *sw, int s, plot_files *pf,
                             cmd_buf *cmd)
 {
@@ -465,28 +506,58 @@ static void conflict_series(const plot_ctx *c, const sweep *sw, int s, plot_file
     for (size_t k = 0; k < sw->count[s]; k++) {
         const sb_result *r = &run->results[sw->idx[sw->start[s] + k]];
         const sb_prediction *p = &r->prediction[0];
-        fprintf(pf->dat, "%ld %.6g %.6g %d %d\n", r->pattern[0].stride,
-                cost0 > 0 ? access_cost(r) / cost0 : 0.0,
-                pred0 > 0 ? predicted_ways(p) / pred0 : 0.0, p->ways, p->wavefronts);
+        double measured = cost0 > 0 ? access_cost(r) / cost0 : 0.0;
+        double model = pred0 > 0 ? predicted_ways(p) / pred0 : 0.0;
+        fprintf(pf->dat, "%ld ", r->pattern[0].stride);
+        fprintf(pf->dat, measured > 0 ? "%.6g " : "? ", measured);
+        fprintf(pf->dat, model > 0 ? "%.6g " : "? ", model);
+        fprintf(pf->dat, "%d %d\n", p->ways, p->wavefronts);
     }
-    cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with linespoints lw 2", s ? "," : "", pf->name,
-            s);
+    cmd_add(cmd, ", '%s.dat' index %d using 1:2 with linespoints", pf->name, s);
+    series_style(sw, s, cmd);
     cmd_title(cmd, series);
+}
+
+/* The model's step once per word size (it does not depend on the device),
+ * dashed in that word size's colour, under the measured curves; the widest
+ * first, so that steps that coincide still show each colour. */
+static void conflict_models(const sweep *sw, plot_files *pf, cmd_buf *cmd)
+{
+    int first[64], nwords = 0;
+    for (int s = 0; s < sw->nseries; s++) {
+        int seen = 0;
+        for (int m = 0; m < nwords; m++)
+            seen |= sw->word[first[m]] == sw->word[s];
+        if (!seen)
+            first[nwords++] = s;
+    }
+    for (int m = 0; m < nwords; m++) {
+        int s = first[m];
+        char model[96];
+        snprintf(model, sizeof model, "model: wavefront ratio, %d-byte words", sw->word[s]);
+        cmd_add(cmd, "%s '%s.dat' index %d using 1:3 with steps dt 2 lw %.1f lc rgb '%s'",
+                m ? "," : "", pf->name, s, 1.5 + 1.5 * (nwords - 1 - m),
+                word_colour(sw->word[s]));
+        cmd_title(cmd, model);
+    }
 }
 
 static int conflict_plot(const plot_ctx *c, const char *exp, const sweep *sw)
 {
-    char name[80], title[160];
+    char name[80], title[200];
     stem(exp, "conflicts", name, sizeof name);
-    snprintf(title, sizeof title, "%s: bank-conflict slowdown against stride, with the predicted "
-                                  "ways",
+    snprintf(title, sizeof title, "%s: shared-memory slowdown against stride; dashed steps: the "
+                                  "bank model's wavefront ratio",
              exp);
     plot_files pf;
     if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
+    pf.width = 1300;
+    pf.height = 620 + 12 * sw->nseries;
     script_head(&pf, title);
-    fputs("set logscale x 2\nset xlabel 'stride (words between lanes)'\n"
-          "set ylabel 'time per access / at the smallest stride'\nset yrange [0:*]\n",
+    fputs("set logscale xy 2\nset xlabel 'stride (words between neighbouring lanes)'\n"
+          "set ylabel 'slowdown (x): time per access / time at the smallest stride'\n"
+          "set key below maxcols 2\n",
           pf.gp);
     fputs("# columns: stride, measured slowdown, predicted slowdown (wavefronts / ideal, "
           "relative), ways, wavefronts\n",
@@ -494,23 +565,9 @@ static int conflict_plot(const plot_ctx *c, const char *exp, const sweep *sw)
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
         return -1;
-    int words_modelled[64], nmodelled = 0;
-    for (int s = 0; s < sw->nseries; s++) {
+    conflict_models(sw, &pf, cmd);
+    for (int s = 0; s < sw->nseries; s++)
         conflict_series(c, sw, s, &pf, cmd);
-        /* The model does not depend on the device: once per word size. */
-        int seen = 0;
-        for (int m = 0; m < nmodelled; m++)
-            seen |= words_modelled[m] == sw->word[s];
-        if (seen || nmodelled == 64)
-            continue;
-        words_modelled[nmodelled++] = sw->word[s];
-        char model[96];
-        snprintf(model, sizeof model, "model: predicted ways, %d-byte words", sw->word[s]);
-        cmd_add(cmd, ", '%s.dat' index %d using 1:3 with linespoints dashtype 2 lw 2 pt 6 ps 1.5 "
-                     "lc rgb 'black'",
-                name, s);
-        cmd_title(cmd, model);
-    }
     return finish_plot(&pf, cmd, exp, title, c);
 }
 
