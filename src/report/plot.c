@@ -573,6 +573,88 @@ static int conflict_plot(const plot_ctx *c, const char *exp, const sweep *sw)
 
 /* ---------------------------------------------------------------- roofline */
 
+/* The number a variant has in the roofline's key: its place among the
+ * experiment's distinct variants with an intensity, from 1; 0 for none. */
+static int variant_number(const plot_ctx *c, const char *variant)
+{
+    int number = 0;
+    for (size_t i = 0; i < c->e->nresults; i++) {
+        const sb_result *r = &c->run->results[c->e->results[i]];
+        if (!(r->intensity > 0))
+            continue;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++) {
+            const sb_result *q = &c->run->results[c->e->results[j]];
+            seen = q->intensity > 0 && strcmp(q->variant, r->variant) == 0;
+        }
+        if (seen)
+            continue;
+        number++;
+        if (strcmp(r->variant, variant) == 0)
+            return number;
+    }
+    return 0;
+}
+
+/* Each variant's number beside its first point; variants whose points
+ * (nearly) coincide share one label, "3,4,10", so that no two labels
+ * overlap.  Returns how many variants were numbered. */
+static int roofline_numbers(const plot_ctx *c, plot_files *pf)
+{
+    enum { MAXG = 128 };
+    double gx[MAXG], gy[MAXG];
+    char text[MAXG][48];
+    int ngroups = 0, nvariants = 0;
+    for (size_t i = 0; i < c->e->nresults; i++) {
+        const sb_result *r = &c->run->results[c->e->results[i]];
+        int number = r->intensity > 0 ? variant_number(c, r->variant) : 0;
+        if (number <= nvariants)
+            continue; /* no intensity, or numbered at an earlier point */
+        nvariants = number;
+        int g = 0; /* the same intensity and within a quarter in GFLOP/s: one place */
+        while (g < ngroups && !(gx[g] == r->intensity && r->value < gy[g] * 1.25 &&
+                                r->value * 1.25 > gy[g]))
+            g++;
+        if (g == ngroups && ngroups < MAXG) {
+            gx[g] = r->intensity;
+            gy[g] = r->value;
+            text[g][0] = '\0';
+            ngroups++;
+        }
+        if (g < ngroups) {
+            size_t len = strlen(text[g]);
+            snprintf(text[g] + len, sizeof text[g] - len, "%s%d", len ? "," : "", number);
+        }
+    }
+    for (int g = 0; g < ngroups; g++)
+        fprintf(pf->gp, "set label '%s' at %.6g,%.6g offset char 0.8,0.6 left front\n", text[g],
+                gx[g], gy[g]);
+    return nvariants;
+}
+
+/* The key to the numbers (number, variant, intensity) as a text block
+ * right of the graph, where names at the points overlapped. */
+static void roofline_key(const plot_ctx *c, plot_files *pf)
+{
+    int nvariants = roofline_numbers(c, pf);
+    double dy = nvariants > 0 && 0.8 / nvariants < 0.04 ? 0.8 / nvariants : 0.04;
+    fputs("set rmargin at screen 0.74\nset label 'key: number, variant (FLOP/byte)' at screen "
+          "0.76, screen 0.92 left\n",
+          pf->gp);
+    for (int k = 1; k <= nvariants; k++)
+        for (size_t i = 0; i < c->e->nresults; i++) {
+            const sb_result *r = &c->run->results[c->e->results[i]];
+            if (!(r->intensity > 0) || variant_number(c, r->variant) != k)
+                continue;
+            char line[128];
+            snprintf(line, sizeof line, "%2d  %s (%.3g)", k, r->variant, r->intensity);
+            fprintf(pf->gp, "set label at screen 0.77, screen %.4f left ", 0.92 - dy * k);
+            gp_string(pf->gp, line);
+            fputc('\n', pf->gp);
+            break;
+        }
+}
+
 /* Each device's variants as points, one block per device that has any;
  * returns the number of blocks written. */
 static int roofline_points(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
@@ -589,57 +671,94 @@ static int roofline_points(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
                 continue;
             if (!any++)
                 fprintf(pf->dat, "%s# %s\n", block ? "\n\n" : "", label);
-            fprintf(pf->dat, "%.6g %.6g ", r->intensity, r->value);
+            fprintf(pf->dat, "%.6g %.6g %d ", r->intensity, r->value,
+                    variant_number(c, r->variant));
             dat_string(pf->dat, r->variant);
             fputc('\n', pf->dat);
         }
         if (!any)
             continue;
-        cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with points pt 7 ps 1.5 lc %d",
-                block ? "," : "", pf->name, block, s + 1);
+        cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with points pt %d ps 1.5 lc %d",
+                block ? "," : "", pf->name, block, block ? 6 : 7, s + 1);
         cmd_title(cmd, label);
-        if (block == 0)
-            cmd_add(cmd, ", '%s.dat' index 0 using 1:2:3 with labels offset 1,0.8 notitle",
-                    pf->name);
         block++;
     }
     return block;
 }
 
-/* Each measured device's roof line over the intensities lo..hi, as blocks
- * from `block` on. */
+/* Whether device slot s has a point in the roofline. */
+static int roofline_measured(const plot_ctx *c, int s)
+{
+    for (size_t i = 0; i < c->e->nresults; i++) {
+        const sb_result *r = &c->run->results[c->e->results[i]];
+        if (r->intensity > 0 && r->device_slot == s)
+            return 1;
+    }
+    return 0;
+}
+
+/* One roof line as a block of two points and its curve in the command. */
+static void roof_line(plot_files *pf, cmd_buf *cmd, int block, const char *title, double x0,
+                      double y0, double x1, double y1, const char *style)
+{
+    fprintf(pf->dat, "\n\n# %s\n%.6g %.6g\n%.6g %.6g\n", title, x0, y0, x1, y1);
+    cmd_add(cmd, ", '%s.dat' index %d using 1:2 with lines %s", pf->name, block, style);
+    cmd_title(cmd, title);
+}
+
+/* The measured devices without a compute roof, each with its
+ * architecture, into `missing` ("" when every one has one). */
+static void roofline_missing(const plot_ctx *c, char *missing, size_t n)
+{
+    size_t used = 0;
+    missing[0] = '\0';
+    for (int s = 0; s < c->run->ndevices && used < n; s++) {
+        const sb_device_info *info = &c->run->devices[s].info;
+        if (!roofline_measured(c, s) || sb_device_fp32_peak_gflops(info) > 0)
+            continue;
+        char label[24];
+        sb_slot_label(c->run, s, label, sizeof label);
+        used += (size_t)snprintf(missing + used, n - used, "%s%s (%s)", used ? ", " : "", label,
+                                 *info->arch ? info->arch : "architecture not given");
+    }
+}
+
+/* Each measured device's memory roof (copy roof x intensity) and compute
+ * roof (its FP32 peak) over the intensities lo..hi, as blocks from `block`
+ * on. */
 static void roofline_roofs(const plot_ctx *c, double lo, double hi, int block, plot_files *pf,
                            cmd_buf *cmd)
 {
     const sb_run *run = c->run;
     for (int s = 0; s < run->ndevices; s++) {
-        double roof = device_roof(run, s);
-        int measured = 0;
-        for (size_t i = 0; i < c->e->nresults && !measured; i++) {
-            const sb_result *r = &run->results[c->e->results[i]];
-            measured = r->intensity > 0 && r->device_slot == s;
-        }
-        if (!(roof > 0) || !measured)
+        if (!roofline_measured(c, s))
             continue;
-        char label[24], roof_title[96];
+        char label[24], title[160], style[48];
         sb_slot_label(run, s, label, sizeof label);
-        snprintf(roof_title, sizeof roof_title, "%s roof: %.0f GB/s x intensity", label, roof);
-        fprintf(pf->dat, "\n\n# %s\n%.6g %.6g\n%.6g %.6g\n", roof_title, lo / 2, roof * lo / 2,
-                hi * 2, roof * hi * 2);
-        cmd_add(cmd, ", '%s.dat' index %d using 1:2 with lines dashtype 2 lw 2 lc %d", pf->name,
-                block, s + 1);
-        cmd_title(cmd, roof_title);
-        block++;
+        double roof = device_roof(run, s);
+        if (roof > 0) {
+            snprintf(title, sizeof title, "%s memory roof: %.0f GB/s x intensity", label, roof);
+            snprintf(style, sizeof style, "dt 2 lw 2 lc %d", s + 1);
+            roof_line(pf, cmd, block++, title, lo / 2, roof * lo / 2, hi * 2, roof * hi * 2,
+                      style);
+        }
+        const sb_device_info *info = &run->devices[s].info;
+        double peak = sb_device_fp32_peak_gflops(info);
+        if (peak > 0) {
+            snprintf(title, sizeof title, "%s compute roof: FP32 peak %.0f GFLOP/s (%d units x "
+                                          "%d MHz x %d lanes x 2)",
+                     label, peak, info->compute_units, info->clock_mhz,
+                     sb_arch_fp32_lanes(info->arch));
+            snprintf(style, sizeof style, "dt 4 lw 2 lc %d", s + 1);
+            roof_line(pf, cmd, block++, title, lo / 2, peak, hi * 2, peak, style);
+        }
     }
 }
 
 static int roofline_plot(const plot_ctx *c, const char *exp)
 {
-    char name[80], title[160];
+    char name[80], title[160], missing[160];
     stem(exp, "roofline", name, sizeof name);
-    snprintf(title, sizeof title, "%s: GFLOP/s against arithmetic intensity, under the "
-                                  "bandwidth roof",
-             exp);
     double lo = 0, hi = 0;
     for (size_t i = 0; i < c->e->nresults; i++) {
         const sb_result *r = &c->run->results[c->e->results[i]];
@@ -648,21 +767,35 @@ static int roofline_plot(const plot_ctx *c, const char *exp)
         lo = lo > 0 && lo < r->intensity ? lo : r->intensity;
         hi = hi > r->intensity ? hi : r->intensity;
     }
+    roofline_missing(c, missing, sizeof missing);
+    snprintf(title, sizeof title, "%s: GFLOP/s against arithmetic intensity, under the "
+                                  "memory and FP32 compute roofs",
+             exp);
     plot_files pf;
     if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
+    pf.width = 1400;
     script_head(&pf, title);
-    fputs("set logscale xy 2\nset xlabel 'arithmetic intensity (FLOP per byte)'\n"
+    fputs("set logscale xy 2\nset xlabel 'arithmetic intensity (FLOP per byte of DRAM traffic)'\n"
           "set ylabel 'GFLOP/s'\n",
           pf.gp);
-    fputs("# blocks: per device, the variants (intensity, GFLOP/s, name); then per device with "
-          "a measured copy roof, the roof (intensity, roof x intensity)\n",
+    fputs("# blocks: per device, the variants (intensity, GFLOP/s, key number, name); then per "
+          "device its memory roof (copy roof x intensity) and its compute roof (FP32 peak)\n",
           pf.dat);
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
         return -1;
     int blocks = roofline_points(c, &pf, cmd);
     roofline_roofs(c, lo, hi, blocks, &pf, cmd);
+    if (*missing) {
+        char why[256];
+        snprintf(why, sizeof why, "no compute roof for %s: its FP32 lanes per unit are not known",
+                 missing);
+        fputs("set label at graph 0.02, graph 0.95 left front ", pf.gp);
+        gp_string(pf.gp, why);
+        fputc('\n', pf.gp);
+    }
+    roofline_key(c, &pf);
     return finish_plot(&pf, cmd, exp, title, c);
 }
 
