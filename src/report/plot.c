@@ -830,6 +830,56 @@ static void bars_data(const plot_ctx *c, plot_files *pf)
     }
 }
 
+/* Device column s's copy roof when the bars are bandwidths; 0 otherwise. */
+static double bars_roof(const plot_ctx *c, int s)
+{
+    const sb_result *f = &c->run->results[c->e->first];
+    if (f->quantity != SB_QUANTITY_BANDWIDTH)
+        return 0.0;
+    for (size_t j = 0; j < c->e->nrows; j++) {
+        int i = c->x->rows[c->e->rows[j]].result[s];
+        if (i >= 0)
+            return device_roof(c->run, c->run->results[i].device_slot);
+    }
+    return 0.0;
+}
+
+/* Each device's copy roof as a dashed line across the bars, and each
+ * bar's share of it as a percentage above the bar; the y range holds the
+ * highest roof. */
+static void bars_roofs(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
+{
+    const sb_crossapi *x = c->x;
+    double top = 0;
+    for (size_t j = 0; j < c->e->nrows; j++)
+        for (int s = 0; s < x->ndevices; s++) {
+            int i = x->rows[c->e->rows[j]].result[s];
+            if (i >= 0 && c->run->results[i].value > top)
+                top = c->run->results[i].value;
+        }
+    for (int s = 0; s < x->ndevices; s++) {
+        double roof = bars_roof(c, s);
+        if (!(roof > 0))
+            continue;
+        top = roof > top ? roof : top;
+        top *= 1.04; /* the staggered shares above the tallest bar */
+        fprintf(pf->gp, "set arrow from graph 0, first %.6g to graph 1, first %.6g nohead dt 2 "
+                        "lw 2 lc %d back\n",
+                roof, roof, s + 1);
+        char title[96];
+        snprintf(title, sizeof title, "%s copy roof: %.0f GB/s (%% above a bar: its share)",
+                 x->label[s], roof);
+        cmd_add(cmd, ", NaN with lines dt 2 lw 2 lc %d", s + 1);
+        cmd_title(cmd, title);
+        double at = (s - (x->ndevices - 1) / 2.0) / (x->ndevices + 1.0); /* gap 1 */
+        cmd_add(cmd, ", '%s.dat' using ($0 %+.4f):(column(%d)):(sprintf('%%.0f%%%%', "
+                     "100 * column(%d) / %.6g)) with labels offset 0,%.1f font ',8' notitle",
+                pf->name, at, s + 2, s + 2, roof, 0.7 + 1.1 * (s % 2)); /* neighbours staggered */
+    }
+    if (top > 0)
+        fprintf(pf->gp, "set yrange [0:%.6g]\n", top * 1.12);
+}
+
 static int bars_plot(const plot_ctx *c)
 {
     const sb_result *f = &c->run->results[c->e->first];
@@ -838,11 +888,14 @@ static int bars_plot(const plot_ctx *c)
     stem(f->experiment, "bars", name, sizeof name);
     snprintf(title, sizeof title, "%s %ldx%ld: %s of each variant", f->experiment, f->rows,
              f->cols, sb_quantity_unit(f->quantity));
+    if (bars_roof(c, 0) > 0)
+        snprintf(title, sizeof title, "%s %ldx%ld: %s of each variant, against the copy roof",
+                 f->experiment, f->rows, f->cols, sb_quantity_unit(f->quantity));
     plot_files pf;
     if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
     size_t nbars = c->e->nrows;
-    int w = 160 + (int)nbars * (12 * x->ndevices + 14);
+    int w = 160 + (int)nbars * (30 * x->ndevices + 20); /* room for each bar's share */
     pf.width = w < 1100 ? 1100 : w > 4000 ? 4000 : w;
     script_head(&pf, title);
     fprintf(pf.gp, "set style data histograms\nset style histogram clustered gap 1\n"
@@ -860,6 +913,7 @@ static int bars_plot(const plot_ctx *c)
             cmd_add(cmd, ", '' using %d", s + 2);
         cmd_title(cmd, x->label[s]);
     }
+    bars_roofs(c, &pf, cmd);
     return finish_plot(&pf, cmd, f->experiment, title, c);
 }
 

@@ -15,7 +15,8 @@
  *                     points numbered with a key beside the graph
  *   <exp>-bars        every other experiment (transpose, vector add,
  *                     occupancy...): the headline figure of each variant,
- *                     one bar per device
+ *                     one bar per device; bandwidths with each device's
+ *                     copy roof as a dashed line and each bar's share of it
  *
  * Each plot is DIR/<name>.dat (the data, one block per series) and
  * DIR/<name>.gp (a script that writes <name>.png and <name>.svg when run

@@ -178,6 +178,13 @@ static void chooses_plots_from_records(void **state)
     dat = slurp("occupancy-bars.dat");
     assert_non_null(strstr(dat, "\"blocks-1 'odd' 'name'\" 3.33333 3.33333"));
     free(dat);
+    /* Bars of bandwidths: each device's copy roof across them, and each
+       bar's share of it above the bar. */
+    gp = slurp("occupancy-bars.gp");
+    assert_non_null(strstr(gp, "set arrow from graph 0, first 4000 to graph 1, first 4000 "));
+    assert_non_null(strstr(gp, "title 'opencl copy roof: 3900 GB/s"));
+    assert_non_null(strstr(gp, "(sprintf('%.0f%%', 100 * column(3) / 3900))"));
+    free(gp);
     sb_analysis_free(&a);
     sb_run_free(&run);
 }
