@@ -309,27 +309,45 @@ typedef struct plots {
     char note[640];
 } plots;
 
+/* Why there is no gnuplot to run, in one sentence: GNUPLOT set empty
+ * turns it off, GNUPLOT naming no program, or none found. */
+static void no_gnuplot_note(plots *p)
+{
+    const char *env = getenv("GNUPLOT");
+    if (env && !*env)
+        snprintf(p->note, sizeof p->note, "No charts are shown: GNUPLOT is set but empty, which "
+                                          "turns gnuplot off (unset it and run again; --plot "
+                                          "DIR also writes their data and scripts).");
+    else if (env)
+        snprintf(p->note, sizeof p->note, "No charts are shown: GNUPLOT names %.300s, which is "
+                                          "not a program that can be run (name gnuplot there "
+                                          "and run again).",
+                 env);
+    else
+        snprintf(p->note, sizeof p->note, "No charts are shown: gnuplot was not found on PATH "
+                                          "(install it, or set GNUPLOT, and run again; --plot "
+                                          "DIR also writes their data and scripts).");
+}
+
 static void make_plots(const sb_analysis *a, plots *p)
 {
     char gnuplot[4096], err[512];
     const char *tmp = getenv("TMPDIR");
     p->dir[0] = '\0';
     if (sb_plot_find_gnuplot(gnuplot, sizeof gnuplot)) {
-        snprintf(p->note, sizeof p->note, "Plots are not embedded: gnuplot was not found "
-                                          "(install it, or set GNUPLOT, and run again; "
-                                          "--plot DIR also writes their data and scripts).");
+        no_gnuplot_note(p);
         return;
     }
     snprintf(p->dir, sizeof p->dir, "%s/simtbench-html-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(p->dir)) {
-        snprintf(p->note, sizeof p->note, "Plots are not embedded: cannot create a temporary "
+        snprintf(p->note, sizeof p->note, "No charts are shown: cannot create a temporary "
                                           "directory (%s).",
                  strerror(errno));
         p->dir[0] = '\0';
         return;
     }
     if (sb_plot_write(a, p->dir, &p->list, err, sizeof err)) {
-        snprintf(p->note, sizeof p->note, "Plots are not embedded: %s.", err);
+        snprintf(p->note, sizeof p->note, "No charts are shown: %s.", err);
         return;
     }
     FILE *devnull = fopen("/dev/null", "w");
@@ -346,9 +364,9 @@ static void make_plots(const sb_analysis *a, plots *p)
         fclose(devnull);
     /* A plot that gnuplot could not draw is said, not silently missing. */
     if (failed)
-        snprintf(p->note, sizeof p->note, "%d of %d plots are not embedded: gnuplot (%.200s) could "
-                                          "not render them (--plot DIR writes their data and "
-                                          "scripts to try by hand).",
+        snprintf(p->note, sizeof p->note, "%d of %d charts are not shown: gnuplot (%.200s) failed "
+                                          "on them (--plot DIR writes their data and scripts to "
+                                          "try by hand).",
                  failed, p->list.n, gnuplot);
 }
 

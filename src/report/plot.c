@@ -66,6 +66,7 @@ typedef struct plot_files {
     FILE *dat, *gp; /* where to write: the two files' streams */
     char name[80];
     int width; /* pixels; bars widen it so that every label stays readable */
+    int height; /* pixels; sweeps heighten it for a key of many series */
 } plot_files;
 
 static int open_plot(const char *dir, const char *name, plot_files *pf, char *err, size_t n)
@@ -73,6 +74,7 @@ static int open_plot(const char *dir, const char *name, plot_files *pf, char *er
     char path[4096];
     snprintf(pf->name, sizeof pf->name, "%s", name);
     pf->width = 1100;
+    pf->height = 620;
     snprintf(path, sizeof path, "%s/%s.dat", dir, name);
     if (sb_output_open(&pf->dat_file, path, err, n))
         return -1;
@@ -111,14 +113,15 @@ static void script_outputs(plot_files *pf, const char *plot_command)
 {
     fprintf(pf->gp,
             "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-            "    set terminal pngcairo size %d,620 noenhanced\n"
+            "    set terminal pngcairo size %d,%d noenhanced\n"
             "} else {\n"
-            "    set terminal png size %d,620\n"
+            "    set terminal png size %d,%d\n"
             "}\n"
             "set output '%s.png'\n%s\n"
-            "set terminal svg size %d,620 noenhanced background rgb 'white'\n"
+            "set terminal svg size %d,%d noenhanced background rgb 'white'\n"
             "set output '%s.svg'\n%s\nunset output\n",
-            pf->width, pf->width, pf->name, plot_command, pf->width, pf->name, plot_command);
+            pf->width, pf->height, pf->width, pf->height, pf->name, plot_command, pf->width,
+            pf->height, pf->name, plot_command);
 }
 
 /* Both files complete: each renamed over its target. */
@@ -366,6 +369,39 @@ static void series_name(const sb_run *run, const sweep *sw, int s, char *buf, si
         snprintf(buf, n, "%s, %d-byte words", label, sw->word[s]);
 }
 
+/* A series' look, the same in every sweep plot: its colour from its word
+ * size (a model drawn in it too), its point shape from its kernel, filled
+ * on the first device and hollow on the others. */
+static const char *word_colour(int word)
+{
+    switch (word) {
+    case 1: return "#9467bd";
+    case 2: return "#ff7f0e";
+    case 4: return "#1f77b4";
+    case 8: return "#d62728";
+    case 16: return "#2ca02c";
+    case 32: return "#8c564b";
+    default: return "#7f7f7f";
+    }
+}
+
+static void series_style(const sweep *sw, int s, cmd_buf *cmd)
+{
+    static const int hollow[] = {6, 4, 8, 12, 10, 14}; /* circle, square, triangles, diamond */
+    int f = 0; /* the first series of this kernel; the shape counts the kernels before it */
+    while (strcmp(sw->kernel[f], sw->kernel[s]) != 0)
+        f++;
+    int kernel = 0;
+    for (int k = 0; k < f; k++) {
+        int first = 1;
+        for (int j = 0; j < k; j++)
+            first &= strcmp(sw->kernel[j], sw->kernel[k]) != 0;
+        kernel += first;
+    }
+    int pt = hollow[kernel % 6] + (sw->slot[s] == 0);
+    cmd_add(cmd, " lw 2 pt %d ps 1.4 lc rgb '%s'", pt, word_colour(sw->word[s]));
+}
+
 /* The share of the moved bytes a variant uses, over all its declared
  * global accesses: each moves an equal share of the useful bytes (a
  * strided load and the dense store beside it), so the time is the sum of
@@ -382,35 +418,35 @@ static double traffic_efficiency(const sb_result *r)
     return n ? n / inv : 0.0;
 }
 
-/* One bandwidth series: its block of data, its curve and its model's. */
+/* One bandwidth series: its block of data, its curve and its model's: the
+ * model's efficiency scaled to the series' smallest stride, so that the
+ * two meet there and the shape is what is compared. */
 static void bandwidth_series(const plot_ctx *c, const sweep *sw, int s, plot_files *pf,
                              cmd_buf *cmd)
 {
     const sb_run *run = c->run;
     const sb_result *first = &run->results[sw->idx[sw->start[s]]];
-    double roof = device_roof(run, sw->slot[s]);
-    const char *roof_from = "copy roof";
-    if (!(roof > 0) && traffic_efficiency(first) > 0) {
-        roof = first->value / traffic_efficiency(first); /* scaled to the first stride */
-        roof_from = "scaled to the smallest stride";
-    }
+    double eff0 = traffic_efficiency(first);
+    double scale = eff0 > 0 ? first->value / eff0 : 0.0;
     char series[128];
     series_name(run, sw, s, series, sizeof series);
-    fprintf(pf->dat, "%s# %s (model: efficiency x %.1f %s, %s)\n", s ? "\n\n" : "", series, roof,
-            sb_quantity_unit(first->quantity), roof_from);
+    fprintf(pf->dat, "%s# %s (model: efficiency x %.1f %s, the bandwidth at stride %ld over "
+                     "its efficiency; copy roof %.1f)\n",
+            s ? "\n\n" : "", series, scale, sb_quantity_unit(first->quantity),
+            first->pattern[0].stride, device_roof(run, sw->slot[s]));
     for (size_t k = 0; k < sw->count[s]; k++) {
         const sb_result *r = &run->results[sw->idx[sw->start[s] + k]];
         fprintf(pf->dat, "%ld %.6g %.6g %.6g\n", r->pattern[0].stride, r->value,
-                roof * traffic_efficiency(r), traffic_efficiency(r));
+                scale * traffic_efficiency(r), traffic_efficiency(r));
     }
     char model[192];
-    snprintf(model, sizeof model, "model: %s (%s)", series, roof_from);
+    snprintf(model, sizeof model, "model, %s", series);
     /* A series and its model share a colour, so each curve has its prediction. */
-    cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with linespoints lw 2 lc %d", s ? "," : "",
-            pf->name, s, s + 1);
+    cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with linespoints", s ? "," : "", pf->name, s);
+    series_style(sw, s, cmd);
     cmd_title(cmd, series);
-    cmd_add(cmd, ", '%s.dat' index %d using 1:3 with lines dashtype 2 lw 1 lc %d", pf->name, s,
-            s + 1);
+    cmd_add(cmd, ", '%s.dat' index %d using 1:3 with lines dt 2 lw 1.5 lc rgb '%s'", pf->name, s,
+            word_colour(sw->word[s]));
     cmd_title(cmd, model);
 }
 
@@ -418,18 +454,22 @@ static int bandwidth_plot(const plot_ctx *c, const char *exp, const sweep *sw)
 {
     char name[80], title[160];
     stem(exp, "bandwidth", name, sizeof name);
-    snprintf(title, sizeof title, "%s: effective bandwidth against stride, measured and modelled",
+    snprintf(title, sizeof title, "%s: bandwidth against stride; dashed: the model's sector "
+                                  "efficiency x the smallest stride's bandwidth",
              exp);
     plot_files pf;
     if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
+    pf.width = 1300;
+    pf.height = 620 + 12 * sw->nseries;
     script_head(&pf, title);
     const sb_result *r0 = &c->run->results[sw->idx[0]];
-    fprintf(pf.gp, "set logscale x 2\nset xlabel 'stride (words between lanes)'\n"
-                   "set ylabel 'effective %s'\nset yrange [0:*]\n",
+    fprintf(pf.gp, "set logscale x 2\nset xlabel 'stride (words between neighbouring lanes)'\n"
+                   "set ylabel 'effective bandwidth (%s)'\nset yrange [0:*]\n"
+                   "set key below maxcols 2\n",
             sb_quantity_unit(r0->quantity));
-    fputs("# columns: stride, measured, model (roof x used/moved bytes over every declared "
-          "global access), that share\n",
+    fputs("# columns: stride, measured, model (used/moved bytes over every declared "
+          "global access, x the smallest stride's bandwidth over its share), that share\n",
           pf.dat);
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
@@ -451,7 +491,8 @@ static double predicted_ways(const sb_prediction *p)
     return p->ideal_wavefronts > 0 ? (double)p->wavefronts / p->ideal_wavefronts : 1.0;
 }
 
-/* One conflict series: its block of data, relative to its smallest stride. */
+/* One conflict series: its block of data, relative to its smallest stride;
+ * a ratio that is not known is '?', which a log axis can skip. */
 static void conflict_series(const plot_ctx *c, const sweep *sw, int s, plot_files *pf,
                             cmd_buf *cmd)
 {
@@ -465,28 +506,58 @@ static void conflict_series(const plot_ctx *c, const sweep *sw, int s, plot_file
     for (size_t k = 0; k < sw->count[s]; k++) {
         const sb_result *r = &run->results[sw->idx[sw->start[s] + k]];
         const sb_prediction *p = &r->prediction[0];
-        fprintf(pf->dat, "%ld %.6g %.6g %d %d\n", r->pattern[0].stride,
-                cost0 > 0 ? access_cost(r) / cost0 : 0.0,
-                pred0 > 0 ? predicted_ways(p) / pred0 : 0.0, p->ways, p->wavefronts);
+        double measured = cost0 > 0 ? access_cost(r) / cost0 : 0.0;
+        double model = pred0 > 0 ? predicted_ways(p) / pred0 : 0.0;
+        fprintf(pf->dat, "%ld ", r->pattern[0].stride);
+        fprintf(pf->dat, measured > 0 ? "%.6g " : "? ", measured);
+        fprintf(pf->dat, model > 0 ? "%.6g " : "? ", model);
+        fprintf(pf->dat, "%d %d\n", p->ways, p->wavefronts);
     }
-    cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with linespoints lw 2", s ? "," : "", pf->name,
-            s);
+    cmd_add(cmd, ", '%s.dat' index %d using 1:2 with linespoints", pf->name, s);
+    series_style(sw, s, cmd);
     cmd_title(cmd, series);
+}
+
+/* The model's step once per word size (it does not depend on the device),
+ * dashed in that word size's colour, under the measured curves; the widest
+ * first, so that steps that coincide still show each colour. */
+static void conflict_models(const sweep *sw, plot_files *pf, cmd_buf *cmd)
+{
+    int first[64], nwords = 0;
+    for (int s = 0; s < sw->nseries; s++) {
+        int seen = 0;
+        for (int m = 0; m < nwords; m++)
+            seen |= sw->word[first[m]] == sw->word[s];
+        if (!seen)
+            first[nwords++] = s;
+    }
+    for (int m = 0; m < nwords; m++) {
+        int s = first[m];
+        char model[96];
+        snprintf(model, sizeof model, "model: wavefront ratio, %d-byte words", sw->word[s]);
+        cmd_add(cmd, "%s '%s.dat' index %d using 1:3 with steps dt 2 lw %.1f lc rgb '%s'",
+                m ? "," : "", pf->name, s, 1.5 + 1.5 * (nwords - 1 - m),
+                word_colour(sw->word[s]));
+        cmd_title(cmd, model);
+    }
 }
 
 static int conflict_plot(const plot_ctx *c, const char *exp, const sweep *sw)
 {
-    char name[80], title[160];
+    char name[80], title[200];
     stem(exp, "conflicts", name, sizeof name);
-    snprintf(title, sizeof title, "%s: bank-conflict slowdown against stride, with the predicted "
-                                  "ways",
+    snprintf(title, sizeof title, "%s: shared-memory slowdown against stride; dashed steps: the "
+                                  "bank model's wavefront ratio",
              exp);
     plot_files pf;
     if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
+    pf.width = 1300;
+    pf.height = 620 + 12 * sw->nseries;
     script_head(&pf, title);
-    fputs("set logscale x 2\nset xlabel 'stride (words between lanes)'\n"
-          "set ylabel 'time per access / at the smallest stride'\nset yrange [0:*]\n",
+    fputs("set logscale xy 2\nset xlabel 'stride (words between neighbouring lanes)'\n"
+          "set ylabel 'slowdown (x): time per access / time at the smallest stride'\n"
+          "set key below maxcols 2\n",
           pf.gp);
     fputs("# columns: stride, measured slowdown, predicted slowdown (wavefronts / ideal, "
           "relative), ways, wavefronts\n",
@@ -494,27 +565,95 @@ static int conflict_plot(const plot_ctx *c, const char *exp, const sweep *sw)
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
         return -1;
-    int words_modelled[64], nmodelled = 0;
-    for (int s = 0; s < sw->nseries; s++) {
+    conflict_models(sw, &pf, cmd);
+    for (int s = 0; s < sw->nseries; s++)
         conflict_series(c, sw, s, &pf, cmd);
-        /* The model does not depend on the device: once per word size. */
-        int seen = 0;
-        for (int m = 0; m < nmodelled; m++)
-            seen |= words_modelled[m] == sw->word[s];
-        if (seen || nmodelled == 64)
-            continue;
-        words_modelled[nmodelled++] = sw->word[s];
-        char model[96];
-        snprintf(model, sizeof model, "model: predicted ways, %d-byte words", sw->word[s]);
-        cmd_add(cmd, ", '%s.dat' index %d using 1:3 with linespoints dashtype 2 lw 2 pt 6 ps 1.5 "
-                     "lc rgb 'black'",
-                name, s);
-        cmd_title(cmd, model);
-    }
     return finish_plot(&pf, cmd, exp, title, c);
 }
 
 /* ---------------------------------------------------------------- roofline */
+
+/* The number a variant has in the roofline's key: its place among the
+ * experiment's distinct variants with an intensity, from 1; 0 for none. */
+static int variant_number(const plot_ctx *c, const char *variant)
+{
+    int number = 0;
+    for (size_t i = 0; i < c->e->nresults; i++) {
+        const sb_result *r = &c->run->results[c->e->results[i]];
+        if (!(r->intensity > 0))
+            continue;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++) {
+            const sb_result *q = &c->run->results[c->e->results[j]];
+            seen = q->intensity > 0 && strcmp(q->variant, r->variant) == 0;
+        }
+        if (seen)
+            continue;
+        number++;
+        if (strcmp(r->variant, variant) == 0)
+            return number;
+    }
+    return 0;
+}
+
+/* Each variant's number beside its first point; variants whose points
+ * (nearly) coincide share one label, "3,4,10", so that no two labels
+ * overlap.  Returns how many variants were numbered. */
+static int roofline_numbers(const plot_ctx *c, plot_files *pf)
+{
+    enum { MAXG = 128 };
+    double gx[MAXG], gy[MAXG];
+    char text[MAXG][48];
+    int ngroups = 0, nvariants = 0;
+    for (size_t i = 0; i < c->e->nresults; i++) {
+        const sb_result *r = &c->run->results[c->e->results[i]];
+        int number = r->intensity > 0 ? variant_number(c, r->variant) : 0;
+        if (number <= nvariants)
+            continue; /* no intensity, or numbered at an earlier point */
+        nvariants = number;
+        int g = 0; /* the same intensity and within a quarter in GFLOP/s: one place */
+        while (g < ngroups && !(gx[g] == r->intensity && r->value < gy[g] * 1.25 &&
+                                r->value * 1.25 > gy[g]))
+            g++;
+        if (g == ngroups && ngroups < MAXG) {
+            gx[g] = r->intensity;
+            gy[g] = r->value;
+            text[g][0] = '\0';
+            ngroups++;
+        }
+        if (g < ngroups) {
+            size_t len = strlen(text[g]);
+            snprintf(text[g] + len, sizeof text[g] - len, "%s%d", len ? "," : "", number);
+        }
+    }
+    for (int g = 0; g < ngroups; g++)
+        fprintf(pf->gp, "set label '%s' at %.6g,%.6g offset char 0.8,0.6 left front\n", text[g],
+                gx[g], gy[g]);
+    return nvariants;
+}
+
+/* The key to the numbers (number, variant, intensity) as a text block
+ * right of the graph, where names at the points overlapped. */
+static void roofline_key(const plot_ctx *c, plot_files *pf)
+{
+    int nvariants = roofline_numbers(c, pf);
+    double dy = nvariants > 0 && 0.8 / nvariants < 0.04 ? 0.8 / nvariants : 0.04;
+    fputs("set rmargin at screen 0.74\nset label 'key: number, variant (FLOP/byte)' at screen "
+          "0.76, screen 0.92 left\n",
+          pf->gp);
+    for (int k = 1; k <= nvariants; k++)
+        for (size_t i = 0; i < c->e->nresults; i++) {
+            const sb_result *r = &c->run->results[c->e->results[i]];
+            if (!(r->intensity > 0) || variant_number(c, r->variant) != k)
+                continue;
+            char line[128];
+            snprintf(line, sizeof line, "%2d  %s (%.3g)", k, r->variant, r->intensity);
+            fprintf(pf->gp, "set label at screen 0.77, screen %.4f left ", 0.92 - dy * k);
+            gp_string(pf->gp, line);
+            fputc('\n', pf->gp);
+            break;
+        }
+}
 
 /* Each device's variants as points, one block per device that has any;
  * returns the number of blocks written. */
@@ -532,57 +671,94 @@ static int roofline_points(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
                 continue;
             if (!any++)
                 fprintf(pf->dat, "%s# %s\n", block ? "\n\n" : "", label);
-            fprintf(pf->dat, "%.6g %.6g ", r->intensity, r->value);
+            fprintf(pf->dat, "%.6g %.6g %d ", r->intensity, r->value,
+                    variant_number(c, r->variant));
             dat_string(pf->dat, r->variant);
             fputc('\n', pf->dat);
         }
         if (!any)
             continue;
-        cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with points pt 7 ps 1.5 lc %d",
-                block ? "," : "", pf->name, block, s + 1);
+        cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with points pt %d ps 1.5 lc %d",
+                block ? "," : "", pf->name, block, block ? 6 : 7, s + 1);
         cmd_title(cmd, label);
-        if (block == 0)
-            cmd_add(cmd, ", '%s.dat' index 0 using 1:2:3 with labels offset 1,0.8 notitle",
-                    pf->name);
         block++;
     }
     return block;
 }
 
-/* Each measured device's roof line over the intensities lo..hi, as blocks
- * from `block` on. */
+/* Whether device slot s has a point in the roofline. */
+static int roofline_measured(const plot_ctx *c, int s)
+{
+    for (size_t i = 0; i < c->e->nresults; i++) {
+        const sb_result *r = &c->run->results[c->e->results[i]];
+        if (r->intensity > 0 && r->device_slot == s)
+            return 1;
+    }
+    return 0;
+}
+
+/* One roof line as a block of two points and its curve in the command. */
+static void roof_line(plot_files *pf, cmd_buf *cmd, int block, const char *title, double x0,
+                      double y0, double x1, double y1, const char *style)
+{
+    fprintf(pf->dat, "\n\n# %s\n%.6g %.6g\n%.6g %.6g\n", title, x0, y0, x1, y1);
+    cmd_add(cmd, ", '%s.dat' index %d using 1:2 with lines %s", pf->name, block, style);
+    cmd_title(cmd, title);
+}
+
+/* The measured devices without a compute roof, each with its
+ * architecture, into `missing` ("" when every one has one). */
+static void roofline_missing(const plot_ctx *c, char *missing, size_t n)
+{
+    size_t used = 0;
+    missing[0] = '\0';
+    for (int s = 0; s < c->run->ndevices && used < n; s++) {
+        const sb_device_info *info = &c->run->devices[s].info;
+        if (!roofline_measured(c, s) || sb_device_fp32_peak_gflops(info) > 0)
+            continue;
+        char label[24];
+        sb_slot_label(c->run, s, label, sizeof label);
+        used += (size_t)snprintf(missing + used, n - used, "%s%s (%s)", used ? ", " : "", label,
+                                 *info->arch ? info->arch : "architecture not given");
+    }
+}
+
+/* Each measured device's memory roof (copy roof x intensity) and compute
+ * roof (its FP32 peak) over the intensities lo..hi, as blocks from `block`
+ * on. */
 static void roofline_roofs(const plot_ctx *c, double lo, double hi, int block, plot_files *pf,
                            cmd_buf *cmd)
 {
     const sb_run *run = c->run;
     for (int s = 0; s < run->ndevices; s++) {
-        double roof = device_roof(run, s);
-        int measured = 0;
-        for (size_t i = 0; i < c->e->nresults && !measured; i++) {
-            const sb_result *r = &run->results[c->e->results[i]];
-            measured = r->intensity > 0 && r->device_slot == s;
-        }
-        if (!(roof > 0) || !measured)
+        if (!roofline_measured(c, s))
             continue;
-        char label[24], roof_title[96];
+        char label[24], title[160], style[48];
         sb_slot_label(run, s, label, sizeof label);
-        snprintf(roof_title, sizeof roof_title, "%s roof: %.0f GB/s x intensity", label, roof);
-        fprintf(pf->dat, "\n\n# %s\n%.6g %.6g\n%.6g %.6g\n", roof_title, lo / 2, roof * lo / 2,
-                hi * 2, roof * hi * 2);
-        cmd_add(cmd, ", '%s.dat' index %d using 1:2 with lines dashtype 2 lw 2 lc %d", pf->name,
-                block, s + 1);
-        cmd_title(cmd, roof_title);
-        block++;
+        double roof = device_roof(run, s);
+        if (roof > 0) {
+            snprintf(title, sizeof title, "%s memory roof: %.0f GB/s x intensity", label, roof);
+            snprintf(style, sizeof style, "dt 2 lw 2 lc %d", s + 1);
+            roof_line(pf, cmd, block++, title, lo / 2, roof * lo / 2, hi * 2, roof * hi * 2,
+                      style);
+        }
+        const sb_device_info *info = &run->devices[s].info;
+        double peak = sb_device_fp32_peak_gflops(info);
+        if (peak > 0) {
+            snprintf(title, sizeof title, "%s compute roof: FP32 peak %.0f GFLOP/s (%d units x "
+                                          "%d MHz x %d lanes x 2)",
+                     label, peak, info->compute_units, info->clock_mhz,
+                     sb_arch_fp32_lanes(info->arch));
+            snprintf(style, sizeof style, "dt 4 lw 2 lc %d", s + 1);
+            roof_line(pf, cmd, block++, title, lo / 2, peak, hi * 2, peak, style);
+        }
     }
 }
 
 static int roofline_plot(const plot_ctx *c, const char *exp)
 {
-    char name[80], title[160];
+    char name[80], title[160], missing[160];
     stem(exp, "roofline", name, sizeof name);
-    snprintf(title, sizeof title, "%s: GFLOP/s against arithmetic intensity, under the "
-                                  "bandwidth roof",
-             exp);
     double lo = 0, hi = 0;
     for (size_t i = 0; i < c->e->nresults; i++) {
         const sb_result *r = &c->run->results[c->e->results[i]];
@@ -591,21 +767,35 @@ static int roofline_plot(const plot_ctx *c, const char *exp)
         lo = lo > 0 && lo < r->intensity ? lo : r->intensity;
         hi = hi > r->intensity ? hi : r->intensity;
     }
+    roofline_missing(c, missing, sizeof missing);
+    snprintf(title, sizeof title, "%s: GFLOP/s against arithmetic intensity, under the "
+                                  "memory and FP32 compute roofs",
+             exp);
     plot_files pf;
     if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
+    pf.width = 1400;
     script_head(&pf, title);
-    fputs("set logscale xy 2\nset xlabel 'arithmetic intensity (FLOP per byte)'\n"
+    fputs("set logscale xy 2\nset xlabel 'arithmetic intensity (FLOP per byte of DRAM traffic)'\n"
           "set ylabel 'GFLOP/s'\n",
           pf.gp);
-    fputs("# blocks: per device, the variants (intensity, GFLOP/s, name); then per device with "
-          "a measured copy roof, the roof (intensity, roof x intensity)\n",
+    fputs("# blocks: per device, the variants (intensity, GFLOP/s, key number, name); then per "
+          "device its memory roof (copy roof x intensity) and its compute roof (FP32 peak)\n",
           pf.dat);
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
         return -1;
     int blocks = roofline_points(c, &pf, cmd);
     roofline_roofs(c, lo, hi, blocks, &pf, cmd);
+    if (*missing) {
+        char why[256];
+        snprintf(why, sizeof why, "no compute roof for %s: its FP32 lanes per unit are not known",
+                 missing);
+        fputs("set label at graph 0.02, graph 0.95 left front ", pf.gp);
+        gp_string(pf.gp, why);
+        fputc('\n', pf.gp);
+    }
+    roofline_key(c, &pf);
     return finish_plot(&pf, cmd, exp, title, c);
 }
 
@@ -640,6 +830,56 @@ static void bars_data(const plot_ctx *c, plot_files *pf)
     }
 }
 
+/* Device column s's copy roof when the bars are bandwidths; 0 otherwise. */
+static double bars_roof(const plot_ctx *c, int s)
+{
+    const sb_result *f = &c->run->results[c->e->first];
+    if (f->quantity != SB_QUANTITY_BANDWIDTH)
+        return 0.0;
+    for (size_t j = 0; j < c->e->nrows; j++) {
+        int i = c->x->rows[c->e->rows[j]].result[s];
+        if (i >= 0)
+            return device_roof(c->run, c->run->results[i].device_slot);
+    }
+    return 0.0;
+}
+
+/* Each device's copy roof as a dashed line across the bars, and each
+ * bar's share of it as a percentage above the bar; the y range holds the
+ * highest roof. */
+static void bars_roofs(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
+{
+    const sb_crossapi *x = c->x;
+    double top = 0;
+    for (size_t j = 0; j < c->e->nrows; j++)
+        for (int s = 0; s < x->ndevices; s++) {
+            int i = x->rows[c->e->rows[j]].result[s];
+            if (i >= 0 && c->run->results[i].value > top)
+                top = c->run->results[i].value;
+        }
+    for (int s = 0; s < x->ndevices; s++) {
+        double roof = bars_roof(c, s);
+        if (!(roof > 0))
+            continue;
+        top = roof > top ? roof : top;
+        top *= 1.04; /* the staggered shares above the tallest bar */
+        fprintf(pf->gp, "set arrow from graph 0, first %.6g to graph 1, first %.6g nohead dt 2 "
+                        "lw 2 lc %d back\n",
+                roof, roof, s + 1);
+        char title[96];
+        snprintf(title, sizeof title, "%s copy roof: %.0f GB/s (%% above a bar: its share)",
+                 x->label[s], roof);
+        cmd_add(cmd, ", NaN with lines dt 2 lw 2 lc %d", s + 1);
+        cmd_title(cmd, title);
+        double at = (s - (x->ndevices - 1) / 2.0) / (x->ndevices + 1.0); /* gap 1 */
+        cmd_add(cmd, ", '%s.dat' using ($0 %+.4f):(column(%d)):(sprintf('%%.0f%%%%', "
+                     "100 * column(%d) / %.6g)) with labels offset 0,%.1f font ',8' notitle",
+                pf->name, at, s + 2, s + 2, roof, 0.7 + 1.1 * (s % 2)); /* neighbours staggered */
+    }
+    if (top > 0)
+        fprintf(pf->gp, "set yrange [0:%.6g]\n", top * 1.12);
+}
+
 static int bars_plot(const plot_ctx *c)
 {
     const sb_result *f = &c->run->results[c->e->first];
@@ -648,11 +888,14 @@ static int bars_plot(const plot_ctx *c)
     stem(f->experiment, "bars", name, sizeof name);
     snprintf(title, sizeof title, "%s %ldx%ld: %s of each variant", f->experiment, f->rows,
              f->cols, sb_quantity_unit(f->quantity));
+    if (bars_roof(c, 0) > 0)
+        snprintf(title, sizeof title, "%s %ldx%ld: %s of each variant, against the copy roof",
+                 f->experiment, f->rows, f->cols, sb_quantity_unit(f->quantity));
     plot_files pf;
     if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
     size_t nbars = c->e->nrows;
-    int w = 160 + (int)nbars * (12 * x->ndevices + 14);
+    int w = 160 + (int)nbars * (30 * x->ndevices + 20); /* room for each bar's share */
     pf.width = w < 1100 ? 1100 : w > 4000 ? 4000 : w;
     script_head(&pf, title);
     fprintf(pf.gp, "set style data histograms\nset style histogram clustered gap 1\n"
@@ -670,6 +913,7 @@ static int bars_plot(const plot_ctx *c)
             cmd_add(cmd, ", '' using %d", s + 2);
         cmd_title(cmd, x->label[s]);
     }
+    bars_roofs(c, &pf, cmd);
     return finish_plot(&pf, cmd, f->experiment, title, c);
 }
 

@@ -3,16 +3,20 @@
  *
  *   <exp>-bandwidth   a global-memory stride sweep: effective bandwidth
  *                     against stride, per device and word size, with the
- *                     model's curve (predicted efficiency x the device's
- *                     measured copy roof)
+ *                     model's curve dashed (predicted sector efficiency x
+ *                     the series' bandwidth at its smallest stride)
  *   <exp>-conflicts   a shared-memory stride sweep: time per access
  *                     relative to the smallest stride, against stride, with
- *                     the predicted wavefronts (the conflict ways)
+ *                     the model's wavefront ratio as a dashed step per word
+ *                     size (log-log; a colour per word size throughout)
  *   <exp>-roofline    GFLOP/s against arithmetic intensity, per device,
- *                     under each device's bandwidth roof (copy roof x I)
+ *                     log-log, under each device's memory roof (copy roof
+ *                     x I) and compute roof (FP32 peak, describe.h), the
+ *                     points numbered with a key beside the graph
  *   <exp>-bars        every other experiment (transpose, vector add,
  *                     occupancy...): the headline figure of each variant,
- *                     one bar per device
+ *                     one bar per device; bandwidths with each device's
+ *                     copy roof as a dashed line and each bar's share of it
  *
  * Each plot is DIR/<name>.dat (the data, one block per series) and
  * DIR/<name>.gp (a script that writes <name>.png and <name>.svg when run

@@ -51,6 +51,10 @@ static void fixture(sb_run *run)
     snprintf(run->devices[1].backend, sizeof run->devices[1].backend, "opencl");
     run->devices[0].memcpy_gbs = 4000;
     run->devices[1].copy_gbs = 3900;
+    snprintf(run->devices[0].info.arch, sizeof run->devices[0].info.arch, "sm_90");
+    run->devices[0].info.compute_units = 132;
+    run->devices[0].info.clock_mhz = 1980;
+    snprintf(run->devices[1].info.arch, sizeof run->devices[1].info.arch, "gfx1100");
     for (int slot = 0; slot < 2; slot++) {
         for (int word = 4; word <= 8; word += 4)
             for (long stride = 1; stride <= 32; stride *= 2) {
@@ -127,12 +131,14 @@ static void chooses_plots_from_records(void **state)
         assert_true(exists(f));
     }
     /* Bandwidth: four series (2 devices x 2 word sizes), model = efficiency
-       x each device's roof; the misaligned variant is not on the stride axis. */
+       x the smallest stride's bandwidth (over its efficiency), the copy roof
+       said beside it; the misaligned variant is not on the stride axis. */
     char *dat = slurp("coalescing-bandwidth.dat");
-    assert_non_null(strstr(dat, "# cuda, 4-byte words (model: efficiency x 4000.0 GB/s"));
-    assert_non_null(strstr(dat, "# opencl, 8-byte words (model: efficiency x 3900.0 GB/s"));
-    assert_non_null(strstr(dat, "\n1 10 4000 1\n"));
-    assert_non_null(strstr(dat, "\n8 1.25 500 0.125\n")); /* stride 8, 4-byte: 12.5% */
+    assert_non_null(strstr(dat, "# cuda, 4-byte words (model: efficiency x 10.0 GB/s, the bandwidth at "
+                               "stride 1 over its efficiency; copy roof 4000.0)"));
+    assert_non_null(strstr(dat, "# opencl, 8-byte words (model: efficiency x 10.0 GB/s"));
+    assert_non_null(strstr(dat, "\n1 10 10 1\n"));
+    assert_non_null(strstr(dat, "\n8 1.25 1.25 0.125\n")); /* stride 8, 4-byte: 12.5% */
     free(dat);
     char *gp = slurp("coalescing-bandwidth.gp");
     assert_non_null(strstr(gp, "index 3 using 1:3 with lines"));
@@ -145,18 +151,40 @@ static void chooses_plots_from_records(void **state)
     assert_non_null(strstr(dat, "\n32 32 32 32 32\n"));
     free(dat);
     gp = slurp("banks-conflicts.gp");
-    assert_int_equal(strstr(gp, "model: predicted ways, 4-byte words") != NULL, 1);
+    assert_non_null(strstr(gp, "model: wavefront ratio, 4-byte words"));
+    assert_non_null(strstr(gp, "with steps dt 2"));
+    assert_non_null(strstr(gp, "set logscale xy 2"));
     free(gp);
-    /* Roofline: each device's points and its roof line. */
+    /* Roofline: each device's points with their key numbers, its memory
+       roof, and the compute roof where the FP32 lanes of its architecture
+       are known (132 x 1980 MHz x 128 x 2 = 66 908 GFLOP/s); numbered
+       labels and the key to them, no names at the points. */
     dat = slurp("matmul-roofline.dat");
-    assert_non_null(strstr(dat, "0.25 1 \"simple\""));
-    assert_non_null(strstr(dat, "# cuda roof: 4000 GB/s x intensity"));
-    assert_non_null(strstr(dat, "# opencl roof: 3900 GB/s x intensity"));
+    assert_non_null(strstr(dat, "0.25 1 1 \"simple\""));
+    assert_non_null(strstr(dat, "8 10 2 \"tiled\""));
+    assert_non_null(strstr(dat, "# cuda memory roof: 4000 GB/s x intensity"));
+    assert_non_null(strstr(dat, "# opencl memory roof: 3900 GB/s x intensity"));
+    assert_non_null(strstr(dat, "# cuda compute roof: FP32 peak 66908 GFLOP/s (132 units x "
+                                "1980 MHz x 128 lanes x 2)\n0.125 66908.2\n16 66908.2\n"));
+    assert_null(strstr(dat, "opencl compute roof"));
     free(dat);
+    gp = slurp("matmul-roofline.gp");
+    assert_non_null(strstr(gp, "no compute roof for opencl (gfx1100): its FP32 lanes"));
+    assert_non_null(strstr(gp, "set label '1' at 0.25,1 "));
+    assert_non_null(strstr(gp, "' 2  tiled (8)'"));
+    assert_null(strstr(gp, "with labels"));
+    free(gp);
     /* Bars: quotes in a name cannot break the data file or the script. */
     dat = slurp("occupancy-bars.dat");
     assert_non_null(strstr(dat, "\"blocks-1 'odd' 'name'\" 3.33333 3.33333"));
     free(dat);
+    /* Bars of bandwidths: each device's copy roof across them, and each
+       bar's share of it above the bar. */
+    gp = slurp("occupancy-bars.gp");
+    assert_non_null(strstr(gp, "set arrow from graph 0, first 4000 to graph 1, first 4000 "));
+    assert_non_null(strstr(gp, "title 'opencl copy roof: 3900 GB/s"));
+    assert_non_null(strstr(gp, "(sprintf('%.0f%%', 100 * column(3) / 3900))"));
+    free(gp);
     sb_analysis_free(&a);
     sb_run_free(&run);
 }

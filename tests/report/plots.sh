@@ -1,0 +1,153 @@
+#!/bin/sh
+# The pictures, checked from the scripts --plot writes (no gnuplot or
+# device needed for most): every series of every plot has its own title;
+# the model's steps are dashed in their series' colour; the roofline has
+# its memory and compute roofs, the compute roof at multiprocessors x
+# clock x 128 FP32 lanes x 2 for the H200 run, and numbered points with a
+# key instead of names; the transpose bars their copy roof and shares;
+# the HTML of a PoCL run is well-formed and says in one sentence why it
+# has no charts when GNUPLOT is empty; and gnuplot, where present, renders
+# every script without a word on stderr.  TAP output.
+SB=${SIMTBENCH:-./simtbench}
+src=${srcdir:-.}
+n=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+TESTS=10
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+
+# The first plot command of a script, one series a line.
+series() { grep -m1 '^plot ' "$1" | sed "s/^plot //; s/, \('\|NaN \)/\n\1/g"; }
+# Titles said twice among a script's series; empty when all differ.
+twice() { series "$1" | grep -o "title '\([^']\|''\)*'" | sort | uniq -d; }
+
+echo "1..$TESTS"
+
+suite="$src/results/h200/suite.json"
+if [ ! -r "$suite" ]; then
+    while [ $n -lt 6 ]; do skip "results/h200/suite.json is not here (a tarball leaves results/ out)"; done
+else
+    GNUPLOT= "$SB" report --plot "$tmp/h200" "$suite" >/dev/null 2>&1
+    dup=""
+    for gp in "$tmp/h200"/*.gp; do
+        [ -n "$(twice "$gp")" ] && dup="$dup $(basename "$gp")"
+    done
+    check "every series of every plot has its own title (repeated in:$dup)" \
+        '[ -z "$dup" ] && [ "$(ls "$tmp/h200"/*.gp | wc -l)" -ge 6 ]'
+
+    # Conflicts: a dashed step per word size, in the colour of that word
+    # size's measured series; log-log.
+    c="$tmp/h200/shared_stride-conflicts.gp"
+    steps_ok=1
+    for w in 4 8 16; do
+        model=$(series "$c" | grep "with steps dt 2 .*title 'model: wavefront ratio, $w-byte words'" |
+            grep -o "lc rgb '#[0-9a-f]*'")
+        measured=$(series "$c" | grep "with linespoints .*title 'cuda, shared_load, $w-byte words'" |
+            grep -o "lc rgb '#[0-9a-f]*'")
+        [ -n "$model" ] && [ "$model" = "$measured" ] || steps_ok=0
+    done
+    colours=$(series "$c" | grep "with steps" | grep -o "lc rgb '#[0-9a-f]*'" | sort -u | wc -l)
+    check "conflicts: one dashed model step per word size, each in its word size's colour, log-log" \
+        '[ $steps_ok = 1 ] && [ "$colours" -eq 3 ] && grep -q "^set logscale xy 2" "$c" &&
+         grep -q "^set title .*dashed steps" "$c" && grep -q "^set ylabel .*(x)" "$c"'
+
+    # Bandwidth: each series' model dashed in the series' own colour.
+    b="$tmp/h200/global_stride-bandwidth.gp"
+    series "$b" | grep "with linespoints" | grep -o "title '[^']*'" | sed "s/^title '//; s/'$//" |
+        while IFS= read -r name; do
+            m=$(series "$b" | grep -F "title 'model, $name'" | grep "dt 2" | grep -o "lc rgb '#[0-9a-f]*'")
+            s=$(series "$b" | grep -F "title '$name'" | grep -o "lc rgb '#[0-9a-f]*'")
+            [ -n "$m" ] && [ "$m" = "$s" ] || echo "$name"
+        done >"$tmp/bw-bad"
+    check "bandwidth: every series has its model dashed in the same colour" \
+        '[ ! -s "$tmp/bw-bad" ] && [ "$(series "$b" | grep -c "with lines dt 2")" -eq 8 ]'
+
+    # Roofline: both roofs per device, the compute roof at the formula for
+    # the run's own device.
+    r="$tmp/h200/matmul-roofline"
+    peak=$(tr ',' '\n' <"$suite" | awk -F': *' '/"compute_units"/ { u = $2 } /"clock_mhz"/ { c = $2 }
+        END { printf "%.0f", u * c * 128 * 2 / 1000 }')
+    check "roofline: a memory and a compute roof per device, the compute roof = units x MHz x 128 x 2 ($peak GFLOP/s)" \
+        '[ "$peak" = 66908 ] && [ "$(series "$r.gp" | grep -c "title .[a-z]* memory roof: ")" -eq 2 ] &&
+         [ "$(series "$r.gp" | grep -c "title .[a-z]* compute roof: FP32 peak $peak GFLOP/s")" -eq 2 ] &&
+         grep -q "^66908.2$\|^[0-9.e+-]* 66908.2$" "$r.dat" && grep -q "^set logscale xy" "$r.gp"'
+    variants=$(awk '/^# cuda$/ { on = 1; next } on && NF == 0 { exit } on { k++ } END { print k }' "$r.dat")
+    keys=$(grep -c "^set label at screen .* left '[ 0-9][0-9]  " "$r.gp")
+    check "roofline: numbered point labels and a key of all $variants variants, no names at the points" \
+        '[ "$keys" -eq "$variants" ] && grep -q "^set label .1. at 0.25," "$r.gp" &&
+         grep -q "^set label .3,4,10,11. at 8," "$r.gp" && ! grep -q "with labels" "$r.gp"'
+
+    t="$tmp/h200/transpose-bars.gp"
+    check "transpose bars: each device's copy roof as a line and each bar's share of it" \
+        '[ "$(grep -c "^set arrow from graph 0, first [0-9.]* to graph 1" "$t")" -eq 2 ] &&
+         [ "$(series "$t" | grep -c "sprintf(.%.0f%%., 100 \* column([23]) / ")" -eq 2 ] &&
+         series "$t" | grep -q "title .cuda copy roof: [0-9]* GB/s"'
+fi
+
+# The HTML of a PoCL run: well-formed, and without gnuplot one sentence why.
+balanced() {
+    python3 - "$1" <<'EOF'
+import sys
+from html.parser import HTMLParser
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr"}
+class Strict(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.bad = [], []
+    def handle_starttag(self, tag, attrs):
+        if tag not in VOID:
+            self.stack.append((tag, self.getpos()))
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1][0] != tag:
+            self.bad.append("</%s> at %s, open: %s" % (tag, self.getpos(),
+                            self.stack[-1] if self.stack else None))
+        else:
+            self.stack.pop()
+p = Strict()
+p.feed(open(sys.argv[1], encoding="utf-8").read())
+p.close()
+bad = p.bad + ["<%s> at %s never closed" % t for t in p.stack]
+for b in bad[:5]:
+    print("# " + b)
+sys.exit(1 if bad else 0)
+EOF
+}
+if ! "$SB" --list 2>/dev/null | grep -q "^  opencl   available"; then
+    while [ $n -lt 9 ]; do skip "no OpenCL device"; done
+elif ! command -v python3 >/dev/null 2>&1; then
+    while [ $n -lt 9 ]; do skip "no python3 to parse the HTML with"; done
+else
+    "$SB" --backend opencl --quiet --format json >"$tmp/pocl.json" 2>/dev/null
+    GNUPLOT= "$SB" report -f html "$tmp/pocl.json" >"$tmp/none.html" 2>"$tmp/err"
+    rc=$?
+    check "HTML of a PoCL run with GNUPLOT empty: well-formed" '[ $rc -eq 0 ] && balanced "$tmp/none.html"'
+    check "HTML with GNUPLOT empty: one visible sentence says no charts and why, no figure" \
+        '[ "$(grep -c "<p class=\"note\">No charts are shown: GNUPLOT is set but empty, which turns gnuplot off" "$tmp/none.html")" -eq 1 ] &&
+         ! grep -q "<figure>" "$tmp/none.html"'
+    if command -v gnuplot >/dev/null 2>&1; then
+        GNUPLOT=$(command -v gnuplot) "$SB" report -f html "$tmp/pocl.json" >"$tmp/charts.html" 2>/dev/null
+        check "HTML of a PoCL run with gnuplot: charts inline, still well-formed, no note" \
+            'grep -q "<svg" "$tmp/charts.html" && balanced "$tmp/charts.html" && ! grep -q "No charts" "$tmp/charts.html"'
+    else
+        skip "no gnuplot"
+    fi
+fi
+
+# Every script renders, gnuplot saying nothing on stderr.
+if command -v gnuplot >/dev/null 2>&1 && [ -d "$tmp/h200" ]; then
+    bad=""
+    for gp in "$tmp/h200"/*.gp; do
+        name=$(basename "$gp" .gp)
+        (cd "$tmp/h200" && gnuplot "$name.gp" >/dev/null 2>"$name.err") &&
+            [ ! -s "$tmp/h200/$name.err" ] && [ -s "$tmp/h200/$name.png" ] || bad="$bad $name"
+    done
+    check "gnuplot renders every plot of the H200 run without a warning (failed:$bad)" '[ -z "$bad" ]'
+else
+    skip "no gnuplot, or no H200 run"
+fi
+exit 0
