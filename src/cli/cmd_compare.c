@@ -770,7 +770,7 @@ int sb_cmd_compare_to(int argc, char **argv, FILE *out, FILE *err)
     sb_run o, n;
     char why[1024];
     /* An output that cannot be made is said before anything is read. */
-    if (s.output && sb_output_check(s.output, why, sizeof why)) {
+    if (s.output && sb_output_check("--output", s.output, why, sizeof why)) {
         fprintf(err, PROG ": %s\n", why);
         return SB_EXIT_IO;
     }

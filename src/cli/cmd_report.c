@@ -119,7 +119,7 @@ int sb_cmd_report(int argc, char **argv)
     int saved_reference;
     char err[1024];
     /* An output that cannot be made is said before anything is read. */
-    if (s.output && sb_output_check(s.output, err, sizeof err)) {
+    if (s.output && sb_output_check("--output", s.output, err, sizeof err)) {
         fprintf(stderr, PROG ": %s\n", err);
         return SB_EXIT_IO;
     }

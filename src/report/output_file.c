@@ -125,11 +125,41 @@ void sb_output_abort(sb_output_file *o)
     reset(o);
 }
 
-int sb_output_check(const char *path, char *err, size_t n)
+/* Why a file could not be made in path's directory: "its directory does
+   not exist" when it does not, else the error. */
+static const char *why_not_made(const char *path, int error)
+{
+    char *dir = dir_of(path);
+    struct stat st;
+    int no_dir = dir && stat(dir, &st) != 0;
+    free(dir);
+    return no_dir ? "its directory does not exist" : strerror(error);
+}
+
+/* Whether a new file can be made in dir: one is made and removed, which
+   asks the file system itself (access() says yes to root where nothing can
+   be made, as in /proc); 0, or the errno. */
+static int probe_dir(const char *dir)
+{
+    size_t len = strlen(dir) + 32;
+    char *probe = malloc(len);
+    if (!probe)
+        return ENOMEM;
+    snprintf(probe, len, "%s/.simtbench-probe-XXXXXX", dir);
+    int fd = mkstemp(probe), error = fd < 0 ? errno : 0;
+    if (fd >= 0) {
+        close(fd);
+        unlink(probe);
+    }
+    free(probe);
+    return error;
+}
+
+int sb_output_check(const char *option, const char *path, char *err, size_t n)
 {
     struct stat st;
     if (!path || !*path) {
-        snprintf(err, n, "an output path is empty");
+        snprintf(err, n, "%s: the path is empty", option);
         return -1;
     }
     if (stat(path, &st) == 0) {
@@ -137,24 +167,57 @@ int sb_output_check(const char *path, char *err, size_t n)
             snprintf(err, n, "cannot write %s: it is a directory", path);
             return -1;
         }
-        if (access(path, W_OK) != 0) {
+        /* A FIFO or a terminal is written in place (sb_output_open), and
+           not opened here: that could block or take it. */
+        if (!S_ISREG(st.st_mode)) {
+            if (access(path, W_OK) == 0)
+                return 0;
             snprintf(err, n, "cannot write %s: %s", path, strerror(errno));
             return -1;
         }
-        if (!S_ISREG(st.st_mode))
-            return 0;
-    }
-    char *dir = dir_of(path);
-    if (!dir) {
-        snprintf(err, n, "out of memory checking %s", path);
+    } else if (errno != ENOENT) {
+        snprintf(err, n, "cannot write %s: %s", path, strerror(errno));
         return -1;
     }
-    int ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0;
-    if (!ok)
-        snprintf(err, n, "cannot write %s: %s", path,
-                 stat(dir, &st) != 0 ? "its directory does not exist"
-                 : !S_ISDIR(st.st_mode) ? "its directory is not a directory"
-                                        : "its directory is not writable");
+    /* A file is written beside its target and renamed over it: what must
+       work is making a file in its directory. */
+    char *dir = dir_of(path);
+    int error = dir ? probe_dir(dir) : ENOMEM;
     free(dir);
-    return ok ? 0 : -1;
+    if (error) {
+        snprintf(err, n, "cannot write %s: %s", path,
+                 error == ENOENT ? why_not_made(path, error) : strerror(error));
+        return -1;
+    }
+    return 0;
+}
+
+int sb_output_check_dir(const char *option, const char *dir, char *err, size_t n)
+{
+    struct stat st;
+    if (!dir || !*dir) {
+        snprintf(err, n, "%s: the path is empty", option);
+        return -1;
+    }
+    if (stat(dir, &st) != 0) {
+        /* The writers make one level: tried, and undone. */
+        if (errno != ENOENT || mkdir(dir, 0777) != 0) {
+            int e = errno;
+            snprintf(err, n, "cannot make the directory %s: %s", dir,
+                     e == ENOENT ? "its parent directory does not exist" : strerror(e));
+            return -1;
+        }
+        rmdir(dir);
+        return 0;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, n, "cannot write into %s: it is not a directory", dir);
+        return -1;
+    }
+    int error = probe_dir(dir);
+    if (error) {
+        snprintf(err, n, "cannot write into %s: %s", dir, strerror(error));
+        return -1;
+    }
+    return 0;
 }

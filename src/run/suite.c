@@ -15,6 +15,7 @@
 #include "experiments/catalogue.h"
 #include "run/kernel_source.h"
 #include "run/registry.h"
+#include "report/output_file.h"
 
 static int fail(int status, char *err, size_t n, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -134,95 +135,17 @@ static int plan_sessions(const sb_options *o, sb_suite *s, char *err, size_t en)
     return SB_EXIT_OK;
 }
 
-/* Why a path in a directory that may not exist could not be made: the
-   directory missing (what it is called, for the message), or error. */
-static const char *why_not_made(const char *path, const char *missing, int error)
-{
-    char *copy = strdup(path);
-    struct stat st;
-    int no_dir = copy && stat(dirname(copy), &st) != 0;
-    free(copy);
-    return no_dir ? missing : strerror(error);
-}
-
-/* Whether the file an option names could be written: an existing file is
-   opened for writing and closed, not truncated; a new one is made and
-   removed again, which asks the file system itself (access() would say yes
-   to root where nothing can be made, as in /proc). */
-static int check_output_file(const char *option, const char *path, char *err, size_t en)
-{
-    struct stat st;
-    if (!*path)
-        return fail(SB_EXIT_IO, err, en, "%s: the path is empty", option);
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode))
-            return fail(SB_EXIT_IO, err, en, "cannot write %s: it is a directory", path);
-        /* A FIFO or a terminal is not opened: that could block or take it. */
-        int fd = S_ISREG(st.st_mode) ? open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC) : -2;
-        if (fd == -1 || (fd == -2 && access(path, W_OK) != 0))
-            return fail(SB_EXIT_IO, err, en, "cannot write %s: %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return SB_EXIT_OK;
-    }
-    if (errno != ENOENT)
-        return fail(SB_EXIT_IO, err, en, "cannot write %s: %s", path, strerror(errno));
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0666);
-    if (fd < 0)
-        return fail(SB_EXIT_IO, err, en, "cannot write %s: %s", path,
-                    why_not_made(path, "its directory does not exist", errno));
-    close(fd);
-    unlink(path);
-    return SB_EXIT_OK;
-}
-
-/* Whether files could be written into the directory an option names: it
-   exists and takes a new file, or it can be made (the writers make one
-   level), which is tried and undone. */
-static int check_output_dir(const char *option, const char *dir, char *err, size_t en)
-{
-    struct stat st;
-    if (!*dir)
-        return fail(SB_EXIT_IO, err, en, "%s: the path is empty", option);
-    if (stat(dir, &st) != 0) {
-        if (errno != ENOENT || mkdir(dir, 0777) != 0)
-            return fail(SB_EXIT_IO, err, en, "cannot make the directory %s: %s", dir,
-                        errno == ENOENT
-                            ? why_not_made(dir, "its parent directory does not exist", errno)
-                            : strerror(errno));
-        rmdir(dir);
-        return SB_EXIT_OK;
-    }
-    if (!S_ISDIR(st.st_mode))
-        return fail(SB_EXIT_IO, err, en, "cannot write into %s: it is not a directory", dir);
-    size_t len = strlen(dir) + 32;
-    char *probe = malloc(len);
-    if (!probe)
-        return fail(SB_EXIT_RUNTIME, err, en, "out of host memory");
-    snprintf(probe, len, "%s/.simtbench-probe-XXXXXX", dir);
-    int fd = mkstemp(probe);
-    int status = fd < 0 ? fail(SB_EXIT_IO, err, en, "cannot write into %s: %s", dir,
-                               strerror(errno))
-                        : SB_EXIT_OK;
-    if (fd >= 0) {
-        close(fd);
-        unlink(probe);
-    }
-    free(probe);
-    return status;
-}
-
 static int check_outputs(const sb_suite *s, char *err, size_t en)
 {
     int st = SB_EXIT_OK;
-    if (!st && s->output)
-        st = check_output_file("--output", s->output, err, en);
-    if (!st && s->save)
-        st = check_output_file("--save", s->save, err, en);
-    if (!st && s->plot_dir)
-        st = check_output_dir("--plot", s->plot_dir, err, en);
-    if (!st && s->ptx_dir)
-        st = check_output_dir("--dump-ptx", s->ptx_dir, err, en);
+    if (!st && s->output && sb_output_check("--output", s->output, err, en))
+        st = SB_EXIT_IO;
+    if (!st && s->save && sb_output_check("--save", s->save, err, en))
+        st = SB_EXIT_IO;
+    if (!st && s->plot_dir && sb_output_check_dir("--plot", s->plot_dir, err, en))
+        st = SB_EXIT_IO;
+    if (!st && s->ptx_dir && sb_output_check_dir("--dump-ptx", s->ptx_dir, err, en))
+        st = SB_EXIT_IO;
     return st;
 }
 

@@ -113,16 +113,28 @@ static void check_without_making(void **state)
     (void)state;
     char path[128], err[256];
     snprintf(path, sizeof path, "%s/not-yet.csv", dir);
-    assert_int_equal(sb_output_check(path, err, sizeof err), 0);
+    assert_int_equal(sb_output_check("-o", path, err, sizeof err), 0);
     assert_int_not_equal(access(path, F_OK), 0);
     snprintf(path, sizeof path, "%s/no-such-dir/x.csv", dir);
-    assert_int_equal(sb_output_check(path, err, sizeof err), -1);
+    assert_int_equal(sb_output_check("-o", path, err, sizeof err), -1);
     assert_non_null(strstr(err, "does not exist"));
-    assert_int_equal(sb_output_check(dir, err, sizeof err), -1);
-    assert_non_null(strstr(err, "directory"));
+    assert_int_equal(sb_output_check("-o", dir, err, sizeof err), -1);
+    assert_non_null(strstr(err, "it is a directory"));
     assert_int_equal(sb_output_open(&(sb_output_file){0}, dir, err, sizeof err), -1);
-    assert_int_equal(sb_output_check("", err, sizeof err), -1);
-    assert_int_equal(sb_output_check("/dev/null", err, sizeof err), 0);
+    assert_int_equal(sb_output_check("--save", "", err, sizeof err), -1);
+    assert_string_equal(err, "--save: the path is empty");
+    assert_int_equal(sb_output_check("-o", "/dev/null", err, sizeof err), 0);
+    /* Where nothing can be made (as in /proc, even for root): refused. */
+    if (access("/proc/self", F_OK) == 0) {
+        assert_int_equal(sb_output_check("-o", "/proc/self/x.csv", err, sizeof err), -1);
+        assert_non_null(strstr(err, "cannot write /proc/self/x.csv"));
+    }
+    /* A directory option: one it would make, one that is a file. */
+    snprintf(path, sizeof path, "%s/plots", dir);
+    assert_int_equal(sb_output_check_dir("--plot", path, err, sizeof err), 0);
+    assert_int_not_equal(access(path, F_OK), 0); /* tried and undone */
+    assert_int_equal(sb_output_check_dir("--plot", "/dev/null", err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a directory"));
 }
 
 int main(void)
