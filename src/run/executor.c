@@ -54,12 +54,6 @@ static void lap(double *acc, struct timespec *t)
     *t = now;
 }
 
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
-}
 
 /* Everything one variant on one session holds while it runs. */
 typedef struct variant_run {
@@ -83,6 +77,7 @@ typedef struct variant_run {
     double *samples;         /* suite->reps device times, ms */
     double download_ms;
     int launched;            /* untimed launches made before the warm-up (0 or 1) */
+    double floor_ms;         /* device time the warm-up must add (warm_floor), once */
     char *ptx;               /* the program's PTX, for the checker to summarise */
     char err[ERR_LEN];
 } variant_run;
@@ -252,7 +247,7 @@ static int time_variant(variant_run *vr)
     /* A first launch made alone was the first warm-up launch. */
     int warmup = vr->suite->warmup;
     typeof(&warmth[0]) w = &warmth[vr->s->run_device];
-    double floor_ms = warm_floor(vr);
+    double floor_ms = vr->floor_ms;
     double warm_ms = 0, lead_ms = 0;
     int launches = warmup - vr->launched > 0 ? warmup - vr->launched : 0;
     int first_lead = SB_BATCH_LEAD;
@@ -531,7 +526,8 @@ static int measure_variant(variant_run *vr, pending *pd, sb_run *run)
     /* A first launch alone, which fails fast, where a vendor library may be
        missing or the device is cold; on a warm device the warm-up launches
        open the timed batch instead. */
-    if (!status && (vr->v->role == SB_ROLE_VENDOR || !vr->op.batched || warm_floor(vr) > 0)) {
+    vr->floor_ms = warm_floor(vr);
+    if (!status && (vr->v->role == SB_ROLE_VENDOR || !vr->op.batched || vr->floor_ms > 0)) {
         status = first_launch(vr, &left_out);
         vr->launched = 1;
     }
@@ -727,7 +723,7 @@ static void *prepare_now(void *arg)
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     p->failed = p->e->prepare(&p->size, p->seed, &p->host, p->err, sizeof p->err);
-    p->seconds = seconds_since(&t0);
+    p->seconds = ms_since(&t0) * 1e-3;
     return NULL;
 }
 

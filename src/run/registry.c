@@ -327,21 +327,29 @@ static struct {
 } early[8];
 static int nearly;
 
-/* In a child: the module's probe and enumeration, as probe_survives's
-   child makes them; its words go to /dev/null. */
-_Noreturn static void probe_child(const char *path)
+/* In a child: vt's probe and enumeration, then _exit(0).  The child's own
+   words (a sanitizer's report of a crash, a platform's chatter) are not
+   the user's: they go to /dev/null, and the parent says why. */
+_Noreturn static void probe_in_child(const sb_backend *vt)
 {
     int null = open("/dev/null", O_WRONLY);
     if (null >= 0) {
         dup2(null, STDOUT_FILENO);
         dup2(null, STDERR_FILENO);
     }
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    const sb_backend *vt = h ? dlsym(h, SB_BACKEND_SYMBOL) : NULL;
     sb_device_info infos[4];
-    if (vt && vt->abi == SB_BACKEND_ABI && vt->probe && vt->enumerate && vt->probe() == 0)
+    if (vt && vt->probe() == 0)
         vt->enumerate(infos, 4);
     _exit(0);
+}
+
+/* In a child: the module at path loaded, and probed as above where it is
+   one of this ABI (sb_registry_load says why when it is not). */
+_Noreturn static void probe_child(const char *path)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    const sb_backend *vt = h ? dlsym(h, SB_BACKEND_SYMBOL) : NULL;
+    probe_in_child(vt && vt->abi == SB_BACKEND_ABI && vt->probe && vt->enumerate ? vt : NULL);
 }
 
 void sb_registry_preprobe(const char *const *names, int n)
@@ -411,19 +419,8 @@ static int probe_survives(sb_backend_slot *slot)
     pid_t pid = fork();
     if (pid < 0)
         return 1; /* cannot tell: go on as before */
-    if (pid == 0) {
-        /* The child's own words (a sanitizer's report of the crash, a
-           platform's chatter) are not the user's: the parent says why. */
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0) {
-            dup2(null, STDOUT_FILENO);
-            dup2(null, STDERR_FILENO);
-        }
-        sb_device_info infos[4];
-        if (slot->vt->probe() == 0)
-            slot->vt->enumerate(infos, 4);
-        _exit(0);
-    }
+    if (pid == 0)
+        probe_in_child(slot->vt);
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             return 1;

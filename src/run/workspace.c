@@ -21,7 +21,7 @@ struct sb_workspace {
         char key[SB_MAX_DEFINES * 40 + 8];
         sb_program *prog;
         char *error;              /* a build that failed: the compiler's words */
-        const sb_variant *v;      /* for sb_workspace_prebuild's workers */
+        const sb_variant *v;      /* for the prebuild's workers */
     } program[SB_MAX_VARIANTS];
     const char *source;           /* a prebuild's, while it builds */
     int next;                     /* the first slot of that prebuild */
@@ -213,13 +213,6 @@ int sb_workspace_prebuild_all(const sb_prebuild_job *jobs, int count, int thread
             jobs[j].w->source = NULL;
     free(pb.task);
     return total < 0 ? 0 : total;
-}
-
-int sb_workspace_prebuild(sb_workspace *w, const char *source, const sb_variant *vs, int n,
-                          int threads)
-{
-    sb_prebuild_job job = {.w = w, .source = source, .variants = vs, .nvariants = n};
-    return sb_workspace_prebuild_all(&job, 1, threads);
 }
 
 int sb_workspace_threads(void)

@@ -40,22 +40,16 @@ typedef struct sb_prebuild_job {
     int nvariants;
 } sb_prebuild_job;
 
-/* As sb_workspace_prebuild, for several workspaces at once (every
- * experiment of every session, before anything is measured), all their
- * programs shared out over the threads; the number built. */
+/* Build every program the kernel variants of the jobs need that their
+ * workspaces do not hold yet (every experiment of every session, before
+ * anything is measured), shared out over up to threads threads, where
+ * each backend allows it (concurrent_build); sb_workspace_program then
+ * finds each, or the build's failure, as if it had built it there.  The
+ * number built; 0 where no backend builds concurrently or threads < 2. */
 int sb_workspace_prebuild_all(const sb_prebuild_job *jobs, int count, int threads);
 
 /* At most this many threads build programs at once. */
 #define SB_PREBUILD_THREADS 16
-
-/* Build every program the kernel variants vs[0..n) need that the
- * workspace does not hold yet, on up to threads threads at once, where
- * the backend allows it (concurrent_build); sb_workspace_program then
- * finds each, or the build's failure, as if it had built it there.  The
- * number of programs built; 0 (nothing done) where the backend builds
- * one at a time or threads < 2. */
-int sb_workspace_prebuild(sb_workspace *w, const char *source, const sb_variant *vs, int n,
-                          int threads);
 
 /* The threads a prebuild may use here: the online CPUs, at most
  * SB_PREBUILD_THREADS. */
