@@ -79,3 +79,16 @@ int sb_size_kind_parse(const char *name, sb_size_kind *k)
         }
     return -1;
 }
+
+int sb_figure_add(sb_figure *figs, int *n, const char *name, double value, const char *unit)
+{
+    if (*n >= SB_MAX_FIGURES || !name[0] || strlen(name) >= sizeof figs->name ||
+        strlen(unit) >= sizeof figs->unit)
+        return -1;
+    sb_figure *f = &figs[(*n)++];
+    memset(f, 0, sizeof *f);
+    memcpy(f->name, name, strlen(name));
+    memcpy(f->unit, unit, strlen(unit));
+    f->value = value;
+    return 0;
+}

@@ -44,6 +44,25 @@ const char *sb_size_kind_name(sb_size_kind k);
 /* The kind the word names; 0, or -1 for another word (and for ""). */
 int sb_size_kind_parse(const char *name, sb_size_kind *k);
 
+/* The most model figures a result holds beside its access patterns. */
+#define SB_MAX_FIGURES 6
+
+/* A figure a family's model (or the analysis) derives where the access
+ * model of model.h has nothing to say: the paths a warp executes, the
+ * slowdown predicted, same-address atomics per warp instruction, a
+ * latency in cycles.  The name is a key for data ("paths_per_warp",
+ * snake case), the unit a word for people ("x", "ns", "cycles"; "" for a
+ * count). */
+typedef struct sb_figure {
+    char name[32];
+    char unit[12];
+    double value;
+} sb_figure;
+
+/* Append a figure to figs[0..*n) unless SB_MAX_FIGURES are there already;
+ * 0, or -1 when full or the name or unit does not fit (nothing added). */
+int sb_figure_add(sb_figure *figs, int *n, const char *name, double value, const char *unit);
+
 typedef struct sb_result {
     char backend[16];
     int device_slot;         /* index into sb_run.devices */
@@ -88,6 +107,8 @@ typedef struct sb_result {
     char pattern_label[2][16];
     sb_pattern pattern[2];
     sb_prediction prediction[2];
+    int nfigures;            /* the family's model figures beyond the patterns */
+    sb_figure figure[SB_MAX_FIGURES];
     int verified;            /* 1: the output matched the host reference */
     double host_ms;          /* wall time of the whole variant: transfers, launches, checks */
     double verify_ms;        /* the part of host_ms that reads the verified launch's outputs

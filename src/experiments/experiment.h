@@ -79,6 +79,8 @@ typedef struct sb_plan {
     char pattern_label[SB_MAX_PATTERNS][16];
     sb_pattern pattern[SB_MAX_PATTERNS];
     double intensity; /* FLOP per byte of global traffic the variant implies; 0 if none */
+    int nfigures;     /* the family's own model figures (result.h), sb_figure_add fills */
+    sb_figure figure[SB_MAX_FIGURES];
 } sb_plan;
 
 typedef struct sb_experiment {

@@ -9,7 +9,8 @@
 #include "result.h"
 
 /* Each declared access's label and the model's prediction for it,
- * "LABEL: PREDICTION; LABEL: PREDICTION", or "" with no model. */
+ * "LABEL: PREDICTION; LABEL: PREDICTION", then the family's model
+ * figures, "paths per warp 8; predicted slowdown 8x", or "" with no model. */
 void sb_result_model_text(const sb_result *r, char *buf, size_t n);
 
 /* What a row adds beside the model: its arithmetic intensity, the API's

@@ -119,6 +119,26 @@ static json_t *pattern_json(const sb_result *r, int m, sb_json_builder *b)
     return o;
 }
 
+/* The family's model figures, "figures": [{name, value, unit}], where it
+ * has any. */
+static void figures_json(json_t *o, const sb_result *r, sb_json_builder *b)
+{
+    if (r->nfigures <= 0)
+        return;
+    json_t *figs = json_array();
+    sb_json_put(o, "figures", figs, b);
+    for (int i = 0; figs && i < r->nfigures && i < SB_MAX_FIGURES; i++) {
+        json_t *f = json_object();
+        if (!f || json_array_append_new(figs, f)) {
+            sb_json_put(NULL, "figures", NULL, b);
+            return;
+        }
+        sb_json_put_str(f, "name", r->figure[i].name, b);
+        sb_json_put_real(f, "value", r->figure[i].value, b);
+        sb_json_put_str(f, "unit", r->figure[i].unit, b);
+    }
+}
+
 static void time_fields(json_t *t, const sb_stats *ms, sb_json_builder *b)
 {
     sb_json_put_real(t, "median", ms->median, b);
@@ -199,6 +219,7 @@ static json_t *result_json(const sb_result *r, sb_json_builder *b)
     for (int m = 0; model && m < r->npatterns && m < 2; m++)
         if (json_array_append_new(model, pattern_json(r, m, b)))
             sb_json_put(NULL, "model", NULL, b);
+    figures_json(o, r, b);
     if (r->ptx_file[0])
         sb_json_put_str(o, "ptx_file", r->ptx_file, b);
     if (r->ptx_memory[0])

@@ -397,6 +397,44 @@ static int read_model(json_t *o, sb_result *r, const field_ctx *c)
     return 0;
 }
 
+/* The family's model figures: at most SB_MAX_FIGURES, each a name, a
+ * finite value and a unit. */
+static int read_figures(json_t *o, sb_result *r, const field_ctx *c)
+{
+    json_t *figs = json_object_get(o, "figures");
+    r->nfigures = 0;
+    if (!figs)
+        return 0;
+    if (!json_is_array(figs))
+        return wrong_type(c, "figures", figs, "an array");
+    if (json_array_size(figs) > SB_MAX_FIGURES) {
+        snprintf(c->why, c->wn, "%s has %zu \"figures\", more than %d", c->rec,
+                 json_array_size(figs), SB_MAX_FIGURES);
+        return -1;
+    }
+    for (size_t i = 0; i < json_array_size(figs); i++) {
+        json_t *entry = json_array_get(figs, i);
+        sb_figure *f = &r->figure[i];
+        char at[16];
+        snprintf(at, sizeof at, "figures[%zu]", i);
+        field_ctx e = nested(c, at);
+        if (!json_is_object(entry))
+            return wrong_type(c, at, entry, "an object");
+        memset(f, 0, sizeof *f);
+        f->value = NAN;
+        if (need_str(entry, "name", f->name, sizeof f->name, &e) ||
+            get_str(entry, "unit", f->unit, sizeof f->unit, &e) ||
+            get_real(entry, "value", ANY, NAN, &f->value, &e))
+            return -1;
+        if (!f->name[0] || isnan(f->value)) {
+            snprintf(c->why, c->wn, "%s.%s needs a name and a finite value", c->rec, at);
+            return -1;
+        }
+        r->nfigures = (int)i + 1;
+    }
+    return 0;
+}
+
 /* The statistics of the timed repetitions; a median is required. */
 static int read_times(json_t *o, sb_stats *ms, const field_ctx *c)
 {
@@ -539,7 +577,8 @@ static int read_result(json_t *o, sb_result *r, const field_ctx *c)
              get_known(o, "private_bytes", LONG_MAX, &r->private_bytes, c) ||
              get_bool(o, "verified", &r->verified, c) ||
              get_real(o, "host_ms", POSITIVE, NAN, &r->host_ms, c) ||
-             get_real(o, "verify_ms", POSITIVE, NAN, &r->verify_ms, c) || read_model(o, r, c);
+             get_real(o, "verify_ms", POSITIVE, NAN, &r->verify_ms, c) || read_model(o, r, c) ||
+             read_figures(o, r, c);
     r->ms.n = (size_t)r->reps;
     return rc;
 }

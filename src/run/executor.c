@@ -391,6 +391,8 @@ static void record_identity(const variant_run *vr, sb_result *r)
     r->flops = vr->plan.flops;
     r->accesses = vr->plan.accesses;
     r->intensity = vr->plan.intensity;
+    r->nfigures = vr->plan.nfigures;
+    memcpy(r->figure, vr->plan.figure, sizeof r->figure);
     r->quantity = vr->e->quantity;
     r->group = v->group;
     r->baseline = v->baseline;
