@@ -107,6 +107,11 @@ typedef struct sb_result {
     char pattern_label[2][16];
     sb_pattern pattern[2];
     sb_prediction prediction[2];
+    int counted;             /* 1: counts[] hold the hardware's counts of one profiled
+                                launch (--counters); 0: none, counters_note says why
+                                where they were asked for */
+    double counts[SB_COUNTER_COUNT]; /* backend.h's sb_counter order; NaN: not counted */
+    char counters_note[200];
     int nfigures;            /* the family's model figures beyond the patterns */
     sb_figure figure[SB_MAX_FIGURES];
     int verified;            /* 1: the output matched the host reference */
@@ -166,6 +171,13 @@ typedef struct sb_run {
     int nunavailable;
     sb_run_unavailable unavailable[SB_RUN_MAX_DEVICES];
 } sb_run;
+
+/* The key of counter c in data ("global_ld_requests"), NULL outside
+ * 0..SB_COUNTER_COUNT. */
+const char *sb_counter_key(int c);
+
+/* The counter whose key is name, or -1. */
+int sb_counter_parse(const char *name);
 
 /* Append a copy of r to the run, with a copy of its samples (r's stay the
  * caller's); returns 0, or -1 when out of memory (the run unchanged). */

@@ -152,7 +152,7 @@ static int parse_backends(const char *list, sb_options *o, char *err, size_t n)
     return 0;
 }
 
-enum { OPT_PLOT = 256, OPT_PTX, OPT_SEED, OPT_VARIANT, OPT_SAVE, OPT_REFERENCE };
+enum { OPT_PLOT = 256, OPT_PTX, OPT_SEED, OPT_VARIANT, OPT_SAVE, OPT_REFERENCE, OPT_COUNTERS };
 
 static const struct option longopts[] = {
     {"backend", required_argument, NULL, 'b'},
@@ -169,6 +169,7 @@ static const struct option longopts[] = {
     {"save", required_argument, NULL, OPT_SAVE},
     {"plot", required_argument, NULL, OPT_PLOT},
     {"dump-ptx", required_argument, NULL, OPT_PTX},
+    {"counters", no_argument, NULL, OPT_COUNTERS},
     {"seed", required_argument, NULL, OPT_SEED},
     {"list", no_argument, NULL, 'l'},
     {"quiet", no_argument, NULL, 'q'},
@@ -280,7 +281,7 @@ static int parse_output_option(int c, const char *arg, sb_options *o, char *err,
 static int parse_flag_option(int c, sb_options *o)
 {
     int *flag = c == 'l' ? &o->list : c == 'q' ? &o->quiet : c == 'h' ? &o->help
-              : c == 'V' ? &o->version : NULL;
+              : c == 'V' ? &o->version : c == OPT_COUNTERS ? &o->counters : NULL;
     if (!flag)
         return 1;
     *flag = 1;
@@ -388,6 +389,9 @@ void sb_options_usage(FILE *f)
         "      --dump-ptx DIR     save the PTX each API produced for every variant as\n"
         "                         DIR/EXPERIMENT.VARIANT.BACKEND.ptx (the report compares the\n"
         "                         memory instructions whenever the APIs give PTX)\n"
+        "      --counters         also launch every kernel once under the API's profiler\n"
+        "                         (CUPTI on NVIDIA; never a timed launch) and put the\n"
+        "                         hardware's counts beside the model's in every row\n"
         "  -l, --list             list experiments, backends (with availability) and devices\n"
         "  -q, --quiet            no progress on standard error\n"
         "  -h, --help             this help\n"

@@ -119,6 +119,26 @@ static json_t *pattern_json(const sb_result *r, int m, sb_json_builder *b)
     return o;
 }
 
+/* The hardware's counts of the row's profiled launch (--counters), each
+ * null where the device gave none; where counters were asked for and
+ * there are none, "counters": null and "counters_reason". */
+static void counters_json(json_t *o, const sb_result *r, sb_json_builder *b)
+{
+    if (!r->counted) {
+        if (r->counters_note[0]) {
+            sb_json_put(o, "counters", json_null(), b);
+            sb_json_put_str(o, "counters_reason", r->counters_note, b);
+        }
+        return;
+    }
+    json_t *c = sb_json_put_object(o, "counters", b);
+    for (int i = 0; c && i < SB_COUNTER_COUNT; i++)
+        if (isfinite(r->counts[i]))
+            sb_json_put_real(c, sb_counter_key(i), r->counts[i], b);
+        else
+            sb_json_put(c, sb_counter_key(i), json_null(), b);
+}
+
 /* The family's model figures, "figures": [{name, value, unit}], where it
  * has any. */
 static void figures_json(json_t *o, const sb_result *r, sb_json_builder *b)
@@ -220,6 +240,7 @@ static json_t *result_json(const sb_result *r, sb_json_builder *b)
         if (json_array_append_new(model, pattern_json(r, m, b)))
             sb_json_put(NULL, "model", NULL, b);
     figures_json(o, r, b);
+    counters_json(o, r, b);
     if (r->ptx_file[0])
         sb_json_put_str(o, "ptx_file", r->ptx_file, b);
     if (r->ptx_memory[0])

@@ -435,6 +435,37 @@ static int read_figures(json_t *o, sb_result *r, const field_ctx *c)
     return 0;
 }
 
+/* The hardware's counts (--counters): an object of the known keys, each
+ * a number of 0 or more or null; null or absent is none, with its reason
+ * where the run gave one. */
+static int read_counters(json_t *o, sb_result *r, const field_ctx *c)
+{
+    json_t *counters = json_object_get(o, "counters");
+    r->counted = 0;
+    for (int i = 0; i < SB_COUNTER_COUNT; i++)
+        r->counts[i] = NAN;
+    if (get_str(o, "counters_reason", r->counters_note, sizeof r->counters_note, c))
+        return -1;
+    if (!counters || json_is_null(counters))
+        return 0;
+    if (!json_is_object(counters))
+        return wrong_type(c, "counters", counters, "an object or null");
+    field_ctx cc = nested(c, "counters");
+    const char *key;
+    json_t *v;
+    json_object_foreach(counters, key, v) {
+        int i = sb_counter_parse(key);
+        if (i < 0) {
+            snprintf(c->why, c->wn, "%s.counters has an unknown counter \"%s\"", c->rec, key);
+            return -1;
+        }
+        if (get_real(counters, key, POSITIVE, NAN, &r->counts[i], &cc))
+            return -1;
+    }
+    r->counted = 1;
+    return 0;
+}
+
 /* The statistics of the timed repetitions; a median is required. */
 static int read_times(json_t *o, sb_stats *ms, const field_ctx *c)
 {
@@ -578,7 +609,7 @@ static int read_result(json_t *o, sb_result *r, const field_ctx *c)
              get_bool(o, "verified", &r->verified, c) ||
              get_real(o, "host_ms", POSITIVE, NAN, &r->host_ms, c) ||
              get_real(o, "verify_ms", POSITIVE, NAN, &r->verify_ms, c) || read_model(o, r, c) ||
-             read_figures(o, r, c);
+             read_figures(o, r, c) || read_counters(o, r, c);
     r->ms.n = (size_t)r->reps;
     return rc;
 }

@@ -17,6 +17,7 @@
 #include "experiments/variant.h"
 #include "run/checker.h"
 #include "run/host_data.h"
+#include "run/counting.h"
 #include "run/interrupt.h"
 #include "run/kernel_source.h"
 #include "run/preflight.h"
@@ -487,6 +488,9 @@ static int record_result(variant_run *vr, sb_result *r)
         return SB_EXIT_RUNTIME;
     }
     record_compiler(vr, r);
+    if (vr->suite->counters)
+        sb_count_launch(&vr->op, vr->s->slot.provides.launch_counted, vr->s->slot.name,
+                        vr->s->run_device, vr->suite->quiet, r);
     int status = record_patterns(vr, r);
     if (status)
         return status;
