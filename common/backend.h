@@ -119,7 +119,7 @@ typedef struct sb_launch {
 
 /* The optional entries (compile_offline, occupancy, kernel_resources,
  * vendor_transpose, batch_begin and batch_end, memory, fill, host_alloc,
- * host_free and launch_counted) may be NULL in a
+ * host_free, launch_counted and clocks) may be NULL in a
  * module, as each one's comment says; the frontend's registry fills every
  * NULL one with a default when it loads the module, so that the rest of
  * the frontend calls the vtable without testing for NULL.  Every other
@@ -241,6 +241,13 @@ typedef struct sb_backend {
        no counters at all.  Not called inside a batch. */
     int (*launch_counted)(sb_kernel *k, const sb_launch *geometry, const sb_arg *args, int nargs,
                           double *counts);
+
+    /* The device's SM and memory clocks now, in MHz, as the driver's
+       management library reports them (NVML on NVIDIA): the provenance of
+       a run records them at its start and its end.  Non-zero with
+       last_error() when they cannot be had (the reason, for the report).
+       NULL where the backend has no way to ask. */
+    int (*clocks)(sb_device *dev, int *sm_mhz, int *mem_mhz);
 } sb_backend;
 
 #endif

@@ -129,6 +129,11 @@ typedef struct sb_run_device {
     sb_device_info info;
     double memcpy_gbs;       /* the API's own device copy in this run; 0 if not measured */
     double copy_gbs;         /* the copy kernel in this run; 0 if not measured */
+    /* The SM and memory clocks in MHz at the run's start and end, as the
+       driver's management library said (backend.h's clocks); 0 unknown,
+       and then clocks_note says why where it was asked. */
+    int sm_mhz_start, mem_mhz_start, sm_mhz_end, mem_mhz_end;
+    char clocks_note[200];
 } sb_run_device;
 
 #define SB_RUN_MAX_DEVICES 8

@@ -26,6 +26,7 @@
 #include "counters.h"
 #include "cuda_api.h"
 #include "lib_search.h"
+#include "nvml_clocks.h"
 #include "nvrtc_cache.h"
 #include "text.h"
 
@@ -1395,6 +1396,20 @@ static int cuda_launch_counted(sb_kernel *k, const sb_launch *g, const sb_arg *a
     return 0;
 }
 
+/* NVML, through the device's PCI bus id. */
+static int cuda_clocks(sb_device *d, int *sm_mhz, int *mem_mhz)
+{
+    char bus[32], why[300];
+    *sm_mhz = *mem_mhz = 0;
+    if (cu_failed(cu.cuDeviceGetPCIBusId(bus, (int)sizeof bus, d->dev), "cuDeviceGetPCIBusId"))
+        return -1;
+    if (sb_nvml_clocks(bus, sm_mhz, mem_mhz, why, sizeof why)) {
+        set_error("%s", why);
+        return -1;
+    }
+    return 0;
+}
+
 static const char *cuda_last_error(void)
 {
     return last;
@@ -1433,4 +1448,5 @@ const sb_backend simtbench_backend = {
     .batch_end = cuda_batch_end,
     .memory = cuda_memory,
     .launch_counted = cuda_launch_counted,
+    .clocks = cuda_clocks,
 };

@@ -49,6 +49,22 @@ static json_t *int_triple(const unsigned v[3])
 
 /* ---------------------------------------------------------------- records */
 
+/* The clocks at the run's start and end, each null where not known, with
+ * the reason where one was given. */
+static void clocks_json(json_t *o, const sb_run_device *d, sb_json_builder *b)
+{
+    json_t *c = sb_json_put_object(o, "clocks_mhz", b);
+    const char *keys[4] = {"sm_start", "memory_start", "sm_end", "memory_end"};
+    int v[4] = {d->sm_mhz_start, d->mem_mhz_start, d->sm_mhz_end, d->mem_mhz_end};
+    for (int i = 0; c && i < 4; i++)
+        if (v[i] > 0)
+            sb_json_put_int(c, keys[i], v[i], b);
+        else
+            sb_json_put(c, keys[i], json_null(), b);
+    if (d->clocks_note[0])
+        sb_json_put_str(o, "clocks_mhz_reason", d->clocks_note, b);
+}
+
 static json_t *device_json(const sb_run_device *d, sb_json_builder *b)
 {
     const sb_device_info *i = &d->info;
@@ -74,6 +90,7 @@ static json_t *device_json(const sb_run_device *d, sb_json_builder *b)
     put_positive(o, "theoretical_peak_gbs", sb_device_peak_gbs(i), b);
     put_positive(o, "memcpy_gbs", d->memcpy_gbs, b);
     put_positive(o, "copy_kernel_gbs", d->copy_gbs, b);
+    clocks_json(o, d, b);
     return o;
 }
 

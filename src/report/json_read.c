@@ -306,6 +306,29 @@ static int get_object(json_t *o, const char *key, json_t **out, const field_ctx 
 
 /* ---------------------------------------------------------------- records */
 
+/* The clocks at the run's start and end: each a positive integer or null
+ * (unknown, 0 here). */
+static int read_clocks(json_t *d, sb_run_device *out, const field_ctx *c)
+{
+    json_t *clocks = json_object_get(d, "clocks_mhz");
+    if (get_str(d, "clocks_mhz_reason", out->clocks_note, sizeof out->clocks_note, c))
+        return -1;
+    if (!clocks)
+        return 0;
+    if (!json_is_object(clocks))
+        return wrong_type(c, "clocks_mhz", clocks, "an object");
+    field_ctx cc = nested(c, "clocks_mhz");
+    const char *keys[4] = {"sm_start", "memory_start", "sm_end", "memory_end"};
+    int *v[4] = {&out->sm_mhz_start, &out->mem_mhz_start, &out->sm_mhz_end, &out->mem_mhz_end};
+    for (int i = 0; i < 4; i++) {
+        if (get_known_int(clocks, keys[i], v[i], &cc))
+            return -1;
+        if (*v[i] < 0)
+            *v[i] = 0; /* null: not known */
+    }
+    return 0;
+}
+
 static int read_device(json_t *d, sb_run_device *out, const field_ctx *c)
 {
     memset(out, 0, sizeof *out);
@@ -329,7 +352,8 @@ static int read_device(json_t *d, sb_run_device *out, const field_ctx *c)
            get_int(d, "max_group_size", 0, INT_MAX, &in->max_group_size, c) ||
            get_int(d, "warp_size", 0, INT_MAX, &in->warp_size, c) ||
            get_real(d, "memcpy_gbs", POSITIVE, 0.0, &out->memcpy_gbs, c) ||
-           get_real(d, "copy_kernel_gbs", POSITIVE, 0.0, &out->copy_gbs, c);
+           get_real(d, "copy_kernel_gbs", POSITIVE, 0.0, &out->copy_gbs, c) ||
+           read_clocks(d, out, c);
 }
 
 static int read_pattern(json_t *pat, sb_pattern *q, const field_ctx *c)

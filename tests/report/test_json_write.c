@@ -269,6 +269,54 @@ static void figures_round_trip(void **state)
     sb_run_free(&run);
 }
 
+/* A device's clocks at the start and end are written, read back as
+ * written, and the table names the start's; unknown ones are null with
+ * the reason. */
+static void clocks_round_trip(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    run.devices[0].sm_mhz_start = 1980;
+    run.devices[0].mem_mhz_start = 3201;
+    run.devices[0].sm_mhz_end = 1755;
+    run.devices[0].mem_mhz_end = 3201;
+    snprintf(run.devices[1].clocks_note, sizeof run.devices[1].clocks_note, "no NVML here");
+    int rc;
+    char err[512] = "";
+    char *text = write_json(&run, &rc, err, sizeof err);
+    assert_int_equal(rc, 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/clocks.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    sb_run back;
+    assert_int_equal(sb_run_read_json(path, &back, err, sizeof err), 0);
+    assert_int_equal(back.devices[0].sm_mhz_start, 1980);
+    assert_int_equal(back.devices[0].mem_mhz_start, 3201);
+    assert_int_equal(back.devices[0].sm_mhz_end, 1755);
+    assert_int_equal(back.devices[1].sm_mhz_start, 0);
+    assert_string_equal(back.devices[1].clocks_note, "no NVML here");
+    assert_non_null(strstr(text, "\"clocks_mhz_reason\": \"no NVML here\""));
+    char *table = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&table, &len);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&back, NULL, &a), 0);
+    assert_int_equal(sb_report_write_to(SB_FORMAT_TABLE, &a, out, err, sizeof err), 0);
+    sb_analysis_free(&a);
+    fclose(out);
+    assert_non_null(strstr(table, "clocks at the start, from the driver: SM 1980 MHz, memory 3201 MHz"));
+    assert_int_equal(strstr(strstr(table, "SM 1980") + 1, "clocks at the start") == NULL, 1);
+    free(table);
+    sb_run_free(&back);
+    unlink(path);
+    free(text);
+    sb_run_free(&run);
+}
+
 /* The backends a default run left out: one a line after the devices, a
  * reason's bytes that are not UTF-8 as \xNN (a message is never worth
  * the report), and read back as written; none is an empty array. */
@@ -408,6 +456,7 @@ int main(void)
         cmocka_unit_test(samples_round_trip),
         cmocka_unit_test(unavailable_round_trip),
         cmocka_unit_test(figures_round_trip),
+        cmocka_unit_test(clocks_round_trip),
         cmocka_unit_test(failed_write_keeps_the_old_file),
         cmocka_unit_test(full_disk_is_an_error),
     };
