@@ -917,6 +917,13 @@ static int bars_plot(const plot_ctx *c)
                    "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
                    "set xtics rotate by -35 left\nset ylabel '%s'\nset yrange [0:*]\n",
             sb_quantity_unit(f->quantity));
+    /* The last name, slanted to the right, needs room past the axis. */
+    size_t longest = 0;
+    for (size_t i = 0; i < c->e->nresults; i++) {
+        size_t len = strlen(c->run->results[c->e->results[i]].variant);
+        longest = len > longest ? len : longest;
+    }
+    fprintf(pf.gp, "set rmargin %d\n", longest > 8 ? (int)(longest * 0.7) + 2 : 4);
     bars_data(c, &pf);
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
