@@ -899,13 +899,11 @@ static int bars_plot(const plot_ctx *c)
 {
     const sb_result *f = &c->run->results[c->e->first];
     const sb_crossapi *x = c->x;
-    char name[80], title[160];
+    char name[80], title[256], size[96];
     stem(f->experiment, "bars", name, sizeof name);
-    snprintf(title, sizeof title, "%s %ldx%ld: %s of each variant", f->experiment, f->rows,
-             f->cols, sb_quantity_unit(f->quantity));
-    if (bars_roof(c, 0) > 0)
-        snprintf(title, sizeof title, "%s %ldx%ld: %s of each variant, against the copy roof",
-                 f->experiment, f->rows, f->cols, sb_quantity_unit(f->quantity));
+    sb_result_size_text(f, size, sizeof size);
+    snprintf(title, sizeof title, "%s, %s: %s of each variant%s", f->experiment, size,
+             sb_quantity_unit(f->quantity), bars_roof(c, 0) > 0 ? ", against the copy roof" : "");
     plot_files pf;
     if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
