@@ -749,10 +749,9 @@ static int ocl_clocks(sb_device *dev, int *sm_mhz, int *mem_mhz)
     if (clGetDeviceInfo(dev->id, SB_CL_DEVICE_PCI_DOMAIN_ID_NV, sizeof domain, &domain, NULL) !=
         CL_SUCCESS)
         domain = 0; /* drivers before the domain query: domain 0 */
-    /* The slot query gives the device number shifted left by 3 and the
-       function in the low bits, as the PCI devfn byte. */
+    /* The slot query gives the PCI device number; a GPU is function 0. */
     char address[32], why[300];
-    snprintf(address, sizeof address, "%04x:%02x:%02x.%x", domain, bus, slot >> 3, slot & 7);
+    snprintf(address, sizeof address, "%04x:%02x:%02x.0", domain, bus, slot);
     if (sb_nvml_clocks(address, sm_mhz, mem_mhz, why, sizeof why))
         return set_error("%s", why);
     return 0;
