@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "report/describe.h"
 
 /* ---------------------------------------------------------------- rules */
 
@@ -582,22 +583,6 @@ typedef struct bins_step {
     const sb_result *global, *best;
 } bins_step;
 
-/* A histogram variant's name, METHOD-bBINS-DIST: 0 with its parts, -1 for
- * another name. */
-static int hist_name(const char *variant, char *method, size_t n, long *bins, const char **dist)
-{
-    const char *b = strstr(variant, "-b");
-    if (!b || (size_t)(b - variant) >= n)
-        return -1;
-    char *end;
-    *bins = strtol(b + 2, &end, 10);
-    if (end == b + 2 || *end != '-' || *bins < 1)
-        return -1;
-    snprintf(method, n, "%.*s", (int)(b - variant), variant);
-    *dist = end + 1;
-    return 0;
-}
-
 /* Slot s's histogram rows of one distribution, at the first one's size,
  * by bin count ascending; their count. */
 static int bins_rows(const sb_analysis *a, const sb_cross_experiment *e, int s, const char *dist,
@@ -608,10 +593,10 @@ static int bins_rows(const sb_analysis *a, const sb_cross_experiment *e, int s, 
     for (size_t j = 0; j < e->nrows; j++) {
         long i = a->cross.rows[e->rows[j]].result[s];
         const sb_result *r = i >= 0 ? &a->run->results[i] : NULL;
-        char method[48];
+        char method[48], d[24];
         long bins;
-        const char *d;
-        if (!r || r->ms.median <= 0 || hist_name(r->variant, method, sizeof method, &bins, &d) ||
+        if (!r || r->ms.median <= 0 ||
+            sb_bins_variant(r->variant, method, sizeof method, &bins, d, sizeof d) ||
             strcmp(d, dist) != 0 || (like && (r->rows != like->rows || r->cols != like->cols)))
             continue;
         like = like ? like : r;
