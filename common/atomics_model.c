@@ -106,10 +106,14 @@ double sb_atomic_bank_ways(long bins, sb_bin_dist d)
     return sb_expected_max_load(SB_WARP_LANES, p, SB_BANKS);
 }
 
-double sb_private_atomics_per_input(long bins, sb_bin_dist d, double per_block)
+double sb_private_atomics_per_input(long bins, sb_bin_dist d, long per_block, long inputs)
 {
-    if (!(per_block >= 1))
+    if (per_block < 1 || inputs < 1)
         return -1.0;
-    double touched = sb_bins_touched(bins, d, per_block);
-    return touched < 0 ? -1.0 : touched / per_block;
+    long full = inputs / per_block, rest = inputs % per_block;
+    double whole = sb_bins_touched(bins, d, (double)per_block);
+    double last = sb_bins_touched(bins, d, (double)rest);
+    if (whole < 0 || last < 0)
+        return -1.0;
+    return ((double)full * whole + last) / (double)inputs;
 }

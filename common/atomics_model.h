@@ -49,10 +49,11 @@ double sb_atomic_bank_ways(long bins, sb_bin_dist d);
  * arguments. */
 double sb_expected_max_load(int balls, const double *p, int nbins);
 
-/* Global atomics per input of a block that keeps a private histogram of
- * its `per_block` inputs (>= 1) and merges each bin it filled with one
- * atomic: sb_bins_touched(per_block) / per_block.  1 is no saving over an
- * atomic per input; skewed inputs leave 1 / per_block. */
-double sb_private_atomics_per_input(long bins, sb_bin_dist d, double per_block);
+/* Global atomics per input when `inputs` inputs (>= 1) go to blocks of
+ * `per_block` (>= 1; the last block takes the rest), each of which keeps a
+ * private histogram and merges each bin it filled with one atomic: the
+ * blocks' sb_bins_touched over the inputs.  1 is no saving over an atomic
+ * per input; skewed inputs leave one atomic a block. */
+double sb_private_atomics_per_input(long bins, sb_bin_dist d, long per_block, long inputs);
 
 #endif

@@ -343,10 +343,10 @@ static void plan_dense(sb_plan *plan, sb_space space, const char *label)
     snprintf(plan->pattern_label[1], sizeof plan->pattern_label[1], "%s", label);
 }
 
-/* The atomics model's figures for a histogram variant. */
-static void hist_figures(const priv_knobs *k, sb_plan *plan)
+/* The atomics model's figures for a histogram variant of n inputs. */
+static void hist_figures(const priv_knobs *k, long n, sb_plan *plan)
 {
-    double per_block = (double)BLOCK * k->coarse;
+    long per_block = (long)BLOCK * k->coarse;
     double distinct = sb_atomic_distinct_addresses(k->bins, k->dist);
     double same = sb_atomic_same_address(k->bins, k->dist);
     double ways = sb_atomic_bank_ways(k->bins, k->dist);
@@ -363,8 +363,9 @@ static void hist_figures(const priv_knobs *k, sb_plan *plan)
     if (k->method != M_GLOBAL)
         sb_figure_add(plan->figure, &plan->nfigures, "bank_ways", ways, "");
     sb_figure_add(plan->figure, &plan->nfigures, "global_atomics_per_input",
-                  k->method == M_GLOBAL ? 1.0
-                                        : sb_private_atomics_per_input(k->bins, k->dist, per_block),
+                  k->method == M_GLOBAL
+                      ? 1.0
+                      : sb_private_atomics_per_input(k->bins, k->dist, per_block, n),
                   "");
 }
 
@@ -385,7 +386,7 @@ static int hist_plan(void *host, const sb_problem *p, const sb_variant *v,
         plan_dense(plan, SB_SPACE_SHARED, "count");
     else if (k.method != M_GLOBAL && k.bins >= SB_WARP_LANES)
         plan_dense(plan, SB_SPACE_GLOBAL, "merge");
-    hist_figures(&k, plan);
+    hist_figures(&k, h->n, plan);
     return 0;
 }
 
@@ -403,14 +404,15 @@ static int sum_plan(void *host, const sb_problem *p, const sb_variant *v,
     }
     priv_knobs k = knobs_of(v);
     plan_kernel(h->in, h->n, h->zeros, v, 0, plan);
-    double per_block = (double)BLOCK * k.coarse;
     if (k.method == M_GLOBAL) {
         sb_figure_add(plan->figure, &plan->nfigures, "same_address_per_warp", SB_WARP_LANES, "");
         sb_figure_add(plan->figure, &plan->nfigures, "global_atomics_per_input", 1.0, "");
     } else {
         plan_dense(plan, SB_SPACE_SHARED, "tree");
         sb_figure_add(plan->figure, &plan->nfigures, "global_atomics_per_input",
-                      1.0 / per_block, "");
+                      sb_private_atomics_per_input(1, SB_BINS_SKEWED, (long)BLOCK * k.coarse,
+                                                   h->n),
+                      "");
     }
     return 0;
 }

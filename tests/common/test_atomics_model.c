@@ -51,7 +51,8 @@ static void bad_arguments_give_no_number(void **state)
     assert_true(sb_bins_touched(32, (sb_bin_dist)7, 32) < 0);
     assert_true(sb_atomic_same_address(0, SB_BINS_SKEWED) < 0);
     assert_true(sb_atomic_bank_ways(-3, SB_BINS_UNIFORM) < 0);
-    assert_true(sb_private_atomics_per_input(32, SB_BINS_UNIFORM, 0.5) < 0);
+    assert_true(sb_private_atomics_per_input(32, SB_BINS_UNIFORM, 0, 100) < 0);
+    assert_true(sb_private_atomics_per_input(32, SB_BINS_UNIFORM, 256, 0) < 0);
     double p[2] = {0.5, 0.4};
     assert_true(sb_expected_max_load(2, p, 2) < 0); /* does not sum to 1 */
     p[1] = 0.5;
@@ -132,12 +133,21 @@ static void global_atomics_a_private_copy_leaves(void **state)
 {
     (void)state;
     /* Every input in one bin: one merge per block. */
-    assert_double_equal(sb_private_atomics_per_input(4096, SB_BINS_SKEWED, 8192), 1.0 / 8192, 0);
+    assert_double_equal(sb_private_atomics_per_input(4096, SB_BINS_SKEWED, 8192, 8192 * 10),
+                        1.0 / 8192, 0);
     /* 256 bins, 8192 inputs a block: every bin filled, 256 merges. */
-    assert_double_equal(sb_private_atomics_per_input(256, SB_BINS_UNIFORM, 8192), 256.0 / 8192,
-                        1e-12);
+    assert_double_equal(sb_private_atomics_per_input(256, SB_BINS_UNIFORM, 8192, 8192 * 4),
+                        256.0 / 8192, 1e-12);
     /* One input a block: one merge for it, nothing saved. */
-    assert_double_equal(sb_private_atomics_per_input(4096, SB_BINS_UNIFORM, 1), 1.0, 1e-12);
+    assert_double_equal(sb_private_atomics_per_input(4096, SB_BINS_UNIFORM, 1, 77), 1.0, 1e-12);
+    /* Three blocks, the last of 1000 inputs: 3 merges of 2500 skewed
+       inputs; uniform, the partial block fills fewer bins. */
+    assert_double_equal(sb_private_atomics_per_input(32, SB_BINS_SKEWED, 1024, 2500), 3.0 / 2500,
+                        1e-15);
+    double last = 4096 * (1 - pow(1 - 1.0 / 4096, 452));
+    double whole = 4096 * (1 - pow(1 - 1.0 / 4096, 1024));
+    assert_double_equal(sb_private_atomics_per_input(4096, SB_BINS_UNIFORM, 1024, 2500),
+                        (2 * whole + last) / 2500, 1e-12);
 }
 
 /* Seed 001: each optimisation spends one resource to relieve another, and
@@ -153,11 +163,11 @@ static void privatisation_pays_under_contention(void **state)
 {
     (void)state;
     double contended = sb_atomic_same_address(256, SB_BINS_SKEWED);
-    double saved = 1.0 / sb_private_atomics_per_input(256, SB_BINS_SKEWED, 256.0 * 32);
+    double saved = 1.0 / sb_private_atomics_per_input(256, SB_BINS_SKEWED, 256 * 32, 1L << 26);
     assert_double_equal(contended, 32.0, 0);
     assert_double_equal(saved, 8192.0, 1e-6);
     double spread = sb_atomic_same_address(65536, SB_BINS_UNIFORM);
-    double left = sb_private_atomics_per_input(65536, SB_BINS_UNIFORM, 256.0);
+    double left = sb_private_atomics_per_input(65536, SB_BINS_UNIFORM, 256, 1L << 26);
     assert_true(spread < 1.001);
     assert_true(left > 0.99);
 }

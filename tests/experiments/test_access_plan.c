@@ -521,11 +521,14 @@ static void sum_plans_carry_the_atomics_model(void **state)
     sb_plan g = plan_of(e, find(vs, n, "global"), 3000, 1, pred);
     assert_double_equal(figure_of(&g, "same_address_per_warp"), 32.0, 0);
     assert_double_equal(figure_of(&g, "global_atomics_per_input"), 1.0, 0);
+    /* 3000 inputs: 12 blocks of 256, or one block of 32 x 256. */
     sb_plan b = plan_of(e, find(vs, n, "block"), 3000, 1, pred);
-    assert_double_equal(figure_of(&b, "global_atomics_per_input"), 1.0 / 256, 0);
+    assert_double_equal(figure_of(&b, "global_atomics_per_input"), 12.0 / 3000, 1e-15);
     assert_int_equal(pred[1].ways, 1);
     sb_plan c = plan_of(e, find(vs, n, "block_coarse"), 3000, 1, pred);
-    assert_double_equal(figure_of(&c, "global_atomics_per_input"), 1.0 / 8192, 0);
+    assert_double_equal(figure_of(&c, "global_atomics_per_input"), 1.0 / 3000, 1e-15);
+    c = plan_of(e, find(vs, n, "block_coarse"), 8192, 4, pred);
+    assert_double_equal(figure_of(&c, "global_atomics_per_input"), 1.0 / 8192, 1e-15);
     assert_true(find(vs, n, "global")->baseline);
     free(vs);
 }
