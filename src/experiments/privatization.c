@@ -46,7 +46,8 @@ static const struct method {
 #define NMETHODS (int)(sizeof methods / sizeof methods[0])
 
 /* What the plan needs of a variant: the histogram's, or the sum's (bins 1,
- * method M_GLOBAL for sum_global and M_SHARED for sum_block). */
+ * method M_GLOBAL for sum_global, M_SHARED and M_SHARED_COARSE for
+ * sum_block). */
 typedef struct priv_knobs {
     hist_method method;
     int coarse;        /* COARSE */
