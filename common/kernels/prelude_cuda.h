@@ -15,3 +15,9 @@ typedef unsigned long long ulong;
 #define FLOAT4(x, y, z, w) make_float4((x), (y), (z), (w))
 #define LOCAL_PTR
 #define ALIGNED(n) __attribute__((aligned(n)))
+/* A helper function kernels call; an atomic add of a 32-bit unsigned word in
+ * global or shared memory that returns the old value; a fence that orders a
+ * thread's global-memory accesses before its later ones. */
+#define DEVICE_FN static __device__ __forceinline__
+#define ATOMIC_ADD(p, v) atomicAdd((p), (v))
+#define GLOBAL_FENCE() __threadfence()

@@ -13,3 +13,9 @@
 #define FLOAT4(x, y, z, w) ((float4)((x), (y), (z), (w)))
 #define LOCAL_PTR __local
 #define ALIGNED(n) __attribute__((aligned(n)))
+/* A helper function kernels call; an atomic add of a 32-bit unsigned word in
+ * global or shared memory that returns the old value; a fence that orders a
+ * thread's global-memory accesses before its later ones. */
+#define DEVICE_FN static inline
+#define ATOMIC_ADD(p, v) atomic_add((p), (v))
+#define GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)

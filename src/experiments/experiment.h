@@ -111,6 +111,11 @@ typedef struct sb_experiment {
      * plan must not write what verify reads (global.c's lane table). */
     int (*verify)(void *host, const sb_problem *p, const sb_variant *v,
                   void *const *outputs, char *err, size_t n);
+    /* Whether variant v can run on this device at all, asked before its
+     * program is built; NULL where every variant can.  0, or -1 with why
+     * (a private histogram larger than the device's shared memory per
+     * block): the run says so in a note and leaves the variant out. */
+    int (*fits)(const sb_variant *v, const sb_device_info *dev, char *why, size_t n);
 } sb_experiment;
 
 #endif

@@ -1,6 +1,7 @@
 #include "report/describe.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dram.h"
@@ -75,6 +76,22 @@ void sb_result_size_text(const sb_result *r, char *buf, size_t n)
     case SB_SIZE_WALKS: snprintf(buf, n, "%s threads, %s words each", cols, rows); break;
     default: snprintf(buf, n, "%ldx%ld", r->rows, r->cols); break;
     }
+}
+
+int sb_bins_variant(const char *variant, char *method, size_t mn, long *bins, char *dist,
+                    size_t dn)
+{
+    const char *b = strstr(variant, "-b");
+    if (!b || b == variant)
+        return -1;
+    char *end;
+    long v = strtol(b + 2, &end, 10);
+    if (end == b + 2 || b[2] < '0' || b[2] > '9' || *end != '-' || !end[1] || v < 1)
+        return -1;
+    *bins = v;
+    snprintf(method, mn, "%.*s", (int)(b - variant), variant);
+    snprintf(dist, dn, "%s", end + 1);
+    return 0;
 }
 
 double sb_device_peak_gbs(const sb_device_info *info)

@@ -25,6 +25,12 @@ void sb_result_notes(const sb_result *r, char *buf, size_t n);
  * spaces. */
 void sb_result_size_text(const sb_result *r, char *buf, size_t n);
 
+/* A variant of a sweep over bin counts, named METHOD-bBINS-DIST
+ * ("shared_coarse-b4096-skewed", the histogram's): 0 with its method, bin
+ * count and distribution, each cut to its buffer; -1 for another name. */
+int sb_bins_variant(const char *variant, char *method, size_t mn, long *bins, char *dist,
+                    size_t dn);
+
 /* Theoretical DRAM peak of a device in GB/s from the seed's formula; 0 when
  * the API gave no bus width or memory clock. */
 double sb_device_peak_gbs(const sb_device_info *info);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "report/describe.h"
 
 /* ---------------------------------------------------------------- rules */
 
@@ -14,7 +15,8 @@ typedef enum rule_kind {
     RULE_PAIR, /* one variant against another: what the change does to the time */
     RULE_TRACK,  /* every variant against the model's cost: does the time follow it */
     RULE_COARSEN, /* the coarseN variants: which factor pays, and where it stops */
-    RULE_THREADS  /* bandwidth against the threads each configuration keeps busy */
+    RULE_THREADS, /* bandwidth against the threads each configuration keeps busy */
+    RULE_PRIVATE  /* a histogram's private copies against its global atomics, bins ascending */
 } rule_kind;
 
 /* The model's cost of an access, relative to the ideal one. */
@@ -29,6 +31,7 @@ typedef struct lesson_rule {
     const char *tried, *against; /* pair: the variant tried, the one it is held against */
     const char *what;            /* pair: what the tried variant changes */
     cost_kind cost;              /* track: the model's figure the times are held against */
+    const char *dist;            /* private: the inputs' distribution, "skewed" or "uniform" */
 } lesson_rule;
 
 static const lesson_rule rules[] = {
@@ -55,6 +58,14 @@ static const lesson_rule rules[] = {
      .against = "corner_turning", .what = "padding the corner-turned tile"},
     {.experiment = "vecadd", .kind = RULE_COARSEN},
     {.experiment = "occupancy", .kind = RULE_THREADS},
+    {.experiment = "histogram", .kind = RULE_PRIVATE, .dist = "skewed"},
+    {.experiment = "histogram", .kind = RULE_PRIVATE, .dist = "uniform"},
+    {.experiment = "histogram", .kind = RULE_PAIR, .tried = "shared_coarse-b4096-uniform",
+     .against = "shared-b4096-uniform", .what = "coarsening the private copy (32 inputs a thread)"},
+    {.experiment = "sum", .kind = RULE_PAIR, .tried = "block", .against = "global",
+     .what = "summing per block before one atomic"},
+    {.experiment = "sum", .kind = RULE_PAIR, .tried = "block_coarse", .against = "block",
+     .what = "coarsening the per-block sums (32 inputs a thread)"},
 };
 
 /* A track rule's verdict on one device: the headline row's measured
@@ -66,6 +77,9 @@ static const lesson_rule rules[] = {
 
 /* The coarsening factors a coarsen rule walks, at most. */
 #define COARSE_MAX 16
+
+/* The bin counts a private rule walks, at most. */
+#define BINS_MAX 16
 
 /* ---------------------------------------------------------------- text */
 
@@ -560,6 +574,143 @@ static int threads_clause(const sb_analysis *a, const sb_cross_experiment *e, in
     return 1;
 }
 
+/* ---------------------------------------------------------------- privatisation */
+
+/* One bin count of a histogram: its global atomics and the fastest of its
+ * private copies. */
+typedef struct bins_step {
+    long bins;
+    const sb_result *global, *best;
+} bins_step;
+
+/* Slot s's histogram rows of one distribution, at the first one's size,
+ * by bin count ascending; their count. */
+static int bins_rows(const sb_analysis *a, const sb_cross_experiment *e, int s, const char *dist,
+                     bins_step *st)
+{
+    int ns = 0;
+    const sb_result *like = NULL;
+    for (size_t j = 0; j < e->nrows; j++) {
+        long i = a->cross.rows[e->rows[j]].result[s];
+        const sb_result *r = i >= 0 ? &a->run->results[i] : NULL;
+        char method[48], d[24];
+        long bins;
+        if (!r || r->ms.median <= 0 ||
+            sb_bins_variant(r->variant, method, sizeof method, &bins, d, sizeof d) ||
+            strcmp(d, dist) != 0 || (like && (r->rows != like->rows || r->cols != like->cols)))
+            continue;
+        like = like ? like : r;
+        int k = 0;
+        while (k < ns && st[k].bins < bins)
+            k++;
+        if (k == ns || st[k].bins != bins) {
+            if (ns == BINS_MAX)
+                continue;
+            memmove(&st[k + 1], &st[k], sizeof st[0] * (size_t)(ns - k));
+            st[k] = (bins_step){bins, NULL, NULL};
+            ns++;
+        }
+        if (strcmp(method, "global") == 0)
+            st[k].global = r;
+        else if (!st[k].best || r->ms.median < st[k].best->ms.median)
+            st[k].best = r;
+    }
+    return ns;
+}
+
+/* Bin updates per ns: one per 4-byte input. */
+static double updates_per_ns(const sb_result *r)
+{
+    return r->bytes / 4.0 / (r->ms.median * 1e6);
+}
+
+/* "at 1 bin", "at 4096 bins". */
+static void at_bins(long bins, char *buf, size_t n)
+{
+    snprintf(buf, n, "at %ld bin%s", bins, bins == 1 ? "" : "s");
+}
+
+/* Where privatising stops paying: "X runs the same as global atomics,
+ * within 2.0%" or "X is 1.30x slower than global atomics". */
+static void no_pay(const sb_result *best, const sb_verdict *v, char *buf, size_t n)
+{
+    char f[32];
+    if (v->kind == SB_VERDICT_SAME) {
+        add(buf, n, "%s runs the same as global atomics, within %.1f%%", best->variant,
+            100.0 * sb_verdict_within(v));
+    } else {
+        factor(v->by + 1.0, f, sizeof f);
+        add(buf, n, "%s is %s slower than global atomics", best->variant, f);
+    }
+}
+
+/* Privatisation on slot s for one distribution: walking the bin counts
+ * upwards, the fastest private copy held against the global atomics by the
+ * verdict; the first that is not faster is where it stops paying. */
+static int private_clause(const sb_analysis *a, const sb_cross_experiment *e, int s,
+                          const char *dist, char *buf, size_t n)
+{
+    bins_step st[BINS_MAX];
+    int ns = bins_rows(a, e, s, dist, st), m = 0;
+    sb_verdict v[BINS_MAX];
+    for (int k = 0; k < ns; k++)
+        if (st[k].global && st[k].best &&
+            (v[m] = sb_verdict_compare(st[k].global, st[k].best, 0.0)).kind != SB_VERDICT_NONE)
+            st[m++] = st[k];
+    if (m == 0)
+        return 0;
+    int stop = 0;
+    while (stop < m && v[stop].kind == SB_VERDICT_FASTER)
+        stop++;
+    char f[32], at[32];
+    buf[0] = '\0';
+    add(buf, n, "%s, ", strcmp(dist, "skewed") == 0 ? "with every value in one bin"
+                                                    : "with uniform values");
+    at_bins(st[0].bins, at, sizeof at);
+    if (stop == 0) {
+        add(buf, n, "privatising does not pay even %s: ", at);
+        no_pay(st[0].best, &v[0], buf, n);
+        return 1;
+    }
+    factor(v[0].by + 1.0, f, sizeof f);
+    add(buf, n, "privatising pays %s: %s is %s faster than global atomics (%.3g against %.3g "
+                "bin updates per ns)",
+        at, st[0].best->variant, f, updates_per_ns(st[0].best), updates_per_ns(st[0].global));
+    if (stop < m) {
+        at_bins(st[stop].bins, at, sizeof at);
+        add(buf, n, "; it stops paying %s: ", at);
+        no_pay(st[stop].best, &v[stop], buf, n);
+    } else if (m > 1) {
+        factor(v[m - 1].by + 1.0, f, sizeof f);
+        at_bins(st[m - 1].bins, at, sizeof at);
+        add(buf, n, "; it still pays %s, the most measured: %s is %s faster", at,
+            st[m - 1].best->variant, f);
+    }
+    return 1;
+}
+
+static int private_skewed_clause(const sb_analysis *a, const sb_cross_experiment *e, int s,
+                                 char *buf, size_t n)
+{
+    return private_clause(a, e, s, "skewed", buf, n);
+}
+
+static int private_uniform_clause(const sb_analysis *a, const sb_cross_experiment *e, int s,
+                                  char *buf, size_t n)
+{
+    return private_clause(a, e, s, "uniform", buf, n);
+}
+
+/* The clause function of a per-device rule. */
+static clause_fn *clause_of(const lesson_rule *rule)
+{
+    if (rule->kind == RULE_COARSEN)
+        return coarse_clause;
+    if (rule->kind == RULE_PRIVATE)
+        return strcmp(rule->dist, "skewed") == 0 ? private_skewed_clause : private_uniform_clause;
+    return threads_clause;
+}
+
 /* ---------------------------------------------------------------- lessons */
 
 void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out)
@@ -576,8 +727,7 @@ void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out)
         char *buf = out->text[out->n];
         int made = rule->kind == RULE_PAIR    ? pair_lesson(a, x, rule, buf, SB_LESSON_BYTES)
                    : rule->kind == RULE_TRACK ? track_lesson(a, x, rule, buf, SB_LESSON_BYTES)
-                   : per_device(a, x, rule->kind == RULE_COARSEN ? coarse_clause : threads_clause,
-                                buf, SB_LESSON_BYTES);
+                   : per_device(a, x, clause_of(rule), buf, SB_LESSON_BYTES);
         if (made) {
             buf[0] = (char)(buf[0] >= 'a' && buf[0] <= 'z' ? buf[0] - 'a' + 'A' : buf[0]);
             out->n++;

@@ -4,8 +4,10 @@
  * compares (padded against tiled, the 32x33 tile's column against the
  * 32x32's), the model's figure it holds the times against (conflict ways,
  * sector efficiency), the coarseN factors it walks up until one no longer
- * pays (matmul, vecadd), or the threads each configuration keeps busy
- * against its bandwidth (occupancy: the fewest within 5% of the best); the
+ * pays (matmul, vecadd), the threads each configuration keeps busy
+ * against its bandwidth (occupancy: the fewest within 5% of the best), or
+ * a histogram's fastest private copy against its global atomics, bin
+ * counts walked upwards until privatising no longer pays; the
  * sentence then says whatever the measurements say, per device: faster,
  * the same, or slower, with the factor, and whether the model's
  * prediction was borne out.  Two variants are compared by the verdict of

@@ -13,6 +13,12 @@
  *                     log-log, under each device's memory roof (copy roof
  *                     x I) and compute roof (FP32 peak, describe.h), the
  *                     points numbered with a key beside the graph
+ *   <exp>-bins        a sweep over bin counts (variants named
+ *                     METHOD-bBINS-DIST, the histogram's): throughput
+ *                     against bins, log-log, a colour per method, dashes
+ *                     per distribution, a point shape per device, and bin
+ *                     updates per ns (one per 4-byte input) on the right
+ *                     where the figure is input bandwidth
  *   <exp>-bars        every other experiment (transpose, vector add,
  *                     occupancy...): the headline figure of each variant,
  *                     one bar per device; bandwidths with each device's

@@ -592,6 +592,19 @@ static int variant_ready(const sb_suite *suite, sb_session *s, const sb_experime
     return 1;
 }
 
+/* Whether the experiment says the variant cannot run on this session's
+ * device at all: then a note says why, and it is left out unbuilt. */
+static int unfit(const sb_suite *suite, const sb_session *s, const sb_experiment *e,
+                 const sb_variant *v)
+{
+    char why[ERR_LEN];
+    if (!e->fits || e->fits(v, &s->info, why, sizeof why) == 0)
+        return 0;
+    if (!suite->quiet)
+        sb_say("note: %s: %s/%s left out: %s", s->slot.name, e->name, v->name, why);
+    return 1;
+}
+
 /* The variants one by one: each measured and read back while the one
    before is compared; the last is settled before the workspace goes. */
 static int run_variants(const sb_suite *suite, sb_session *s, const sb_suite_experiment *se,
@@ -605,6 +618,10 @@ static int run_variants(const sb_suite *suite, sb_session *s, const sb_suite_exp
     for (int i = 0; i < se->nvariants && vr && pd && !sb_interrupted(); i++) {
         const sb_variant *v = &se->variants[i];
         sb_progress_step(s->slot.name, e->name, v->name);
+        if (unfit(suite, s, e, v)) {
+            sb_progress_done();
+            continue;
+        }
         sb_program *prog;
         struct timespec t0;
         clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -640,10 +657,35 @@ typedef struct workspaces {
     char *source[SB_SUITE_MAX_EXPERIMENTS][SB_RUN_MAX_DEVICES];
 } workspaces;
 
+/* The variants of se a prebuild on session s builds: those that fit its
+ * device.  se's own array where every one does; else a copy in *copy, for
+ * the caller to free (NULL out of memory: then se's own). */
+static const sb_variant *fitting_variants(const sb_suite_experiment *se, const sb_session *s,
+                                          int *n, sb_variant **copy)
+{
+    char why[ERR_LEN];
+    *copy = NULL;
+    *n = se->nvariants;
+    if (!se->e->fits)
+        return se->variants;
+    sb_variant *keep = malloc(sizeof *keep * (size_t)(se->nvariants + 1));
+    if (!keep)
+        return se->variants;
+    int m = 0;
+    for (int i = 0; i < se->nvariants; i++)
+        if (se->e->fits(&se->variants[i], &s->info, why, sizeof why) == 0)
+            keep[m++] = se->variants[i];
+    *copy = keep;
+    *n = m;
+    return keep;
+}
+
 static void workspaces_make(const sb_suite *suite, sb_session *sessions, int nsessions,
                             workspaces *all)
 {
-    sb_prebuild_job *jobs = calloc((size_t)(suite->nexperiments * nsessions) + 1, sizeof *jobs);
+    size_t most = (size_t)(suite->nexperiments * nsessions) + 1;
+    sb_prebuild_job *jobs = calloc(most, sizeof *jobs);
+    sb_variant **copies = calloc(most, sizeof *copies);
     int njobs = 0;
     for (int x = 0; x < suite->nexperiments; x++)
         for (int si = 0; si < nsessions; si++) {
@@ -657,12 +699,14 @@ static void workspaces_make(const sb_suite *suite, sb_session *sessions, int nse
             all->ws[x][si] = hosts[s->run_device] && all->source[x][si]
                                  ? sb_workspace_new(s->slot.vt, s->dev, hosts[s->run_device])
                                  : NULL;
-            if (jobs)
-                jobs[njobs++] = (sb_prebuild_job){all->ws[x][si], all->source[x][si],
-                                                  suite->experiments[x].variants,
-                                                  suite->experiments[x].nvariants};
+            if (jobs && copies) {
+                int n;
+                const sb_variant *vs =
+                    fitting_variants(&suite->experiments[x], s, &n, &copies[njobs]);
+                jobs[njobs++] = (sb_prebuild_job){all->ws[x][si], all->source[x][si], vs, n};
+            }
         }
-    if (jobs && nsessions > 0 && !sb_interrupted()) {
+    if (jobs && copies && nsessions > 0 && !sb_interrupted()) {
         sb_progress_step(sessions[0].slot.name, suite->experiments[0].e->name,
                          "(building every program)");
         struct timespec t0;
@@ -670,6 +714,9 @@ static void workspaces_make(const sb_suite *suite, sb_session *sessions, int nse
         sb_workspace_prebuild_all(jobs, njobs, sb_workspace_threads());
         lap(&spent.build, &t0);
     }
+    for (int j = 0; copies && j < njobs; j++)
+        free(copies[j]);
+    free(copies);
     free(jobs);
 }
 

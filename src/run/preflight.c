@@ -18,8 +18,6 @@
  * 33 x N strip): only the large ones shrink. */
 #define FIXED_DIM_MAX 64
 #define NPROBES 3
-/* Distinct inputs tracked per footprint; more are counted as they come. */
-#define MAX_INPUTS 64
 
 sb_problem sb_run_size(const sb_suite *suite, const sb_experiment *e, const sb_session *sessions,
                        int nsessions)
@@ -98,69 +96,88 @@ const char *sb_footprint_exceeds(const sb_footprint *f, const sb_memory_budget *
 
 /* ---------------------------------------------------------- footprints */
 
-/* What one experiment's variants add up to on one device. */
-typedef struct tally {
-    int ninputs;
-    const void *input[MAX_INPUTS];
-    double inputs, outputs_max, poison, largest;
-    double readback[SB_MAX_BUFFERS]; /* per output index, over the variants */
-} tally;
+/* Every buffer the chosen variants' plans declare at one size on one
+ * device, in plan order.  A footprint is tallied from it, with its sums
+ * and maxima; at a size too large to prepare, it is extrapolated buffer by
+ * buffer from the probes', since each buffer's size is a polynomial of
+ * degree two at most in the size's scale while a maximum of them (a
+ * constant 256 KiB histogram against an input that grows past it) is
+ * not. */
+#define MAX_TERMS (SB_MAX_VARIANTS * SB_MAX_BUFFERS)
 
-static void tally_input(tally *t, const void *init, double bytes)
-{
-    for (int i = 0; i < t->ninputs; i++)
-        if (t->input[i] == init)
-            return;
-    if (t->ninputs < MAX_INPUTS)
-        t->input[t->ninputs++] = init;
-    t->inputs += bytes;
-}
+typedef struct term {
+    double bytes;
+    int variant; /* its variant's place among those whose plan took the size */
+    int output;  /* its place among the variant's outputs; -1 for an input */
+    int same_as; /* an input: the first term of the same host data (itself when new) */
+} term;
 
-static void tally_plan(tally *t, const sb_plan *plan)
-{
-    double outputs = 0;
-    int nout = 0;
-    for (int i = 0; i < plan->nbuffers; i++) {
-        double bytes = (double)plan->buffer[i].bytes;
-        t->largest = fmax(t->largest, bytes);
-        if (plan->buffer[i].init) {
-            tally_input(t, plan->buffer[i].init, bytes);
-            continue;
-        }
-        outputs += bytes;
-        t->poison = fmax(t->poison, bytes);
-        t->readback[nout] = fmax(t->readback[nout], bytes);
-        nout++;
-    }
-    t->outputs_max = fmax(t->outputs_max, outputs);
-}
+typedef struct layout {
+    int n;
+    term t[MAX_TERMS];
+} layout;
 
-/* The footprint of the prepared host data on one device: 0, or -1 when
- * no variant's plan takes the size (the executor will say why). */
-static int footprint_on(const sb_suite_experiment *se, void *host, const sb_problem *size,
-                        const sb_device_info *dev, double prepared, sb_footprint *fp)
+/* The variants' buffers at size on dev into lay: 0, or -1 when no
+ * variant's plan takes the size (the executor will say why). */
+static int layout_of(const sb_suite_experiment *se, void *host, const sb_problem *size,
+                     const sb_device_info *dev, layout *lay, const void **init)
 {
-    tally t;
-    memset(&t, 0, sizeof t);
-    int planned = 0;
     char err[1024];
     sb_plan plan;
+    int planned = 0;
+    lay->n = 0;
     for (int v = 0; v < se->nvariants; v++) {
         memset(&plan, 0, sizeof plan);
-        if (se->e->plan(host, size, &se->variants[v], dev, &plan, err, sizeof err) == 0) {
-            tally_plan(&t, &plan);
-            planned = 1;
+        if (se->e->plan(host, size, &se->variants[v], dev, &plan, err, sizeof err) != 0)
+            continue;
+        int nout = 0;
+        for (int i = 0; i < plan.nbuffers && lay->n < MAX_TERMS; i++) {
+            term *t = &lay->t[lay->n];
+            const void *data = plan.buffer[i].init;
+            *t = (term){(double)plan.buffer[i].bytes, planned, data ? -1 : nout++, lay->n};
+            for (int j = 0; data && j < lay->n && t->same_as == lay->n; j++)
+                if (init[j] == data)
+                    t->same_as = j;
+            init[lay->n++] = data;
         }
+        planned++;
     }
-    fp->device = t.inputs + t.outputs_max;
-    fp->largest = t.largest;
-    fp->host = prepared + t.poison;
+    return planned ? 0 : -1;
+}
+
+/* The footprint of a layout on dev, with the host memory prepare took:
+ * the device holds every distinct input (the workspace keeps them) and
+ * the largest variant's outputs; the host its prepared data, the poison,
+ * a read-back buffer per output place, and on a CPU the device's too. */
+static void tally(const layout *lay, const sb_device_info *dev, double prepared,
+                  sb_footprint *fp)
+{
+    double inputs = 0, outputs = 0, outputs_max = 0, poison = 0, largest = 0;
+    double readback[SB_MAX_BUFFERS] = {0};
+    for (int k = 0, v = -1; k < lay->n; k++) {
+        const term *t = &lay->t[k];
+        if (t->variant != v) {
+            outputs_max = fmax(outputs_max, outputs);
+            outputs = 0;
+            v = t->variant;
+        }
+        largest = fmax(largest, t->bytes);
+        if (t->output < 0) {
+            inputs += t->same_as == k ? t->bytes : 0;
+            continue;
+        }
+        outputs += t->bytes;
+        poison = fmax(poison, t->bytes);
+        if (t->output < SB_MAX_BUFFERS)
+            readback[t->output] = fmax(readback[t->output], t->bytes);
+    }
+    fp->device = inputs + fmax(outputs_max, outputs);
+    fp->largest = largest;
+    fp->host = prepared + poison;
     for (int i = 0; i < SB_MAX_BUFFERS; i++)
-        fp->host += t.readback[i];
-    /* A CPU device's buffers are the host's memory. */
+        fp->host += readback[i];
     if (!dev->is_gpu)
         fp->host += fp->device;
-    return planned ? 0 : -1;
 }
 
 /* Everything the preflight knows about one experiment. */
@@ -174,12 +191,18 @@ typedef struct probe_ctx {
     long lead;                  /* the target's larger shrinking dimension */
     int extrapolated;           /* the target is too large to prepare for a look */
     double x[NPROBES];          /* each probe's scale */
+    double prepared[NPROBES];   /* the host memory each probe's prepare took */
+    /* Each probe's layout on each session, then one to measure or
+       extrapolate into; lays[k] is a run of nsessions layouts. */
+    layout *lays[NPROBES + 1];
+    const void **init;          /* layout_of's scratch: each term's host data */
     sb_footprint probe[NPROBES][SB_RUN_MAX_DEVICES];
 } probe_ctx;
 
-/* The experiment prepared at size and planned on every session: 0, or -1
+/* The experiment prepared at size and laid out on every session into
+ * lays[slot] (NPROBES: not a probe), its footprints into fp: 0, or -1
  * when prepare() refuses the size or no plan() takes it. */
-static int measure(const probe_ctx *c, sb_problem size, sb_footprint *fp)
+static int measure(probe_ctx *c, sb_problem size, int slot, sb_footprint *fp)
 {
     const sb_experiment *e = c->se->e;
     char err[1024];
@@ -188,11 +211,34 @@ static int measure(const probe_ctx *c, sb_problem size, sb_footprint *fp)
     if (e->prepare(&size, c->suite->seed, &host, err, sizeof err))
         return -1;
     double prepared = (double)(sb_host_allocated() - before);
+    if (slot < NPROBES)
+        c->prepared[slot] = prepared;
     int st = 0;
-    for (int s = 0; s < c->nsessions && st == 0; s++)
-        st = footprint_on(c->se, host, &size, &c->sessions[s].info, prepared, &fp[s]);
+    for (int s = 0; s < c->nsessions && st == 0; s++) {
+        layout *lay = &c->lays[slot][s];
+        st = layout_of(c->se, host, &size, &c->sessions[s].info, lay, c->init);
+        if (st == 0)
+            tally(lay, &c->sessions[s].info, prepared, &fp[s]);
+    }
     e->release(host);
     return st;
+}
+
+/* The layouts probe_ctx holds, for nsessions; 0, or -1 out of memory. */
+static int layouts_new(probe_ctx *c, int nsessions)
+{
+    c->init = malloc(sizeof *c->init * MAX_TERMS);
+    int ok = c->init != NULL;
+    for (int k = 0; k <= NPROBES && ok; k++)
+        ok = (c->lays[k] = malloc(sizeof *c->lays[k] * (size_t)nsessions)) != NULL;
+    return ok ? 0 : -1;
+}
+
+static void layouts_free(probe_ctx *c)
+{
+    for (int k = 0; k <= NPROBES; k++)
+        free(c->lays[k]);
+    free(c->init);
 }
 
 /* ------------------------------------------------ sizes on the way to 0 */
@@ -245,7 +291,7 @@ static int set_path(probe_ctx *c)
         double u = c->scale_rows && c->scale_cols ? sqrt(e / elements(t)) : e / elements(t);
         sb_problem p = size_at(c, (long)fmax(1.0, round(u * (double)c->lead)));
         c->x[k] = scale_of(c, p);
-        if ((k > 0 && c->x[k] <= c->x[k - 1]) || measure(c, p, c->probe[k]))
+        if ((k > 0 && c->x[k] <= c->x[k - 1]) || measure(c, p, k, c->probe[k]))
             return -1;
     }
     return 0;
@@ -266,24 +312,60 @@ static double through_probes(const probe_ctx *c, const double *f, double x)
     return x >= c->x[NPROBES - 1] ? fmax(sum, f[NPROBES - 1]) : fmax(sum, 0.0);
 }
 
+/* Whether the probes laid session s out alike (the same variants with the
+ * same buffers), so that each buffer can be followed from probe to probe. */
+static int alike(const probe_ctx *c, int s)
+{
+    const layout *a = &c->lays[0][s];
+    for (int k = 1; k < NPROBES; k++) {
+        const layout *b = &c->lays[k][s];
+        if (b->n != a->n)
+            return 0;
+        for (int i = 0; i < a->n; i++)
+            if (b->t[i].variant != a->t[i].variant || b->t[i].output != a->t[i].output ||
+                b->t[i].same_as != a->t[i].same_as)
+                return 0;
+    }
+    return 1;
+}
+
+/* Session s's footprint at scale x: each buffer through the probes, then
+ * tallied; where the probes' layouts differ, the probes' footprints
+ * themselves through the probes. */
+static void extrapolate(probe_ctx *c, int s, double x, sb_footprint *fp)
+{
+    double f[NPROBES];
+    if (alike(c, s)) {
+        layout *at = &c->lays[NPROBES][s];
+        *at = c->lays[0][s];
+        for (int i = 0; i < at->n; i++) {
+            for (int k = 0; k < NPROBES; k++)
+                f[k] = c->lays[k][s].t[i].bytes;
+            at->t[i].bytes = through_probes(c, f, x);
+        }
+        tally(at, &c->sessions[s].info, through_probes(c, c->prepared, x), fp);
+        return;
+    }
+    double dev[NPROBES], largest[NPROBES], host[NPROBES];
+    for (int k = 0; k < NPROBES; k++) {
+        dev[k] = c->probe[k][s].device;
+        largest[k] = c->probe[k][s].largest;
+        host[k] = c->probe[k][s].host;
+    }
+    fp->device = through_probes(c, dev, x);
+    fp->largest = through_probes(c, largest, x);
+    fp->host = through_probes(c, host, x);
+}
+
 /* The footprint at size on every session: measured where the size is
  * small, else extrapolated; 0, or -1 when the experiment refuses it. */
-static int estimate(const probe_ctx *c, sb_problem size, sb_footprint *fp)
+static int estimate(probe_ctx *c, sb_problem size, sb_footprint *fp)
 {
     if (!c->extrapolated || elements(size) <= EXACT_MAX_ELEMENTS)
-        return measure(c, size, fp);
+        return measure(c, size, NPROBES, fp);
     double x = scale_of(c, size);
-    for (int s = 0; s < c->nsessions; s++) {
-        double dev[NPROBES], largest[NPROBES], host[NPROBES];
-        for (int k = 0; k < NPROBES; k++) {
-            dev[k] = c->probe[k][s].device;
-            largest[k] = c->probe[k][s].largest;
-            host[k] = c->probe[k][s].host;
-        }
-        fp[s].device = through_probes(c, dev, x);
-        fp[s].largest = through_probes(c, largest, x);
-        fp[s].host = through_probes(c, host, x);
-    }
+    for (int s = 0; s < c->nsessions; s++)
+        extrapolate(c, s, x, &fp[s]);
     return 0;
 }
 
@@ -302,7 +384,7 @@ static int first_exceeded(const probe_ctx *c, const sb_footprint *fp,
 
 /* The largest lead dimension below the target's at which the experiment
  * fits everywhere, by bisection; 0 when none does. */
-static long largest_fitting(const probe_ctx *c, const sb_memory_budget *budget)
+static long largest_fitting(probe_ctx *c, const sb_memory_budget *budget)
 {
     long lo = 0, hi = c->lead; /* hi does not fit */
     sb_footprint fp[SB_RUN_MAX_DEVICES];
@@ -379,7 +461,6 @@ static void explain(const probe_ctx *c, int s, const char *what, const sb_footpr
 static int start_probe(probe_ctx *c, const sb_suite *suite, const sb_suite_experiment *se,
                        const sb_session *sessions, int nsessions, sb_problem target)
 {
-    memset(c, 0, sizeof *c);
     c->suite = suite;
     c->se = se;
     c->sessions = sessions;
@@ -388,20 +469,41 @@ static int start_probe(probe_ctx *c, const sb_suite *suite, const sb_suite_exper
     return set_path(c);
 }
 
+/* A context with its layouts for nsessions; NULL out of memory. */
+static probe_ctx *probe_new(int nsessions)
+{
+    probe_ctx *c = calloc(1, sizeof *c);
+    if (c && layouts_new(c, nsessions > 0 ? nsessions : 1)) {
+        layouts_free(c);
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void probe_free(probe_ctx *c)
+{
+    if (c)
+        layouts_free(c);
+    free(c);
+}
+
 int sb_footprint_estimate(const sb_suite *suite, const sb_suite_experiment *se,
                           const sb_session *sessions, int nsessions, sb_problem size, int exact,
                           sb_footprint *fp)
 {
-    probe_ctx *c = malloc(sizeof *c);
+    probe_ctx *c = probe_new(nsessions);
     int st = -1;
     if (c && exact) {
-        memset(c, 0, sizeof *c);
-        *c = (probe_ctx){.suite = suite, .se = se, .sessions = sessions, .nsessions = nsessions};
-        st = measure(c, size, fp);
+        c->suite = suite;
+        c->se = se;
+        c->sessions = sessions;
+        c->nsessions = nsessions;
+        st = measure(c, size, NPROBES, fp);
     } else if (c && start_probe(c, suite, se, sessions, nsessions, size) == 0) {
         st = estimate(c, size, fp);
     }
-    free(c);
+    probe_free(c);
     return st;
 }
 
@@ -411,7 +513,7 @@ int sb_preflight(const sb_suite *suite, const sb_session *sessions, int nsession
     sb_memory_budget budget[SB_RUN_MAX_DEVICES];
     for (int s = 0; s < nsessions; s++)
         sb_memory_budget_of(&sessions[s], &budget[s]);
-    probe_ctx *c = malloc(sizeof *c);
+    probe_ctx *c = probe_new(nsessions);
     if (!c) {
         snprintf(err, n, "out of host memory");
         return SB_EXIT_RUNTIME;
@@ -432,6 +534,6 @@ int sb_preflight(const sb_suite *suite, const sb_session *sessions, int nsession
         explain(c, s, what, &fp[s], &budget[s], largest_fitting(c, budget), err, n);
         status = SB_EXIT_RUNTIME;
     }
-    free(c);
+    probe_free(c);
     return status;
 }

@@ -9,8 +9,9 @@
  * beside it: its prepare() is run at a small size, with what it allocates
  * counted (host_data.h), and its plan() gives every buffer; at a size too
  * large to prepare for a look, three small sizes on the way to it are
- * measured and the footprint, a polynomial of degree two in the size's
- * scale, is extrapolated from them. */
+ * measured and each buffer, a polynomial of degree two at most in the
+ * size's scale, is extrapolated from them, the footprint's sums and
+ * maxima taken at the size itself. */
 #ifndef SB_PREFLIGHT_H
 #define SB_PREFLIGHT_H
 

@@ -1,6 +1,9 @@
 /* Every kernel variant of every experiment, built by the CUDA backend's
  * NVRTC for sm_90 (the H200) with no GPU: the proof in CI that the CUDA
- * side of each portable kernel compiles, with its memory instructions. */
+ * side of each portable kernel compiles, with its memory instructions.  A
+ * variant its experiment says does not fit the H200 (48 KiB of static
+ * shared memory per block) must fail, for that reason: the experiment's
+ * test and ptxas agree both ways. */
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -12,6 +15,24 @@
 #include "experiments/variant.h"
 
 static sb_backend_slot slot;
+
+/* What the run's fits() is asked about on the H200. */
+static const sb_device_info h200 = {.is_gpu = 1, .local_mem_bytes = 49152, .warp_size = 32};
+
+/* A variant the experiment leaves out on the H200 must not build there:
+   its definitions fail in ptxas for too much shared data. */
+static void unfit_fails(const char *source, const sb_experiment *e, const sb_variant *v)
+{
+    const char *defs[SB_MAX_DEFINES];
+    for (int d = 0; d < v->ndefines; d++)
+        defs[d] = v->defines[d];
+    char *ptx = NULL;
+    if (slot.vt->compile_offline(source, defs, v->ndefines, "sm_90", &ptx) == 0)
+        fail_msg("%s/%s: left out as too big for the H200, yet it compiles", e->name, v->name);
+    if (!strstr(slot.vt->last_error(), "too much shared data"))
+        fail_msg("%s/%s: fails otherwise: %s", e->name, v->name, slot.vt->last_error());
+    printf("# %s/%s: left out on the H200, and ptxas agrees\n", e->name, v->name);
+}
 
 /* Variants that differ only in their entry point (a load and a store
  * kernel built from one set of definitions) share one program, as they do
@@ -32,6 +53,11 @@ static void compile_experiment(void **state)
     for (int i = 0; i < n; i++) {
         if (vs[i].role == SB_ROLE_API_COPY || !vs[i].kernel[0])
             continue;
+        char why[256];
+        if (e->fits && e->fits(&vs[i], &h200, why, sizeof why)) {
+            unfit_fails(source, e, &vs[i]);
+            continue;
+        }
         char key[sizeof keys[0]];
         sb_variant_params(&vs[i], key, sizeof key);
         int k = 0;

@@ -3,7 +3,9 @@
  * the seeds (stride 8 of 4-byte words moves 32 sectors at 12.5%, stride 2
  * is a 2-way conflict, [32][33] removes the column walk's 32 ways, ...),
  * the agreement between each variant's -D definitions and its pattern, and
- * the slowdown groups.  Where the CUDA backend loads, the PTX NVRTC makes
+ * the slowdown groups; the privatisation family's figures of the atomics
+ * model and the variants it leaves out where shared memory is short.
+ * Where the CUDA backend loads, the PTX NVRTC makes
  * of the shared kernels is also checked: the repeated access must stay in
  * the loop. */
 #include "test_util.h"
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomics_model.h"
 #include "experiments/catalogue.h"
 #include "run/kernel_source.h"
 #include "run/registry.h"
@@ -407,6 +410,129 @@ static void one_clean_baseline_per_group(void **state)
     }
 }
 
+/* ---- privatisation --------------------------------------------------- */
+
+/* The figure called `name` of a plan; fails when it has none. */
+static double figure_of(const sb_plan *plan, const char *name)
+{
+    for (int i = 0; i < plan->nfigures; i++)
+        if (strcmp(plan->figure[i].name, name) == 0)
+            return plan->figure[i].value;
+    fail_msg("no figure %s", name);
+    return 0;
+}
+
+/* Each histogram variant declares the input's coalesced load, and carries
+ * the atomics model's figures for its bins and distribution: 32 updates on
+ * one address when skewed, one global atomic per input for global atomics
+ * and fewer for a private copy, none shared for a thread's own counters;
+ * one global-atomics baseline per (bins, distribution). */
+static void histogram_plans_carry_the_atomics_model(void **state)
+{
+    (void)state;
+    const sb_experiment *e = experiment("histogram");
+    assert_string_equal(e->family, "privatization");
+    int n;
+    sb_variant *vs = variants_of(e, &n);
+    for (int i = 0; i < n; i++) {
+        const sb_variant *v = &vs[i];
+        if (v->role != SB_ROLE_KERNEL)
+            continue;
+        long bins = define_value(v, "BINS", -1);
+        sb_bin_dist dist = strstr(v->name, "-skewed") ? SB_BINS_SKEWED : SB_BINS_UNIFORM;
+        char stem[48];
+        snprintf(stem, sizeof stem, "-b%ld-%s", bins, sb_bin_dist_name(dist));
+        assert_non_null(strstr(v->name, stem));
+        int bases = 0;
+        for (int j = 0; j < n; j++)
+            bases += vs[j].group == v->group && vs[j].baseline &&
+                     strncmp(vs[j].name, "global-", 7) == 0 && strstr(vs[j].name, stem);
+        assert_int_equal(bases, 1);
+        sb_device_info dev = small_device();
+        char why[256];
+        if (e->fits(v, &dev, why, sizeof why))
+            continue;
+        sb_prediction pred[SB_MAX_PATTERNS];
+        sb_plan plan = plan_of(e, v, 3000, 1, pred);
+        assert_int_equal(plan.pattern[0].space, SB_SPACE_GLOBAL);
+        assert_double_equal(pred[0].efficiency, 1.0, 0);
+        double per_input = figure_of(&plan, "global_atomics_per_input");
+        if (strncmp(v->name, "thread-", 7) == 0) {
+            assert_int_equal(plan.pattern[1].space, SB_SPACE_SHARED);
+            assert_int_equal(pred[1].ways, 1);
+            assert_double_equal(figure_of(&plan, "bank_ways"), 1.0, 0);
+            assert_double_equal(figure_of(&plan, "same_address_per_warp"), 1.0, 0);
+        } else {
+            assert_double_equal(figure_of(&plan, "same_address_per_warp"),
+                                sb_atomic_same_address(bins, dist), 1e-12);
+        }
+        if (strncmp(v->name, "global-", 7) == 0)
+            assert_double_equal(per_input, 1.0, 0);
+        else
+            assert_true(per_input > 0 && per_input < 1.0);
+        if (dist == SB_BINS_SKEWED)
+            assert_true(strncmp(v->name, "thread-", 7) == 0 ||
+                        figure_of(&plan, "same_address_per_warp") == 32.0);
+    }
+    free(vs);
+}
+
+/* 48 KiB of shared memory per block holds every private copy but the
+ * per-block one of 65536 bins (256 KiB); the plan refuses it too, and a
+ * device that does not say its shared memory is not second-guessed. */
+static void histogram_left_out_where_shared_memory_is_short(void **state)
+{
+    (void)state;
+    const sb_experiment *e = experiment("histogram");
+    int n, refused = 0;
+    sb_variant *vs = variants_of(e, &n);
+    sb_device_info dev = small_device(), unknown = small_device();
+    unknown.local_mem_bytes = 0;
+    for (int i = 0; i < n; i++) {
+        char why[256] = "";
+        int big = strstr(vs[i].name, "shared") && strstr(vs[i].name, "-b65536-");
+        assert_int_equal(e->fits(&vs[i], &dev, why, sizeof why) != 0, big);
+        assert_int_equal(e->fits(&vs[i], &unknown, why, sizeof why), 0);
+        if (!big)
+            continue;
+        refused++;
+        assert_non_null(strstr(why, "262148 bytes of shared memory per block"));
+        sb_problem p = {100, 1};
+        void *host = NULL;
+        sb_plan plan;
+        memset(&plan, 0, sizeof plan);
+        assert_int_equal(e->prepare(&p, 1, &host, why, sizeof why), 0);
+        assert_int_not_equal(e->plan(host, &p, &vs[i], &dev, &plan, why, sizeof why), 0);
+        e->release(host);
+    }
+    assert_int_equal(refused, 4); /* shared and shared_coarse, uniform and skewed */
+    free(vs);
+}
+
+/* The sum: one global atomic per input on one address against one per
+ * block of 256 threads (of 32 inputs each when coarsened). */
+static void sum_plans_carry_the_atomics_model(void **state)
+{
+    (void)state;
+    const sb_experiment *e = experiment("sum");
+    int n;
+    sb_variant *vs = variants_of(e, &n);
+    sb_prediction pred[SB_MAX_PATTERNS];
+    sb_plan g = plan_of(e, find(vs, n, "global"), 3000, 1, pred);
+    assert_double_equal(figure_of(&g, "same_address_per_warp"), 32.0, 0);
+    assert_double_equal(figure_of(&g, "global_atomics_per_input"), 1.0, 0);
+    /* 3000 inputs: 12 blocks of 256, or one block of 32 x 256. */
+    sb_plan b = plan_of(e, find(vs, n, "block"), 3000, 1, pred);
+    assert_double_equal(figure_of(&b, "global_atomics_per_input"), 12.0 / 3000, 1e-15);
+    assert_int_equal(pred[1].ways, 1);
+    sb_plan c = plan_of(e, find(vs, n, "block_coarse"), 3000, 1, pred);
+    assert_double_equal(figure_of(&c, "global_atomics_per_input"), 1.0 / 3000, 1e-15);
+    c = plan_of(e, find(vs, n, "block_coarse"), 8192, 4, pred);
+    assert_double_equal(figure_of(&c, "global_atomics_per_input"), 1.0 / 8192, 1e-15);
+    assert_true(find(vs, n, "global")->baseline);
+    free(vs);
+}
+
 /* ---- the PTX of the shared kernels ------------------------------------- */
 
 /* Occurrences of `what` in [from, to). */
@@ -520,6 +646,9 @@ int main(void)
         cmocka_unit_test(shared_broadcast_and_same_bank),
         cmocka_unit_test(shared_patterns_match_defines),
         cmocka_unit_test(one_clean_baseline_per_group),
+        cmocka_unit_test(histogram_plans_carry_the_atomics_model),
+        cmocka_unit_test(histogram_left_out_where_shared_memory_is_short),
+        cmocka_unit_test(sum_plans_carry_the_atomics_model),
         cmocka_unit_test(shared_ptx_keeps_the_repeated_access),
     };
     SB_TEST_MAIN(tests);

@@ -1,8 +1,8 @@
-/* The host references of the tiling, coarsening and occupancy families, with
- * no device: a right answer passes, the poison (a NaN nothing wrote) and a
- * wrong element fail, and the matmul bound sits between float32 rounding
- * and a real error, also where only a sample of rows and columns is
- * checked.  The checks and the input generation run on every thread: with
+/* The host references of the tiling, coarsening, occupancy and
+ * privatisation families, with no device: a right answer passes, the
+ * poison (a NaN nothing wrote) and a wrong element fail, and the matmul
+ * bound sits between float32 rounding and a real error, also where only a
+ * sample of rows and columns is checked.  The checks and the input generation run on every thread: with
  * two elements wrong, the one a serial check meets first is reported, the
  * same way with one thread as with several, and the inputs are one serial
  * stream whatever the thread count. */
@@ -132,6 +132,90 @@ static void stream_family(const sb_experiment *e, const char *variant)
     assert_int_not_equal(e->verify(host, &p, &v, outputs, err, sizeof err), 0);
     assert_non_null(strstr(err, "never written"));
     free(c);
+    e->release(host);
+}
+
+/* The histogram of n words into `bins` (a power of two) bins, counted
+ * here the plain way. */
+static uint32_t *count_bins(const uint32_t *in, long n, long bins)
+{
+    uint32_t *h = calloc((size_t)bins, sizeof *h);
+    for (long i = 0; i < n; i++)
+        h[in[i] & (uint32_t)(bins - 1)]++;
+    return h;
+}
+
+/* A histogram variant's check: the right bins pass; one bin off by one,
+ * a bin never written and a histogram of zeros (one launch alone) fail,
+ * each saying so. */
+static void histogram_check(const char *variant, long bins, int skewed)
+{
+    const sb_experiment *e = experiment("histogram");
+    sb_problem p = {3000, 1};
+    char err[512];
+    void *host = NULL;
+    assert_int_equal(e->prepare(&p, 7, &host, err, sizeof err), 0);
+    sb_variant v = first_variant(e, variant);
+    assert_string_equal(v.name, variant);
+    sb_plan plan;
+    memset(&plan, 0, sizeof plan);
+    sb_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    assert_int_equal(e->plan(host, &p, &v, &dev, &plan, err, sizeof err), 0);
+    assert_int_equal((long)plan.buffer[2].bytes, bins * 4);
+    uint32_t *h = count_bins(plan.buffer[0].init, 3000, bins);
+    if (skewed)
+        assert_int_equal(h[0], 3000); /* every value in one bin */
+    void *outputs[1] = {h};
+    assert_int_equal(e->verify(host, &p, &v, outputs, err, sizeof err), 0);
+    h[bins - 1]++;
+    assert_int_not_equal(e->verify(host, &p, &v, outputs, err, sizeof err), 0);
+    char want[64];
+    snprintf(want, sizeof want, "bin %ld of %ld = ", bins - 1, bins);
+    assert_non_null(strstr(err, want));
+    h[bins - 1] = SB_POISON_WORD;
+    assert_int_not_equal(e->verify(host, &p, &v, outputs, err, sizeof err), 0);
+    assert_non_null(strstr(err, "never written"));
+    memset(h, 0, (size_t)bins * 4);
+    assert_int_not_equal(e->verify(host, &p, &v, outputs, err, sizeof err), 0);
+    assert_non_null(strstr(err, "one launch alone leaves zeros"));
+    free(h);
+    e->release(host);
+}
+
+static void histogram_reference(void **state)
+{
+    (void)state;
+    histogram_check("global-b256-uniform", 256, 0);
+    histogram_check("shared_coarse-b65536-uniform", 65536, 0);
+    histogram_check("thread-b32-skewed", 32, 1);
+    histogram_check("warp-b1-uniform", 1, 0);
+}
+
+/* The sum modulo 2^32, and a wrong one named with the right. */
+static void sum_reference(void **state)
+{
+    (void)state;
+    const sb_experiment *e = experiment("sum");
+    sb_problem p = {5000, 1};
+    char err[512];
+    void *host = NULL;
+    assert_int_equal(e->prepare(&p, 3, &host, err, sizeof err), 0);
+    sb_variant v = first_variant(e, "block_coarse");
+    sb_plan plan;
+    memset(&plan, 0, sizeof plan);
+    sb_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    assert_int_equal(e->plan(host, &p, &v, &dev, &plan, err, sizeof err), 0);
+    const uint32_t *in = plan.buffer[0].init;
+    uint32_t total = 0;
+    for (int i = 0; i < 5000; i++)
+        total += in[i];
+    void *outputs[1] = {&total};
+    assert_int_equal(e->verify(host, &p, &v, outputs, err, sizeof err), 0);
+    total ^= 1u << 31;
+    assert_int_not_equal(e->verify(host, &p, &v, outputs, err, sizeof err), 0);
+    assert_non_null(strstr(err, "(modulo 2^32)"));
     e->release(host);
 }
 
@@ -398,6 +482,7 @@ int main(void)
         cmocka_unit_test(matmul_full_check),   cmocka_unit_test(matmul_sampled_check),
         cmocka_unit_test(vecadd_reference),    cmocka_unit_test(occupancy_reference),
         cmocka_unit_test(occupancy_grid),
+        cmocka_unit_test(histogram_reference),   cmocka_unit_test(sum_reference),
         cmocka_unit_test(transpose_first_in_block_order),
         cmocka_unit_test(global_stride_first_in_dense_order),
         cmocka_unit_test(shared_first_in_thread_order),

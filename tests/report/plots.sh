@@ -6,14 +6,15 @@
 # clock x 128 FP32 lanes x 2 for the H200 run, and numbered points with a
 # key instead of names; the transpose bars their copy roof and shares;
 # the HTML of a PoCL run is well-formed and says in one sentence why it
-# has no charts when GNUPLOT is empty; and gnuplot, where present, renders
-# every script without a word on stderr.  TAP output.
+# has no charts when GNUPLOT is empty; the histogram of a PoCL run its
+# throughput against bins; and gnuplot, where present, renders every script
+# without a word on stderr.  TAP output.
 SB=${SIMTBENCH:-./simtbench}
 src=${srcdir:-.}
 n=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-TESTS=10
+TESTS=12
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
@@ -133,6 +134,30 @@ else
         GNUPLOT=$(command -v gnuplot) "$SB" report -f html "$tmp/pocl.json" >"$tmp/charts.html" 2>/dev/null
         check "HTML of a PoCL run with gnuplot: charts inline, still well-formed, no note" \
             'grep -q "<svg" "$tmp/charts.html" && balanced "$tmp/charts.html" && ! grep -q "No charts" "$tmp/charts.html"'
+    else
+        skip "no gnuplot"
+    fi
+fi
+
+# The histogram's plot of a PoCL run: bins on a log axis with a tic per
+# bin count, input GB/s and bin updates per ns with their units, a title
+# per series, and gnuplot renders it without a word on stderr.
+if ! "$SB" --list 2>/dev/null | grep -q "^  opencl   available"; then
+    skip "no OpenCL device"
+    skip "no OpenCL device"
+else
+    GNUPLOT= "$SB" --backend opencl --experiment histogram --size 3000x1 --reps 2 --quiet \
+        --plot "$tmp/hist" >/dev/null 2>&1
+    h="$tmp/hist/histogram-bins.gp"
+    check "histogram: throughput against bins, log x, both axes in units, every series titled once" \
+        '[ -s "$h" ] && [ -z "$(twice "$h")" ] && grep -q "^set logscale x 2" "$h" &&
+         grep -q "^set xtics (1, 32, 256, 4096, 65536)" "$h" && grep -q "^set ylabel .*GB/s" "$h" &&
+         grep -q "^set y2label .bin updates per ns" "$h" &&
+         [ "$(series "$h" | grep -c "with linespoints .*title .opencl, [a-z_]*, \(uniform\|skewed\).")" -eq 10 ]'
+    if command -v gnuplot >/dev/null 2>&1; then
+        (cd "$tmp/hist" && gnuplot histogram-bins.gp >/dev/null 2>err)
+        check "histogram: gnuplot renders the bins plot without a warning" \
+            '[ -s "$tmp/hist/histogram-bins.png" ] && [ ! -s "$tmp/hist/err" ]'
     else
         skip "no gnuplot"
     fi

@@ -1,9 +1,10 @@
 /* Plots chosen from result records alone: a global stride sweep gives a
  * bandwidth plot with the model's curve, a shared one a conflict plot with
- * the predicted ways, GFLOP/s with an intensity a roofline, anything else
- * bars; without gnuplot the data and scripts are written and the user is
- * told, with it PNG and SVG appear; a gnuplot that fails, or writes its
- * images short, is an error that keeps the images there were. */
+ * the predicted ways, GFLOP/s with an intensity a roofline, a histogram's
+ * bin counts throughput against bins, anything else bars; without gnuplot
+ * the data and scripts are written and the user is told, with it PNG and
+ * SVG appear; a gnuplot that fails, or writes its images short, is an
+ * error that keeps the images there were. */
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -196,6 +197,84 @@ static void chooses_plots_from_records(void **state)
     sb_run_free(&run);
 }
 
+/* The style given in the plot command to the series titled `title`:
+   the text between "with linespoints" and its title. */
+static void style_of(const char *gp, const char *title, char *buf, size_t n)
+{
+    char want[128];
+    snprintf(want, sizeof want, " title '%s'", title);
+    const char *t = strstr(gp, want);
+    assert_non_null(t);
+    const char *w = t;
+    while (w > gp && strncmp(w, "with linespoints", 16) != 0)
+        w--;
+    assert_true(w > gp);
+    snprintf(buf, n, "%.*s", (int)(t - w), w);
+}
+
+/* A histogram's variants, METHOD-bBINS-DIST, on two devices: one series a
+ * device, method and distribution, by bins on a log axis, the bin updates
+ * per ns on the right; a colour per method, dashes per distribution, a
+ * point shape per device; a variant at one bin count is no series. */
+static void histogram_bins_sweep(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    run.nresults = 0;
+    static const char *const methods[] = {"global", "shared_coarse"};
+    static const char *const dists[] = {"uniform", "skewed"};
+    static const long bins[] = {1, 32, 4096};
+    for (int slot = 0; slot < 2; slot++) {
+        add(&run, slot, "histogram", "memcpy", "(API copy)", "GB/s", 0.001, NULL);
+        for (int d = 0; d < 2; d++)
+            for (int m = 0; m < 2; m++)
+                for (int b = 0; b < 3; b++) {
+                    char v[48];
+                    snprintf(v, sizeof v, "%s-b%ld-%s", methods[m], bins[b], dists[d]);
+                    add(&run, slot, "histogram", v, "hist", "GB/s", 0.1 * (m + 1) * (b + 1), NULL);
+                }
+        add(&run, slot, "histogram", "thread-b32-uniform", "hist_thread", "GB/s", 0.5, NULL);
+    }
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    sb_plot_list list;
+    char err[256];
+    assert_int_equal(sb_plot_write(&a, dir, &list, err, sizeof err), 0);
+    assert_int_equal(list.n, 1);
+    assert_string_equal(list.name[0], "histogram-bins");
+    char *gp = slurp("histogram-bins.gp");
+    assert_non_null(strstr(gp, "set title 'histogram: throughput against bins"));
+    assert_non_null(strstr(gp, "set logscale x 2\nset logscale y 10\nset xtics (1, 32, 4096)\n"));
+    assert_non_null(strstr(gp, "set xlabel 'bins (log scale)'"));
+    assert_non_null(strstr(gp, "set ylabel 'input throughput (GB/s, log scale)'"));
+    assert_non_null(strstr(gp, "set y2label 'bin updates per ns (one per 4-byte input)'"));
+    /* The right axis is the left one over 4: 10 GB/s at 0.1 ms to 1.67
+       at 0.6 ms, widened by 1.5 either way. */
+    assert_non_null(strstr(gp, "set yrange [1.11111:15]"));
+    assert_non_null(strstr(gp, "set y2range [0.277778:3.75]"));
+    assert_null(strstr(gp, "thread"));
+    assert_null(strstr(gp, "memcpy"));
+    char a1[160], a2[160], b1[160], c1[160];
+    style_of(gp, "cuda, global, uniform", a1, sizeof a1);
+    style_of(gp, "cuda, global, skewed", a2, sizeof a2);
+    style_of(gp, "opencl, global, uniform", b1, sizeof b1);
+    style_of(gp, "cuda, shared_coarse, uniform", c1, sizeof c1);
+    assert_non_null(strstr(a1, " dt 1 ") && strstr(a2, " dt 2 "));
+    assert_string_not_equal(a1, b1); /* another point shape on the other device */
+    assert_string_equal(strstr(a1, "lc rgb"), strstr(b1, "lc rgb"));
+    assert_string_equal(strstr(a1, "lc rgb"), strstr(a2, "lc rgb"));
+    assert_string_not_equal(strstr(a1, "lc rgb"), strstr(c1, "lc rgb"));
+    free(gp);
+    char *dat = slurp("histogram-bins.dat");
+    assert_non_null(strstr(dat, "# cuda, shared_coarse, skewed\n1 5 1.25\n32 2.5 0.625\n"
+                                "4096 1.66667 0.416667\n"));
+    assert_non_null(strstr(dat, "# opencl, global, uniform\n1 10 2.5\n"));
+    free(dat);
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
 static void without_gnuplot_a_note(void **state)
 {
     (void)state;
@@ -341,6 +420,7 @@ int main(void)
         return sb_test_skip_all("cannot create a temporary directory");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(chooses_plots_from_records),
+        cmocka_unit_test(histogram_bins_sweep),
         cmocka_unit_test(without_gnuplot_a_note),
         cmocka_unit_test(with_gnuplot_png_and_svg),
         cmocka_unit_test(unwritable_dir_is_an_error),

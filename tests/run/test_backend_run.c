@@ -2,7 +2,8 @@
  * every default variant and a sample of the rest), run and verified on
  * one backend (TEST_BACKEND) at the experiment's test sizes; and the timing
  * loop over several batches, with and without the backend's batching, for
- * each kind of timed operation.  Built twice: for OpenCL it runs on PoCL in
+ * each kind of timed operation; and a variant too big for the device left
+ * out while the rest runs.  Built twice: for OpenCL it runs on PoCL in
  * CI; for CUDA it needs a GPU and is skipped, with the reason, where there
  * is none. */
 #include "test_util.h"
@@ -145,6 +146,36 @@ static void many_reps_after_warm_up(void **state)
     sb_run_free(&run);
 }
 
+/* A variant its experiment says does not fit the device is left out,
+ * unbuilt, and the run goes on: the histogram's per-block copy of 65536
+ * bins on a device that gives a block 48 KiB, beside the global atomics
+ * at the same size, which run and verify. */
+static void unfit_variant_left_out(void **state)
+{
+    (void)state;
+    sb_session s = session;
+    s.info.local_mem_bytes = 48 * 1024;
+    const sb_experiment *e = NULL;
+    assert_int_equal(sb_catalogue_select("histogram", &e, 1), 1);
+    sb_options o;
+    sb_options_defaults(&o);
+    const char *names[] = {"shared-b65536-uniform", "global-b65536-uniform"};
+    o.nvariants = 2;
+    for (int i = 0; i < o.nvariants; i++)
+        snprintf(o.variants[i], sizeof o.variants[i], "%s", names[i]);
+    o.reps = 2;
+    o.warmup = 0;
+    o.quiet = 1;
+    o.rows = 1000;
+    o.cols = 1;
+    sb_run run;
+    assert_int_equal(run_pipeline(&o, &s, e, &run), SB_EXIT_OK);
+    assert_int_equal((int)run.nresults, 1);
+    assert_string_equal(run.results[0].variant, "global-b65536-uniform");
+    assert_true(run.results[0].verified);
+    sb_run_free(&run);
+}
+
 /* What the compiler allocated for a kernel that declares 1 KiB of shared
  * memory: at least that much shared, no negative private size, and
  * registers where the API says them (CUDA; OpenCL only on NVIDIA, from
@@ -211,7 +242,7 @@ int main(void)
     if (sb_session_open(&session, &req, &scratch, err, sizeof err))
         return sb_test_skip_all(err);
 
-    struct CMUnitTest tests[MAX_CASES + 3];
+    struct CMUnitTest tests[MAX_CASES + 4];
     int n = 0, ncases = 0;
     /* The backend's own vtable, then the same as a module without
        batch_begin and batch_end would load: the one-at-a-time path the
@@ -231,6 +262,8 @@ int main(void)
                                      many_reps_after_warm_up, NULL, NULL, NULL};
     tests[n++] = (struct CMUnitTest){TEST_BACKEND " 600 reps after a timed warm-up, one at a "
                                      "time", many_reps_after_warm_up, NULL, NULL, &unbatched};
+    tests[n++] = (struct CMUnitTest){TEST_BACKEND " a variant that does not fit is left out",
+                                     unfit_variant_left_out, NULL, NULL, NULL};
     for (int i = 0; i < sb_catalogue_count(); i++) {
         const sb_experiment *e = sb_catalogue_get(i);
         char sizes[256];
