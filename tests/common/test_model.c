@@ -1072,6 +1072,55 @@ static void cli_errors(void **state)
     assert_non_null(strstr(c.out, "broadcast, 1 wavefront"));
 }
 
+
+/* --variant: every access of a variant's kernel, planned without a
+   device, and the totals with the counters they are held against. */
+static void cli_variant_totals(void **state)
+{
+    (void)state;
+    static captured c;
+    RUN(&c, "--variant", "global_perm/w4-random1-spread-load", "--size", "256x128");
+    assert_int_equal(c.rc, 0);
+    assert_string_equal(c.err, "");
+    assert_non_null(strstr(c.out, "# global_perm/w4-random1-spread-load at 256x128"));
+    assert_non_null(strstr(c.out, "lane table"));
+    assert_non_null(strstr(c.out, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+    const char *ratio = strstr(c.out, "global_ld_sectors_per_request");
+    assert_non_null(ratio);
+    assert_true(strtod(ratio + strlen("global_ld_sectors_per_request"), NULL) == 26.4);
+    RUN(&c, "--variant", "shared_tile/32x32-column-load", "--size", "1x300", "--format", "json");
+    assert_int_equal(c.rc, 0);
+    assert_non_null(strstr(c.out, "\"totals\": {"));
+    assert_non_null(strstr(c.out, "\"kind\": \"load\", \"requests\": 16384, \"studied\": true"));
+    assert_non_null(strstr(c.out, "\"shared_ld_wavefronts_per_request\": 32"));
+    assert_non_null(strstr(c.out, "\"global_ld_sectors_per_request\": 4,"));
+    RUN(&c, "--space", "global", "--active", "9");
+    assert_int_equal(c.rc, 0);
+    assert_non_null(strstr(c.out, "first 9 lanes"));
+    assert_non_null(strstr(c.out, "2 sectors/req, 56.2% used")); /* 36 of 64 bytes */
+    static const char *const expect[] = {
+        "--variant must be EXPERIMENT/VARIANT", "no experiment 'nosuch'",
+        "transpose has no variant 'nosuch'", "transpose/memcpy runs no kernel of ours",
+        "--variant takes its accesses from the variant", "--size and --units need --variant",
+        "--active must be 1..32 lanes",
+    };
+    for (int i = 0; i < 7; i++) {
+        switch (i) {
+        case 0: RUN(&c, "--variant", "transpose"); break;
+        case 1: RUN(&c, "--variant", "nosuch/x"); break;
+        case 2: RUN(&c, "--variant", "transpose/nosuch"); break;
+        case 3: RUN(&c, "--variant", "transpose/memcpy"); break;
+        case 4: RUN(&c, "--variant", "transpose/tiled", "--stride", "2"); break;
+        case 5: RUN(&c, "--size", "64"); break;
+        default: RUN(&c, "--active", "0"); break;
+        }
+        assert_int_equal(c.rc, 2);
+        assert_string_equal(c.out, "");
+        assert_int_equal(count_lines(c.err), 1);
+        assert_non_null(strstr(c.err, expect[i]));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1115,6 +1164,7 @@ int main(void)
         cmocka_unit_test(cli_sweep_and_json),
         cmocka_unit_test(cli_tile_both_walks_and_lanes),
         cmocka_unit_test(cli_errors),
+        cmocka_unit_test(cli_variant_totals),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, NULL, NULL);
