@@ -104,9 +104,30 @@ static void declared_of(const sb_experiment *e, const sb_variant *v, declared *d
     }
 }
 
+/* Kernels already compiled: experiments of one source share variants
+   (global_stride's w4-s1-load is global_offset's w4-k0-load), and NVRTC
+   is the slow part of this test. */
+#define MAX_COMPILED 256
+static struct {
+    char key[SB_MAX_DEFINES * 40 + 64];
+    int count[KINDS], generic;
+} compiled[MAX_COMPILED];
+static int ncompiled;
+
 /* The variant's kernel through NVRTC: its memory instructions by kind. */
-static void ptx_of(const char *source, const sb_variant *v, int count[KINDS], int *generic)
+static void ptx_of(const char *file, const char *source, const sb_variant *v, int count[KINDS],
+                   int *generic)
 {
+    char key[sizeof compiled[0].key];
+    size_t used = (size_t)snprintf(key, sizeof key, "%s %s", file, v->kernel);
+    for (int i = 0; i < v->ndefines && used < sizeof key; i++)
+        used += (size_t)snprintf(key + used, sizeof key - used, " %s", v->defines[i]);
+    for (int i = 0; i < ncompiled; i++)
+        if (strcmp(compiled[i].key, key) == 0) {
+            memcpy(count, compiled[i].count, KINDS * sizeof *count);
+            *generic = compiled[i].generic;
+            return;
+        }
     const char *defs[SB_MAX_DEFINES];
     for (int i = 0; i < v->ndefines; i++)
         defs[i] = v->defines[i];
@@ -125,6 +146,11 @@ static void ptx_of(const char *source, const sb_variant *v, int count[KINDS], in
             count[k] += s.kind[i].count;
         *generic += k == -2 ? s.kind[i].count : 0;
     }
+    if (ncompiled < MAX_COMPILED) {
+        snprintf(compiled[ncompiled].key, sizeof compiled[ncompiled].key, "%s", key);
+        memcpy(compiled[ncompiled].count, count, KINDS * sizeof *count);
+        compiled[ncompiled++].generic = *generic;
+    }
 }
 
 /* One variant's PTX against its declarations; what differs, appended to
@@ -134,7 +160,7 @@ static int compare(const sb_experiment *e, const sb_variant *v, const char *sour
 {
     int count[KINDS], generic, bad = 0;
     declared d;
-    ptx_of(source, v, count, &generic);
+    ptx_of(e->source, source, v, count, &generic);
     declared_of(e, v, &d);
     size_t used = strlen(why);
     if (generic && used < n)
