@@ -597,7 +597,8 @@ static int walk_plan(void *host, const sb_problem *p, const sb_variant *v,
     plan->bytes = (double)bytes + (double)p->cols * 4.0;
     /* Each warp's request: 32 neighbouring words, or 32 words a row of the
        transposed view (`rows` words) apart, once per word of the walk;
-       then the sum's store. */
+       then the sum's store.  A row walk's requests start on a sector where
+       cols is a multiple of 8, as the default sizes' are. */
     global_knobs a = access_default(4);
     a.stride = knobs_of(v).walk == WALK_ROW ? 1 : (int)p->rows;
     sb_plan_declare_walk(plan, &(sb_access){"load", SB_ACCESS_LOAD, pattern_of(&a), 0,

@@ -385,7 +385,11 @@ static void declare_smem(sb_plan *plan, const matmul_knobs *k, double warp_phase
  * are made by the threads whose element lies inside the matrix (the others
  * take 0), and every block row or column re-reads its operand: a once per
  * block column, b once per block row (the redundancy tiling and
- * coarsening cut).  b's columns (colmajor) come as rows of bt. */
+ * coarsening cut).  b's columns (colmajor) come as rows of bt.  A warp's
+ * request is declared as the first tile's: where a matrix row is not a
+ * whole number of sectors long the others start elsewhere in their sector
+ * and may cost one more (the requests are exact; square sizes that are
+ * multiples of 8 have no such rows). */
 static void declare_accesses(const matmul_host *h, const matmul_knobs *k, sb_plan *plan)
 {
     int t = k->tile, c = k->coarse;

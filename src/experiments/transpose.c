@@ -307,7 +307,11 @@ static sb_pattern tile_walk(const transpose_knobs *k, sb_walk walk)
 /* The tile kernels: every access walks a's rows or c's rows by warps of
  * 32 threads of one thread row (tiles are 32 or 64 wide), the last warp
  * of a row partial where the row is not a multiple of 32.  The tile's
- * second half (64-wide tiles) sits in the banks as its first does. */
+ * second half (64-wide tiles) sits in the banks as its first does.  Each
+ * row is declared as starting on a sector: where a row of the matrix is
+ * not a whole number of sectors long, the rows that do not start on one
+ * cost a sector a request more than declared (the requests are exact;
+ * the default sizes have no such rows). */
 static void declare_tiles(const sb_problem *p, const transpose_knobs *k, int per_thread,
                           sb_plan *d)
 {
