@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 /* Bumped whenever the struct below changes layout or meaning. */
-#define SB_BACKEND_ABI 7
+#define SB_BACKEND_ABI 8
 #define SB_BACKEND_SYMBOL "simtbench_backend"
 
 /* The most operations one batch (batch_begin) may hold. */
@@ -86,6 +86,31 @@ typedef struct sb_kernel_resources {
                            spills included */
 } sb_kernel_resources;
 
+/* The hardware counts a profiled launch can give, in the frontend's terms;
+ * each backend maps them onto its API's metrics (on NVIDIA, CUPTI's range
+ * profiler: doc/simtbench.1 lists the metric of each).  Counts are totals
+ * over the launch; the last three are a percentage, a percentage and a
+ * ratio.  A count the device does not give is NaN. */
+typedef enum sb_counter {
+    SB_COUNTER_GLOBAL_LD_REQUESTS,   /* warp-level global load requests */
+    SB_COUNTER_GLOBAL_ST_REQUESTS,   /* warp-level global store requests */
+    SB_COUNTER_GLOBAL_LD_SECTORS,    /* 32-byte sectors those loads touched */
+    SB_COUNTER_GLOBAL_ST_SECTORS,    /* 32-byte sectors those stores touched */
+    SB_COUNTER_GLOBAL_ATOM_REQUESTS, /* warp-level global atomics and reductions */
+    SB_COUNTER_SHARED_LD_REQUESTS,   /* warp-level shared-memory load instructions */
+    SB_COUNTER_SHARED_ST_REQUESTS,   /* warp-level shared-memory store instructions */
+    SB_COUNTER_SHARED_LD_WAVEFRONTS, /* passes the shared loads took */
+    SB_COUNTER_SHARED_ST_WAVEFRONTS, /* passes the shared stores took */
+    SB_COUNTER_SHARED_LD_CONFLICTS,  /* bank conflicts of the shared loads */
+    SB_COUNTER_SHARED_ST_CONFLICTS,  /* bank conflicts of the shared stores */
+    SB_COUNTER_DRAM_READ_BYTES,
+    SB_COUNTER_DRAM_WRITE_BYTES,
+    SB_COUNTER_L2_HIT_PCT,           /* sectors that hit in L2, per cent */
+    SB_COUNTER_WARPS_ACTIVE_PCT,     /* active warps, per cent of the peak, while active */
+    SB_COUNTER_THREADS_PER_INST,     /* threads executing per warp instruction: 32 uniform */
+    SB_COUNTER_COUNT
+} sb_counter;
+
 /* Launch geometry: grid counted in blocks (work-groups), not threads. */
 typedef struct sb_launch {
     unsigned grid[3];
@@ -93,8 +118,8 @@ typedef struct sb_launch {
 } sb_launch;
 
 /* The optional entries (compile_offline, occupancy, kernel_resources,
- * vendor_transpose, batch_begin and batch_end, memory, fill, host_alloc and
- * host_free) may be NULL in a
+ * vendor_transpose, batch_begin and batch_end, memory, fill, host_alloc,
+ * host_free, launch_counted and clocks) may be NULL in a
  * module, as each one's comment says; the frontend's registry fills every
  * NULL one with a default when it loads the module, so that the rest of
  * the frontend calls the vtable without testing for NULL.  Every other
@@ -205,6 +230,24 @@ typedef struct sb_backend {
        CL_DEVICE_GLOBAL_MEM_SIZE).  Non-zero with last_error() when the
        query failed; both then 0.  NULL where the backend cannot tell. */
     int (*memory)(sb_device *dev, uint64_t *free_bytes, uint64_t *total_bytes);
+
+    /* One launch of k, profiled by the API's profiler and never timed:
+       waits, and fills counts[0..SB_COUNTER_COUNT) (NaN for each the
+       device does not give).  The profiler may replay the kernel and
+       restore its memory between passes, so the launch's effect is one
+       launch's.  Non-zero with last_error() when the counters cannot be
+       had (no profiler library, no permission, a device it does not
+       support): the reason, for the report.  NULL where the backend has
+       no counters at all.  Not called inside a batch. */
+    int (*launch_counted)(sb_kernel *k, const sb_launch *geometry, const sb_arg *args, int nargs,
+                          double *counts);
+
+    /* The device's SM and memory clocks now, in MHz, as the driver's
+       management library reports them (NVML on NVIDIA): the provenance of
+       a run records them at its start and its end.  Non-zero with
+       last_error() when they cannot be had (the reason, for the report).
+       NULL where the backend has no way to ask. */
+    int (*clocks)(sb_device *dev, int *sm_mhz, int *mem_mhz);
 } sb_backend;
 
 #endif

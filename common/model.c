@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 sb_pattern sb_pattern_default(void)
 {
@@ -607,6 +608,14 @@ static const sb_access_totals_field totals_fields[] = {
 const sb_access_totals_field *sb_access_totals_field_at(size_t i)
 {
     return i < sizeof totals_fields / sizeof totals_fields[0] ? &totals_fields[i] : NULL;
+}
+
+const sb_access_totals_field *sb_access_totals_field_named(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof totals_fields / sizeof totals_fields[0]; i++)
+        if (strcmp(totals_fields[i].name, name) == 0)
+            return &totals_fields[i];
+    return NULL;
 }
 
 double sb_access_totals_value(const sb_access_totals *t, const sb_access_totals_field *f)

@@ -216,6 +216,10 @@ void sb_access_totals_ratios(sb_access_totals *t);
 /* The i-th field of sb_access_totals, or NULL past the last one. */
 const sb_access_totals_field *sb_access_totals_field_at(size_t i);
 
+/* The field called `name` ("global_ld_sectors": the key the counters of
+   a profiled launch use too), or NULL. */
+const sb_access_totals_field *sb_access_totals_field_named(const char *name);
+
 /* The value of one field of the totals. */
 double sb_access_totals_value(const sb_access_totals *t, const sb_access_totals_field *f);
 

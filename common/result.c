@@ -79,3 +79,48 @@ int sb_size_kind_parse(const char *name, sb_size_kind *k)
         }
     return -1;
 }
+
+int sb_figure_add(sb_figure *figs, int *n, const char *name, double value, const char *unit)
+{
+    if (*n >= SB_MAX_FIGURES || !name[0] || strlen(name) >= sizeof figs->name ||
+        strlen(unit) >= sizeof figs->unit)
+        return -1;
+    sb_figure *f = &figs[(*n)++];
+    memset(f, 0, sizeof *f);
+    memcpy(f->name, name, strlen(name));
+    memcpy(f->unit, unit, strlen(unit));
+    f->value = value;
+    return 0;
+}
+
+static const char *const counter_keys[SB_COUNTER_COUNT] = {
+    [SB_COUNTER_GLOBAL_LD_REQUESTS] = "global_ld_requests",
+    [SB_COUNTER_GLOBAL_ST_REQUESTS] = "global_st_requests",
+    [SB_COUNTER_GLOBAL_LD_SECTORS] = "global_ld_sectors",
+    [SB_COUNTER_GLOBAL_ST_SECTORS] = "global_st_sectors",
+    [SB_COUNTER_GLOBAL_ATOM_REQUESTS] = "global_atom_requests",
+    [SB_COUNTER_SHARED_LD_REQUESTS] = "shared_ld_requests",
+    [SB_COUNTER_SHARED_ST_REQUESTS] = "shared_st_requests",
+    [SB_COUNTER_SHARED_LD_WAVEFRONTS] = "shared_ld_wavefronts",
+    [SB_COUNTER_SHARED_ST_WAVEFRONTS] = "shared_st_wavefronts",
+    [SB_COUNTER_SHARED_LD_CONFLICTS] = "shared_ld_conflicts",
+    [SB_COUNTER_SHARED_ST_CONFLICTS] = "shared_st_conflicts",
+    [SB_COUNTER_DRAM_READ_BYTES] = "dram_read_bytes",
+    [SB_COUNTER_DRAM_WRITE_BYTES] = "dram_write_bytes",
+    [SB_COUNTER_L2_HIT_PCT] = "l2_hit_pct",
+    [SB_COUNTER_WARPS_ACTIVE_PCT] = "warps_active_pct",
+    [SB_COUNTER_THREADS_PER_INST] = "threads_per_inst",
+};
+
+const char *sb_counter_key(int c)
+{
+    return c >= 0 && c < SB_COUNTER_COUNT ? counter_keys[c] : NULL;
+}
+
+int sb_counter_parse(const char *name)
+{
+    for (int c = 0; c < SB_COUNTER_COUNT; c++)
+        if (strcmp(counter_keys[c], name) == 0)
+            return c;
+    return -1;
+}

@@ -49,6 +49,25 @@ const char *sb_size_kind_name(sb_size_kind k);
 /* The kind the word names; 0, or -1 for another word (and for ""). */
 int sb_size_kind_parse(const char *name, sb_size_kind *k);
 
+/* The most model figures a result holds beside its access patterns. */
+#define SB_MAX_FIGURES 6
+
+/* A figure a family's model (or the analysis) derives where the access
+ * model of model.h has nothing to say: the paths a warp executes, the
+ * slowdown predicted, same-address atomics per warp instruction, a
+ * latency in cycles.  The name is a key for data ("paths_per_warp",
+ * snake case), the unit a word for people ("x", "ns", "cycles"; "" for a
+ * count). */
+typedef struct sb_figure {
+    char name[32];
+    char unit[12];
+    double value;
+} sb_figure;
+
+/* Append a figure to figs[0..*n) unless SB_MAX_FIGURES are there already;
+ * 0, or -1 when full or the name or unit does not fit (nothing added). */
+int sb_figure_add(sb_figure *figs, int *n, const char *name, double value, const char *unit);
+
 typedef struct sb_result {
     char backend[16];
     int device_slot;         /* index into sb_run.devices */
@@ -104,6 +123,13 @@ typedef struct sb_result {
     int pattern_extra[SB_MAX_PATTERNS];
     sb_access_totals totals;  /* the model's per-launch totals over every access */
     int has_totals;           /* 1 where totals holds them (requests known) */
+    int counted;             /* 1: counts[] hold the hardware's counts of one profiled
+                                launch (--counters); 0: none, counters_note says why
+                                where they were asked for */
+    double counts[SB_COUNTER_COUNT]; /* backend.h's sb_counter order; NaN: not counted */
+    char counters_note[200];
+    int nfigures;            /* the family's model figures beyond the patterns */
+    sb_figure figure[SB_MAX_FIGURES];
     int verified;            /* 1: the output matched the host reference */
     double host_ms;          /* wall time of the whole variant: transfers, launches, checks */
     double verify_ms;        /* the part of host_ms that reads the verified launch's outputs
@@ -119,6 +145,11 @@ typedef struct sb_run_device {
     sb_device_info info;
     double memcpy_gbs;       /* the API's own device copy in this run; 0 if not measured */
     double copy_gbs;         /* the copy kernel in this run; 0 if not measured */
+    /* The SM and memory clocks in MHz at the run's start and end, as the
+       driver's management library said (backend.h's clocks); 0 unknown,
+       and then clocks_note says why where it was asked. */
+    int sm_mhz_start, mem_mhz_start, sm_mhz_end, mem_mhz_end;
+    char clocks_note[200];
 } sb_run_device;
 
 #define SB_RUN_MAX_DEVICES 8
@@ -161,6 +192,13 @@ typedef struct sb_run {
     int nunavailable;
     sb_run_unavailable unavailable[SB_RUN_MAX_DEVICES];
 } sb_run;
+
+/* The key of counter c in data ("global_ld_requests"), NULL outside
+ * 0..SB_COUNTER_COUNT. */
+const char *sb_counter_key(int c);
+
+/* The counter whose key is name, or -1. */
+int sb_counter_parse(const char *name);
 
 /* Append a copy of r to the run, with a copy of its samples (r's stay the
  * caller's); returns 0, or -1 when out of memory (the run unchanged). */

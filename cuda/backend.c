@@ -23,8 +23,10 @@
 
 #include "backend.h"
 #include "batch_rules.h"
+#include "counters.h"
 #include "cuda_api.h"
 #include "lib_search.h"
+#include "nvml_clocks.h"
 #include "nvrtc_cache.h"
 #include "text.h"
 
@@ -59,6 +61,9 @@ struct sb_device {
     double **batch_ms;
     int pool_have;
     sb_cublasHandle_t blas; /* created on the first vendor transpose, bound to stream */
+    int ordinal;            /* the device's index, for CUPTI */
+    sb_cupti *cupti;        /* the profiler, made on the first profiled launch */
+    char cupti_why[1024];   /* why there is none, once that failed */
 };
 
 struct sb_program {
@@ -144,16 +149,23 @@ struct lib_spec {
     const char *env;          /* variable naming the file to open instead of searching */
     const char *const *names; /* the sonames, newest first, NULL-terminated */
     const char *install;      /* what to do when none is found */
+    const char *extra_dir;    /* a folder of its own looked in after the toolkit's, or NULL */
 };
 
 static const char *const nvrtc_names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2",
                                           NULL};
 static const struct lib_spec nvrtc_spec = {"NVRTC", "SIMTBENCH_NVRTC", nvrtc_names,
-                                           "install the CUDA toolkit's NVRTC"};
+                                           "install the CUDA toolkit's NVRTC", NULL};
 static const char *const cublas_names[] = {"libcublas.so.13", "libcublas.so.12",
                                            "libcublas.so.11", NULL};
 static const struct lib_spec cublas_spec = {"cuBLAS", "SIMTBENCH_CUBLAS", cublas_names,
-                                            "install the CUDA toolkit's cuBLAS"};
+                                            "install the CUDA toolkit's cuBLAS", NULL};
+/* The range profiler the counters use came with CUPTI 12.6; an older
+ * libcupti.so.12 is refused by its missing entry points. */
+static const char *const cupti_names[] = {"libcupti.so.13", "libcupti.so.12", NULL};
+static const struct lib_spec cupti_spec = {"CUPTI", "SIMTBENCH_CUPTI", cupti_names,
+                                           "install the CUDA toolkit's CUPTI (12.6 or later)",
+                                           "/usr/local/cuda/extras/CUPTI/lib64"};
 
 /* Looked in after the loader's path, where a toolkit is installed but not
  * registered with the loader: the folder given to configure
@@ -199,6 +211,8 @@ static void describe_search(const struct lib_spec *s, char *out, size_t n)
     for (size_t d = 0; d < NTOOLKIT_DIRS && len < n; d++)
         if (!toolkit_dir_is_repeat(d))
             len += (size_t)snprintf(out + len, n - len, "%s %s", d ? " and" : "", toolkit_dirs[d]);
+    if (s->extra_dir && len < n)
+        snprintf(out + len, n - len, " and %s", s->extra_dir);
 }
 
 /* The library s describes: the file $env names when it is set (and that
@@ -231,6 +245,12 @@ static void *open_versioned(const struct lib_spec *s, char *file, size_t n)
             if (lib)
                 return lib;
         }
+    for (int i = 0; s->extra_dir && s->names[i]; i++) {
+        snprintf(file, n, "%s/%s", s->extra_dir, s->names[i]);
+        void *lib = try_open(file, interesting, sizeof interesting);
+        if (lib)
+            return lib;
+    }
     char looked[400];
     describe_search(s, looked, sizeof looked);
     if (interesting[0])
@@ -392,6 +412,26 @@ static int load_cublas(void)
         }
     }
     return lib_settle(&cublas_lib, lib != NULL);
+}
+
+/* ---- CUPTI, for the hardware counters ---- */
+
+static struct lib_state cupti_lib;
+
+/* Loads CUPTI once, on the first profiled launch; it stays loaded until
+ * exit. */
+static int load_cupti(void)
+{
+    int tried = lib_tried(&cupti_lib);
+    if (tried <= 0)
+        return tried;
+    char file[4096];
+    void *lib = open_versioned(&cupti_spec, file, sizeof file);
+    if (lib && sb_cupti_resolve(lib, file, last, sizeof last)) {
+        dlclose(lib);
+        lib = NULL;
+    }
+    return lib_settle(&cupti_lib, lib != NULL);
 }
 
 static const char *blas_status_name(sb_cublasStatus_t s)
@@ -567,6 +607,7 @@ static void cuda_close(sb_device *d)
             cu.cuStreamSynchronize(d->stream);
         if (d->blas)
             blas.cublasDestroy_v2(d->blas); /* before the stream it is bound to */
+        sb_cupti_close(d->cupti);       /* before the context it profiles */
         if (d->start)
             cu.cuEventDestroy_v2(d->start);
         if (d->stop)
@@ -613,6 +654,7 @@ static int cuda_open(const sb_device_request *req, sb_device **out, sb_device_in
         cuda_close(d);
         return -1;
     }
+    d->ordinal = index;
     d->arch = 10 * attr(d->dev, SB_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) +
               attr(d->dev, SB_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
     *out = d;
@@ -1307,6 +1349,67 @@ static int cuda_vendor_transpose(sb_buffer *dst, sb_buffer *src, int rows, int c
     return end_op(d, ms, what);
 }
 
+/* The device's profiler, made on the first call; a failure is kept, since
+ * a second try would fail the same way. */
+static int device_profiler(sb_device *d)
+{
+    if (d->cupti)
+        return 0;
+    if (d->cupti_why[0] || load_cupti()) {
+        if (!d->cupti_why[0])
+            snprintf(d->cupti_why, sizeof d->cupti_why, "%s", last);
+        set_error("%s", d->cupti_why);
+        return -1;
+    }
+    char why[sizeof last];
+    if (use(d) || sb_cupti_open(d->ctx, d->ordinal, &d->cupti, why, sizeof why)) {
+        snprintf(d->cupti_why, sizeof d->cupti_why, "%s", why);
+        set_error("%s", d->cupti_why);
+        return -1;
+    }
+    return 0;
+}
+
+static int cuda_launch_counted(sb_kernel *k, const sb_launch *g, const sb_arg *args, int nargs,
+                               double *counts)
+{
+    sb_device *d = k->dev;
+    char why[sizeof last];
+    if (d->batch.open) {
+        set_error("kernel %s: a profiled launch inside a batch", k->name);
+        return -1;
+    }
+    if (device_profiler(d))
+        return -1;
+    if (sb_cupti_begin(d->cupti, why, sizeof why)) {
+        set_error("kernel %s: %s", k->name, why);
+        return -1;
+    }
+    int launched = cuda_launch(k, g, args, nargs, NULL);
+    int ended = sb_cupti_end(d->cupti, counts, why, sizeof why);
+    if (launched)
+        return -1; /* the launch's own reason is set */
+    if (ended) {
+        set_error("kernel %s: %s", k->name, why);
+        return -1;
+    }
+    return 0;
+}
+
+/* NVML, through the device's PCI bus id. */
+static int cuda_clocks(sb_device *d, int *sm_mhz, int *mem_mhz)
+{
+    char bus[32], why[300];
+    *sm_mhz = *mem_mhz = 0;
+    if (cu_failed(cu.cuDeviceGetPCIBusId(bus, (int)sizeof bus, d->dev), "cuDeviceGetPCIBusId"))
+        return -1;
+    if (sb_nvml_clocks(bus, sm_mhz, mem_mhz, why, sizeof why)) {
+        set_error("%s", why);
+        return -1;
+    }
+    return 0;
+}
+
 static const char *cuda_last_error(void)
 {
     return last;
@@ -1344,4 +1447,6 @@ const sb_backend simtbench_backend = {
     .batch_begin = cuda_batch_begin,
     .batch_end = cuda_batch_end,
     .memory = cuda_memory,
+    .launch_counted = cuda_launch_counted,
+    .clocks = cuda_clocks,
 };

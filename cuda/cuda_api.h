@@ -65,6 +65,7 @@ typedef sb_CUresult (*sb_cuDriverGetVersion_fn)(int *version);
 typedef sb_CUresult (*sb_cuDeviceGetCount_fn)(int *count);
 typedef sb_CUresult (*sb_cuDeviceGet_fn)(sb_CUdevice *device, int ordinal);
 typedef sb_CUresult (*sb_cuDeviceGetName_fn)(char *name, int len, sb_CUdevice device);
+typedef sb_CUresult (*sb_cuDeviceGetPCIBusId_fn)(char *bus_id, int len, sb_CUdevice device);
 typedef sb_CUresult (*sb_cuDeviceGetAttribute_fn)(int *value, sb_CUdevice_attribute attribute,
                                                   sb_CUdevice device);
 typedef sb_CUresult (*sb_cuDeviceTotalMem_v2_fn)(size_t *bytes, sb_CUdevice device);
@@ -120,7 +121,7 @@ typedef sb_CUresult (*sb_cuMemGetInfo_v2_fn)(size_t *free_bytes, size_t *total_b
     X(cuFuncGetAttribute) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuMemAlloc_v2)        \
     X(cuMemFree_v2) X(cuMemcpyHtoD_v2) X(cuMemcpyDtoH_v2) X(cuMemcpyDtoDAsync_v2)                \
     X(cuMemsetD32Async) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuLaunchKernel)                    \
-    X(cuMemGetInfo_v2)
+    X(cuMemGetInfo_v2) X(cuDeviceGetPCIBusId)
 #define SB_CUDA_OLDEST_DRIVER "CUDA 11.0"
 
 /* ---- NVRTC (libnvrtc.so.<major>) ---- */

@@ -58,7 +58,32 @@ AC_DEFUN([SB_CHECK_CUDA], [
       [AC_MSG_RESULT([yes${CUDA_TEST_CPPFLAGS:+ ($CUDA_TEST_CPPFLAGS)}])],
       [AC_MSG_RESULT([no (the declaration test is not built)])])
   ])
+  dnl CUPTI's headers, for its declaration test: beside cuda.h in a
+  dnl toolkit of CUDA 12.6 or later, under extras/CUPTI in older layouts.
+  sb_cupti_headers=no
+  CUPTI_TEST_CPPFLAGS=""
+  AS_IF([test $sb_cuda_headers = yes], [
+    AC_MSG_CHECKING([for cupti_range_profiler.h, for the CUPTI declaration test])
+    sb_save_CPPFLAGS=$CPPFLAGS
+    for sb_inc in $sb_cuda_includes; do
+      AS_IF([test "x$sb_inc" = xdefault], [sb_incs="default"],
+        [sb_incs="$sb_inc $sb_inc/../extras/CUPTI/include"])
+      for sb_i in $sb_incs; do
+        AS_IF([test "x$sb_i" = xdefault], [sb_flags="$CUDA_TEST_CPPFLAGS"],
+          [sb_flags="$CUDA_TEST_CPPFLAGS -I$sb_i"])
+        CPPFLAGS="$sb_save_CPPFLAGS $sb_flags"
+        AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <cupti_range_profiler.h>
+#include <cupti_target.h>]], [[]])],
+          [sb_cupti_headers=yes; CUPTI_TEST_CPPFLAGS=$sb_flags; break 2])
+      done
+    done
+    CPPFLAGS=$sb_save_CPPFLAGS
+    AS_IF([test $sb_cupti_headers = yes], [AC_MSG_RESULT([yes])],
+      [AC_MSG_RESULT([no (CUPTI 12.6 or later has it; the CUPTI declaration test is not built)])])
+  ])
   AC_SUBST([CUDA_TEST_CPPFLAGS])
+  AC_SUBST([CUPTI_TEST_CPPFLAGS])
   AM_CONDITIONAL([BUILD_CUDA], [test $sb_build_cuda = yes])
   AM_CONDITIONAL([HAVE_CUDA_HEADERS], [test $sb_cuda_headers = yes])
+  AM_CONDITIONAL([HAVE_CUPTI_HEADERS], [test $sb_cupti_headers = yes])
 ])

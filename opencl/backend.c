@@ -23,6 +23,7 @@
 #include "batch_rules.h"
 #include "clblast_api.h"
 #include "lib_search.h"
+#include "nvml_clocks.h"
 #include "ptxas_log.h"
 #include "text.h"
 
@@ -30,6 +31,9 @@
 #define SB_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
 #define SB_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
 #define SB_CL_DEVICE_WARP_SIZE_NV 0x4003
+#define SB_CL_DEVICE_PCI_BUS_ID_NV 0x4008
+#define SB_CL_DEVICE_PCI_SLOT_ID_NV 0x4009
+#define SB_CL_DEVICE_PCI_DOMAIN_ID_NV 0x400A
 
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES 64
@@ -729,6 +733,30 @@ static int ocl_memory(sb_device *dev, uint64_t *free_bytes, uint64_t *total_byte
     return 0;
 }
 
+/* On NVIDIA's platform, NVML through the device's PCI address
+ * (cl_nv_device_attribute_query); elsewhere OpenCL has no such query. */
+static int ocl_clocks(sb_device *dev, int *sm_mhz, int *mem_mhz)
+{
+    *sm_mhz = *mem_mhz = 0;
+    if (!dev->nvidia)
+        return set_error("this OpenCL platform reports no current clocks");
+    cl_uint bus = 0, slot = 0, domain = 0;
+    cl_int e = clGetDeviceInfo(dev->id, SB_CL_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus, NULL);
+    if (e == CL_SUCCESS)
+        e = clGetDeviceInfo(dev->id, SB_CL_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot, NULL);
+    if (e != CL_SUCCESS)
+        return cl_fail("clGetDeviceInfo(CL_DEVICE_PCI_BUS_ID_NV)", e);
+    if (clGetDeviceInfo(dev->id, SB_CL_DEVICE_PCI_DOMAIN_ID_NV, sizeof domain, &domain, NULL) !=
+        CL_SUCCESS)
+        domain = 0; /* drivers before the domain query: domain 0 */
+    /* The slot query gives the PCI device number; a GPU is function 0. */
+    char address[32], why[300];
+    snprintf(address, sizeof address, "%04x:%02x:%02x.0", domain, bus, slot);
+    if (sb_nvml_clocks(address, sm_mhz, mem_mhz, why, sizeof why))
+        return set_error("%s", why);
+    return 0;
+}
+
 static void ocl_free(sb_buffer *b)
 {
     if (!b)
@@ -1036,4 +1064,5 @@ const sb_backend simtbench_backend = {
     .batch_begin = ocl_batch_begin,
     .batch_end = ocl_batch_end,
     .memory = ocl_memory,
+    .clocks = ocl_clocks,
 };

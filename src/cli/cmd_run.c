@@ -187,6 +187,7 @@ int sb_cmd_run(const sb_options *o)
         stream_header(&st, &run);
         status = sb_execute(&suite, sessions, nsessions, &run, stream_blocks, &st);
     }
+    sb_sessions_clocks_end(sessions, nsessions, &run);
     sb_sessions_close(sessions, nsessions);
     sb_provenance_end(&run);
     int sig = sb_interrupted();

@@ -152,7 +152,7 @@ static int parse_backends(const char *list, sb_options *o, char *err, size_t n)
     return 0;
 }
 
-enum { OPT_PLOT = 256, OPT_PTX, OPT_SEED, OPT_VARIANT, OPT_SAVE, OPT_REFERENCE };
+enum { OPT_PLOT = 256, OPT_PTX, OPT_SEED, OPT_VARIANT, OPT_SAVE, OPT_REFERENCE, OPT_COUNTERS };
 
 static const struct option longopts[] = {
     {"backend", required_argument, NULL, 'b'},
@@ -169,6 +169,7 @@ static const struct option longopts[] = {
     {"save", required_argument, NULL, OPT_SAVE},
     {"plot", required_argument, NULL, OPT_PLOT},
     {"dump-ptx", required_argument, NULL, OPT_PTX},
+    {"counters", no_argument, NULL, OPT_COUNTERS},
     {"seed", required_argument, NULL, OPT_SEED},
     {"list", no_argument, NULL, 'l'},
     {"quiet", no_argument, NULL, 'q'},
@@ -280,7 +281,7 @@ static int parse_output_option(int c, const char *arg, sb_options *o, char *err,
 static int parse_flag_option(int c, sb_options *o)
 {
     int *flag = c == 'l' ? &o->list : c == 'q' ? &o->quiet : c == 'h' ? &o->help
-              : c == 'V' ? &o->version : NULL;
+              : c == 'V' ? &o->version : c == OPT_COUNTERS ? &o->counters : NULL;
     if (!flag)
         return 1;
     *flag = 1;
@@ -388,6 +389,9 @@ void sb_options_usage(FILE *f)
         "      --dump-ptx DIR     save the PTX each API produced for every variant as\n"
         "                         DIR/EXPERIMENT.VARIANT.BACKEND.ptx (the report compares the\n"
         "                         memory instructions whenever the APIs give PTX)\n"
+        "      --counters         also launch every kernel once under the API's profiler\n"
+        "                         (CUPTI on NVIDIA; never a timed launch) and put the\n"
+        "                         hardware's counts beside the model's in every row\n"
         "  -l, --list             list experiments, backends (with availability) and devices\n"
         "  -q, --quiet            no progress on standard error\n"
         "  -h, --help             this help\n"
@@ -395,8 +399,8 @@ void sb_options_usage(FILE *f)
         "\n"
         "GB/s means 10^9 bytes per second: useful bytes read plus written over the\n"
         "median device-event time.  Side by side, X/REF is the speed ratio (REF's\n"
-        "median time over X's); the verdict is \"same\" when the medians differ by no\n"
-        "more than the larger of the two spreads ((max - min) / median).\n"
+        "median time over X's); the verdict is \"same\" unless the 95% interval of the\n"
+        "time ratio (Hodges-Lehmann, from every repetition) lies wholly beyond 2%.\n"
         "\n"
         "Exit status:\n"
         "  0  every variant ran and its output was verified\n"

@@ -42,6 +42,7 @@ typedef struct sb_options {
     const char *plot_dir;
     const char *ptx_dir;
     int list, help, version, quiet;
+    int counters;                  /* --counters: one profiled launch per kernel row */
     int argc;                      /* the command line, for the run's provenance: set by */
     const char *const *argv;       /* main after sb_options_parse (NULL: not known) */
 } sb_options;

@@ -88,6 +88,8 @@ typedef struct sb_plan {
     int sites[SB_MAX_PATTERNS];
     int undeclared; /* accesses there was no room for: the run refuses the plan */
     double intensity; /* FLOP per byte of global traffic the variant implies; 0 if none */
+    int nfigures;     /* the family's own model figures (result.h), sb_figure_add fills */
+    sb_figure figure[SB_MAX_FIGURES];
 } sb_plan;
 
 typedef struct sb_experiment {

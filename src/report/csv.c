@@ -94,6 +94,8 @@ static void header(FILE *out)
     fputs(",device_label,reference,speed_ratio,verdict,ci_low,ci_high,verdict_basis,ptx_memory,"
           "ptx_vs_reference,host_ms,verify_ms,registers,shared_bytes,private_bytes",
           out);
+    for (int f = 1; f <= SB_MAX_FIGURES; f++)
+        fprintf(out, ",f%d_name,f%d_value,f%d_unit", f, f, f);
     for (size_t i = 0; sb_access_totals_field_at(i); i++)
         fprintf(out, ",total_%s", sb_access_totals_field_at(i)->name);
     fputc('\n', out);
@@ -182,6 +184,21 @@ static void measured_columns(const sb_run *run, const sb_result *r, FILE *out)
     field(out, text);
 }
 
+/* The family's model figures, name, value and unit; empty past its last. */
+static void figure_columns(const sb_result *r, FILE *out)
+{
+    for (int f = 0; f < SB_MAX_FIGURES; f++) {
+        fputc(',', out);
+        if (f >= r->nfigures) {
+            fputs(",,", out);
+            continue;
+        }
+        field(out, r->figure[f].name);
+        fprintf(out, ",%.6g,", r->figure[f].value);
+        field(out, r->figure[f].unit);
+    }
+}
+
 sb_report_writer sb_report_csv;
 
 int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
@@ -202,6 +219,7 @@ int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
                 fprintf(out, ",%ld", res[f]);
             else
                 fputc(',', out);
+        figure_columns(r, out);
         totals_columns(r, out);
         fputc('\n', out);
     }

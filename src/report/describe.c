@@ -18,6 +18,16 @@ void sb_result_model_text(const sb_result *r, char *buf, size_t n)
         used += (size_t)snprintf(buf + used, n - used, "%s%s: %s", used ? "; " : "",
                                  r->pattern_label[i], one);
     }
+    for (int i = 0; i < r->nfigures && i < SB_MAX_FIGURES && used < n; i++) {
+        const sb_figure *f = &r->figure[i];
+        char name[sizeof f->name];
+        snprintf(name, sizeof name, "%s", f->name);
+        for (char *c = name; *c; c++)
+            if (*c == '_')
+                *c = ' ';
+        used += (size_t)snprintf(buf + used, n - used, "%s%s %.4g%s%s", used ? "; " : "", name,
+                                 f->value, f->unit[0] && f->unit[0] != 'x' ? " " : "", f->unit);
+    }
     char totals[160];
     if (used < n && r->has_totals &&
         sb_access_totals_format(&r->totals, totals, sizeof totals) > 0)

@@ -12,9 +12,10 @@
 #define SB_MODEL_TEXT 512
 
 /* Each access the variant is about, its label and the model's prediction
- * per request, then the totals over every access the kernel executes:
- * "LABEL: PREDICTION; LABEL: PREDICTION; whole kernel: global ld 26.40
- * sectors/req, st 4.00", or "" with no model. */
+ * per request, "LABEL: PREDICTION; LABEL: PREDICTION", then the family's
+ * model figures, "paths per warp 8; predicted slowdown 8x", then the
+ * totals over every access the kernel executes, "whole kernel: global ld
+ * 26.40 sectors/req, st 4.00"; or "" with no model. */
 void sb_result_model_text(const sb_result *r, char *buf, size_t n);
 
 /* What a row adds beside the model: its arithmetic intensity, the API's

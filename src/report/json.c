@@ -59,6 +59,22 @@ static json_t *int_triple(const unsigned v[3])
 
 /* ---------------------------------------------------------------- records */
 
+/* The clocks at the run's start and end, each null where not known, with
+ * the reason where one was given. */
+static void clocks_json(json_t *o, const sb_run_device *d, sb_json_builder *b)
+{
+    json_t *c = sb_json_put_object(o, "clocks_mhz", b);
+    const char *keys[4] = {"sm_start", "memory_start", "sm_end", "memory_end"};
+    int v[4] = {d->sm_mhz_start, d->mem_mhz_start, d->sm_mhz_end, d->mem_mhz_end};
+    for (int i = 0; c && i < 4; i++)
+        if (v[i] > 0)
+            sb_json_put_int(c, keys[i], v[i], b);
+        else
+            sb_json_put(c, keys[i], json_null(), b);
+    if (d->clocks_note[0])
+        sb_json_put_str(o, "clocks_mhz_reason", d->clocks_note, b);
+}
+
 static json_t *device_json(const sb_run_device *d, sb_json_builder *b)
 {
     const sb_device_info *i = &d->info;
@@ -84,6 +100,7 @@ static json_t *device_json(const sb_run_device *d, sb_json_builder *b)
     put_positive(o, "theoretical_peak_gbs", sb_device_peak_gbs(i), b);
     put_positive(o, "memcpy_gbs", d->memcpy_gbs, b);
     put_positive(o, "copy_kernel_gbs", d->copy_gbs, b);
+    clocks_json(o, d, b);
     return o;
 }
 
@@ -158,6 +175,46 @@ static json_t *totals_json(const sb_access_totals *t, sb_json_builder *b)
             put_count(o, f->name, v, b);
     }
     return o;
+}
+
+/* The hardware's counts of the row's profiled launch (--counters), each
+ * null where the device gave none; where counters were asked for and
+ * there are none, "counters": null and "counters_reason". */
+static void counters_json(json_t *o, const sb_result *r, sb_json_builder *b)
+{
+    if (!r->counted) {
+        if (r->counters_note[0]) {
+            sb_json_put(o, "counters", json_null(), b);
+            sb_json_put_str(o, "counters_reason", r->counters_note, b);
+        }
+        return;
+    }
+    json_t *c = sb_json_put_object(o, "counters", b);
+    for (int i = 0; c && i < SB_COUNTER_COUNT; i++)
+        if (isfinite(r->counts[i]))
+            sb_json_put_real(c, sb_counter_key(i), r->counts[i], b);
+        else
+            sb_json_put(c, sb_counter_key(i), json_null(), b);
+}
+
+/* The family's model figures, "figures": [{name, value, unit}], where it
+ * has any. */
+static void figures_json(json_t *o, const sb_result *r, sb_json_builder *b)
+{
+    if (r->nfigures <= 0)
+        return;
+    json_t *figs = json_array();
+    sb_json_put(o, "figures", figs, b);
+    for (int i = 0; figs && i < r->nfigures && i < SB_MAX_FIGURES; i++) {
+        json_t *f = json_object();
+        if (!f || json_array_append_new(figs, f)) {
+            sb_json_put(NULL, "figures", NULL, b);
+            return;
+        }
+        sb_json_put_str(f, "name", r->figure[i].name, b);
+        sb_json_put_real(f, "value", r->figure[i].value, b);
+        sb_json_put_str(f, "unit", r->figure[i].unit, b);
+    }
 }
 
 static void time_fields(json_t *t, const sb_stats *ms, sb_json_builder *b)
@@ -242,6 +299,8 @@ static json_t *result_json(const sb_result *r, sb_json_builder *b)
             sb_json_put(NULL, "model", NULL, b);
     if (r->has_totals)
         sb_json_put(o, "model_totals", totals_json(&r->totals, b), b);
+    figures_json(o, r, b);
+    counters_json(o, r, b);
     if (r->ptx_file[0])
         sb_json_put_str(o, "ptx_file", r->ptx_file, b);
     if (r->ptx_memory[0])

@@ -306,6 +306,29 @@ static int get_object(json_t *o, const char *key, json_t **out, const field_ctx 
 
 /* ---------------------------------------------------------------- records */
 
+/* The clocks at the run's start and end: each a positive integer or null
+ * (unknown, 0 here). */
+static int read_clocks(json_t *d, sb_run_device *out, const field_ctx *c)
+{
+    json_t *clocks = json_object_get(d, "clocks_mhz");
+    if (get_str(d, "clocks_mhz_reason", out->clocks_note, sizeof out->clocks_note, c))
+        return -1;
+    if (!clocks)
+        return 0;
+    if (!json_is_object(clocks))
+        return wrong_type(c, "clocks_mhz", clocks, "an object");
+    field_ctx cc = nested(c, "clocks_mhz");
+    const char *keys[4] = {"sm_start", "memory_start", "sm_end", "memory_end"};
+    int *v[4] = {&out->sm_mhz_start, &out->mem_mhz_start, &out->sm_mhz_end, &out->mem_mhz_end};
+    for (int i = 0; i < 4; i++) {
+        if (get_known_int(clocks, keys[i], v[i], &cc))
+            return -1;
+        if (*v[i] < 0)
+            *v[i] = 0; /* null: not known */
+    }
+    return 0;
+}
+
 static int read_device(json_t *d, sb_run_device *out, const field_ctx *c)
 {
     memset(out, 0, sizeof *out);
@@ -329,7 +352,8 @@ static int read_device(json_t *d, sb_run_device *out, const field_ctx *c)
            get_int(d, "max_group_size", 0, INT_MAX, &in->max_group_size, c) ||
            get_int(d, "warp_size", 0, INT_MAX, &in->warp_size, c) ||
            get_real(d, "memcpy_gbs", POSITIVE, 0.0, &out->memcpy_gbs, c) ||
-           get_real(d, "copy_kernel_gbs", POSITIVE, 0.0, &out->copy_gbs, c);
+           get_real(d, "copy_kernel_gbs", POSITIVE, 0.0, &out->copy_gbs, c) ||
+           read_clocks(d, out, c);
 }
 
 static const char *kind_at(int i)
@@ -458,6 +482,75 @@ static int read_model(json_t *o, sb_result *r, const field_ctx *c)
         r->npatterns = (int)m + 1;
     }
     return read_totals(o, r, c);
+}
+
+/* The family's model figures: at most SB_MAX_FIGURES, each a name, a
+ * finite value and a unit. */
+static int read_figures(json_t *o, sb_result *r, const field_ctx *c)
+{
+    json_t *figs = json_object_get(o, "figures");
+    r->nfigures = 0;
+    if (!figs)
+        return 0;
+    if (!json_is_array(figs))
+        return wrong_type(c, "figures", figs, "an array");
+    if (json_array_size(figs) > SB_MAX_FIGURES) {
+        snprintf(c->why, c->wn, "%s has %zu \"figures\", more than %d", c->rec,
+                 json_array_size(figs), SB_MAX_FIGURES);
+        return -1;
+    }
+    for (size_t i = 0; i < json_array_size(figs); i++) {
+        json_t *entry = json_array_get(figs, i);
+        sb_figure *f = &r->figure[i];
+        char at[16];
+        snprintf(at, sizeof at, "figures[%zu]", i);
+        field_ctx e = nested(c, at);
+        if (!json_is_object(entry))
+            return wrong_type(c, at, entry, "an object");
+        memset(f, 0, sizeof *f);
+        f->value = NAN;
+        if (need_str(entry, "name", f->name, sizeof f->name, &e) ||
+            get_str(entry, "unit", f->unit, sizeof f->unit, &e) ||
+            get_real(entry, "value", ANY, NAN, &f->value, &e))
+            return -1;
+        if (!f->name[0] || isnan(f->value)) {
+            snprintf(c->why, c->wn, "%s.%s needs a name and a finite value", c->rec, at);
+            return -1;
+        }
+        r->nfigures = (int)i + 1;
+    }
+    return 0;
+}
+
+/* The hardware's counts (--counters): an object of the known keys, each
+ * a number of 0 or more or null; null or absent is none, with its reason
+ * where the run gave one. */
+static int read_counters(json_t *o, sb_result *r, const field_ctx *c)
+{
+    json_t *counters = json_object_get(o, "counters");
+    r->counted = 0;
+    for (int i = 0; i < SB_COUNTER_COUNT; i++)
+        r->counts[i] = NAN;
+    if (get_str(o, "counters_reason", r->counters_note, sizeof r->counters_note, c))
+        return -1;
+    if (!counters || json_is_null(counters))
+        return 0;
+    if (!json_is_object(counters))
+        return wrong_type(c, "counters", counters, "an object or null");
+    field_ctx cc = nested(c, "counters");
+    const char *key;
+    json_t *v;
+    json_object_foreach(counters, key, v) {
+        int i = sb_counter_parse(key);
+        if (i < 0) {
+            snprintf(c->why, c->wn, "%s.counters has an unknown counter \"%s\"", c->rec, key);
+            return -1;
+        }
+        if (get_real(counters, key, POSITIVE, NAN, &r->counts[i], &cc))
+            return -1;
+    }
+    r->counted = 1;
+    return 0;
 }
 
 /* The statistics of the timed repetitions; a median is required. */
@@ -602,7 +695,8 @@ static int read_result(json_t *o, sb_result *r, const field_ctx *c)
              get_known(o, "private_bytes", LONG_MAX, &r->private_bytes, c) ||
              get_bool(o, "verified", &r->verified, c) ||
              get_real(o, "host_ms", POSITIVE, NAN, &r->host_ms, c) ||
-             get_real(o, "verify_ms", POSITIVE, NAN, &r->verify_ms, c) || read_model(o, r, c);
+             get_real(o, "verify_ms", POSITIVE, NAN, &r->verify_ms, c) || read_model(o, r, c) ||
+             read_figures(o, r, c) || read_counters(o, r, c);
     r->ms.n = (size_t)r->reps;
     return rc;
 }

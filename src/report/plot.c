@@ -596,9 +596,20 @@ static int variant_number(const plot_ctx *c, const char *variant)
     return 0;
 }
 
-/* Each variant's number beside its first point; variants whose points
- * (nearly) coincide share one label, "3,4,10", so that no two labels
- * overlap.  Returns how many variants were numbered. */
+/* Whether "3,4,10" holds the number already. */
+static int lists_number(const char *text, int number)
+{
+    for (const char *p = text; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+        if (atoi(p) == number)
+            return 1;
+    }
+    return 0;
+}
+
+/* Each point of every device numbered by its variant; points that
+ * (nearly) coincide share one label, "3,4,10", a number once, so that no
+ * two labels overlap; of the labels at one intensity, every other one is
+ * put on the left of its point.  Returns how many variants there are. */
 static int roofline_numbers(const plot_ctx *c, plot_files *pf)
 {
     enum { MAXG = 128 };
@@ -607,10 +618,10 @@ static int roofline_numbers(const plot_ctx *c, plot_files *pf)
     int ngroups = 0, nvariants = 0;
     for (size_t i = 0; i < c->e->nresults; i++) {
         const sb_result *r = &c->run->results[c->e->results[i]];
-        int number = r->intensity > 0 ? variant_number(c, r->variant) : 0;
-        if (number <= nvariants)
-            continue; /* no intensity, or numbered at an earlier point */
-        nvariants = number;
+        int number = r->intensity > 0 && r->value > 0 ? variant_number(c, r->variant) : 0;
+        if (!number)
+            continue;
+        nvariants = number > nvariants ? number : nvariants;
         int g = 0; /* the same intensity and within a quarter in GFLOP/s: one place */
         while (g < ngroups && !(gx[g] == r->intensity && r->value < gy[g] * 1.25 &&
                                 r->value * 1.25 > gy[g]))
@@ -621,14 +632,18 @@ static int roofline_numbers(const plot_ctx *c, plot_files *pf)
             text[g][0] = '\0';
             ngroups++;
         }
-        if (g < ngroups) {
+        if (g < ngroups && !lists_number(text[g], number)) {
             size_t len = strlen(text[g]);
             snprintf(text[g] + len, sizeof text[g] - len, "%s%d", len ? "," : "", number);
         }
     }
-    for (int g = 0; g < ngroups; g++)
-        fprintf(pf->gp, "set label '%s' at %.6g,%.6g offset char 0.8,0.6 left front\n", text[g],
-                gx[g], gy[g]);
+    for (int g = 0; g < ngroups; g++) {
+        int before = 0; /* labels at the same intensity, lower down */
+        for (int h = 0; h < ngroups; h++)
+            before += h != g && gx[h] == gx[g] && gy[h] < gy[g];
+        fprintf(pf->gp, "set label '%s' at %.6g,%.6g offset char %s,0.6 %s front\n", text[g],
+                gx[g], gy[g], before % 2 ? "-0.8" : "0.8", before % 2 ? "right" : "left");
+    }
     return nvariants;
 }
 
@@ -884,13 +899,11 @@ static int bars_plot(const plot_ctx *c)
 {
     const sb_result *f = &c->run->results[c->e->first];
     const sb_crossapi *x = c->x;
-    char name[80], title[160];
+    char name[80], title[256], size[96];
     stem(f->experiment, "bars", name, sizeof name);
-    snprintf(title, sizeof title, "%s %ldx%ld: %s of each variant", f->experiment, f->rows,
-             f->cols, sb_quantity_unit(f->quantity));
-    if (bars_roof(c, 0) > 0)
-        snprintf(title, sizeof title, "%s %ldx%ld: %s of each variant, against the copy roof",
-                 f->experiment, f->rows, f->cols, sb_quantity_unit(f->quantity));
+    sb_result_size_text(f, size, sizeof size);
+    snprintf(title, sizeof title, "%s, %s: %s of each variant%s", f->experiment, size,
+             sb_quantity_unit(f->quantity), bars_roof(c, 0) > 0 ? ", against the copy roof" : "");
     plot_files pf;
     if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
@@ -902,6 +915,13 @@ static int bars_plot(const plot_ctx *c)
                    "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
                    "set xtics rotate by -35 left\nset ylabel '%s'\nset yrange [0:*]\n",
             sb_quantity_unit(f->quantity));
+    /* The last name, slanted to the right, needs room past the axis. */
+    size_t longest = 0;
+    for (size_t i = 0; i < c->e->nresults; i++) {
+        size_t len = strlen(c->run->results[c->e->results[i]].variant);
+        longest = len > longest ? len : longest;
+    }
+    fprintf(pf.gp, "set rmargin %d\n", longest > 8 ? (int)(longest * 0.7) + 2 : 4);
     bars_data(c, &pf);
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)

@@ -112,6 +112,12 @@ static void device_section(const sb_run *run, int width, FILE *out)
                "%.0f KiB shared per block", "shared memory per block");
         sb_layout_fold(out, width, "          ", DEVICE_MORE, line);
         device_memory(d, width, out);
+        /* The start's only: the table printed as the run goes has no end
+           yet, and must read as the saved run's report does. */
+        if (d->sm_mhz_start > 0 || d->mem_mhz_start > 0)
+            foldf(out, width, "          ", DEVICE_MORE,
+                  "clocks at the start, from the driver: SM %d MHz, memory %d MHz",
+                  d->sm_mhz_start, d->mem_mhz_start);
     }
     for (int i = 0; i < run->nunavailable; i++)
         foldf(out, width, "  ", 4, "not run: %s: %s", run->unavailable[i].backend,

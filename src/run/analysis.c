@@ -50,15 +50,15 @@ static void derive_threads_in_flight(const sb_run *run, sb_result *r)
  * and its totals over the launch where every access's requests are known. */
 static void derive_predictions(sb_result *r)
 {
-    int counted = r->npatterns > 0 && r->npatterns <= SB_MAX_PATTERNS;
+    int known = r->npatterns > 0 && r->npatterns <= SB_MAX_PATTERNS;
     for (int i = 0; i < r->npatterns && i < SB_MAX_PATTERNS; i++) {
         sb_prediction p;
         if (sb_predict(&r->pattern[i], &p) == 0)
             r->prediction[i] = p;
-        counted &= r->pattern_requests[i] > 0;
+        known &= r->pattern_requests[i] > 0;
     }
     sb_access_totals t;
-    r->has_totals = counted && sb_access_totals_of(r->pattern, r->pattern_requests,
+    r->has_totals = known && sb_access_totals_of(r->pattern, r->pattern_requests,
                                                    r->pattern_kind, r->npatterns, &t) == 0;
     if (r->has_totals)
         r->totals = t;

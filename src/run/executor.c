@@ -17,6 +17,7 @@
 #include "experiments/variant.h"
 #include "run/checker.h"
 #include "run/host_data.h"
+#include "run/counting.h"
 #include "run/interrupt.h"
 #include "run/kernel_source.h"
 #include "run/preflight.h"
@@ -391,6 +392,8 @@ static void record_identity(const variant_run *vr, sb_result *r)
     r->flops = vr->plan.flops;
     r->accesses = vr->plan.accesses;
     r->intensity = vr->plan.intensity;
+    r->nfigures = vr->plan.nfigures;
+    memcpy(r->figure, vr->plan.figure, sizeof r->figure);
     r->quantity = vr->e->quantity;
     r->group = v->group;
     r->baseline = v->baseline;
@@ -493,6 +496,9 @@ static int record_result(variant_run *vr, sb_result *r)
         return SB_EXIT_RUNTIME;
     }
     record_compiler(vr, r);
+    if (vr->suite->counters)
+        sb_count_launch(&vr->op, vr->s->slot.provides.launch_counted, vr->s->slot.name,
+                        vr->s->run_device, vr->suite->quiet, r);
     int status = record_patterns(vr, r);
     if (status)
         return status;

@@ -230,6 +230,20 @@ static void cannot_host_free(sb_device *dev, void *p)
     (void)dev, (void)p;
 }
 
+static int cannot_launch_counted(sb_kernel *k, const sb_launch *geometry, const sb_arg *args,
+                                 int nargs, double *counts)
+{
+    (void)k, (void)geometry, (void)args, (void)nargs, (void)counts;
+    return -1;
+}
+
+static int cannot_clocks(sb_device *dev, int *sm_mhz, int *mem_mhz)
+{
+    (void)dev;
+    *sm_mhz = *mem_mhz = 0;
+    return -1;
+}
+
 /* Not a failure: the API cannot say, which is both 0. */
 static int unknown_memory(sb_device *dev, uint64_t *free_bytes, uint64_t *total_bytes)
 {
@@ -255,6 +269,8 @@ void sb_registry_fill_defaults(sb_backend *vt, sb_backend_provides *provides)
     SB_FILL(vendor_transpose, cannot_vendor_transpose);
     SB_FILL(memory, unknown_memory);
     SB_FILL(fill, cannot_fill);
+    SB_FILL(launch_counted, cannot_launch_counted);
+    SB_FILL(clocks, cannot_clocks);
 #undef SB_FILL
     if (!vt->vendor_transpose_name)
         vt->vendor_transpose_name = "";

@@ -11,8 +11,8 @@
 
 /* Which optional entries the module itself provides.  The others are the
  * registry's defaults, which give the documented "cannot" answer: -1 from
- * compile_offline, program_ptx, occupancy, vendor_transpose, fill, batch_begin
- * and batch_end, every field -1 from kernel_resources, and memory "not
+ * compile_offline, program_ptx, occupancy, vendor_transpose, fill, batch_begin,
+ * batch_end, launch_counted and clocks, every field -1 from kernel_resources, and memory "not
  * known" (0, both counts 0).  A default sets
  * no last_error(): where the absence itself is worth saying, the caller
  * says it from these flags. */
@@ -26,6 +26,8 @@ typedef struct sb_backend_provides {
     int memory;           /* says how much device memory is free */
     int fill;             /* fills a buffer on the device */
     int host_alloc;       /* host_alloc and host_free: page-locked host memory */
+    int launch_counted;   /* hardware counters of a profiled launch */
+    int clocks;           /* reads the device's current clocks */
 } sb_backend_provides;
 
 typedef struct sb_backend_slot {

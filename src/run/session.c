@@ -8,6 +8,22 @@
 #include "cli/options.h"
 #include "text.h"
 
+/* The device's clocks now into *sm and *mem, or 0 with the reason kept in
+ * d->clocks_note (the first one: the start's). */
+static void read_clocks(const sb_session *s, sb_run_device *d, int *sm, int *mem)
+{
+    const char *why = NULL;
+    if (!s->slot.provides.clocks)
+        why = "this backend cannot read the device's clocks";
+    else if (s->slot.vt->clocks(s->dev, sm, mem))
+        why = sb_registry_error(s->slot.vt);
+    if (why) {
+        *sm = *mem = 0;
+        if (!d->clocks_note[0])
+            sb_utf8_copy(d->clocks_note, sizeof d->clocks_note, why);
+    }
+}
+
 int sb_session_open(sb_session *s, const sb_device_request *req, sb_run *run, char *err,
                     size_t n)
 {
@@ -30,7 +46,18 @@ int sb_session_open(sb_session *s, const sb_device_request *req, sb_run *run, ch
     memset(d, 0, sizeof *d);
     snprintf(d->backend, sizeof d->backend, "%s", s->slot.name);
     d->info = s->info;
+    read_clocks(s, d, &d->sm_mhz_start, &d->mem_mhz_start);
     return SB_EXIT_OK;
+}
+
+void sb_sessions_clocks_end(const sb_session *sessions, int n, sb_run *run)
+{
+    for (int i = 0; i < n; i++)
+        if (sessions[i].dev && sessions[i].run_device >= 0 &&
+            sessions[i].run_device < run->ndevices) {
+            sb_run_device *d = &run->devices[sessions[i].run_device];
+            read_clocks(&sessions[i], d, &d->sm_mhz_end, &d->mem_mhz_end);
+        }
 }
 
 void sb_session_close(sb_session *s)

@@ -27,6 +27,11 @@ int sb_session_open(sb_session *s, const sb_device_request *req, sb_run *run, ch
 /* Close a session opened by sb_session_open. */
 void sb_session_close(sb_session *s);
 
+/* The clocks of each open session's device now, as its run device's end
+ * clocks (the start's are read when a session opens); called once the
+ * last experiment has run, before the sessions close. */
+void sb_sessions_clocks_end(const sb_session *sessions, int n, sb_run *run);
+
 /* Load the suite's backends and open a session on each into sessions[]
  * (room for SB_RUN_MAX_DEVICES), *n of them.  Named backends must all open
  * (else the status, with one line on stderr); with none named, every

@@ -168,6 +168,7 @@ static void copy_policy(const sb_options *o, sb_suite *s)
     s->warmup = o->warmup;
     s->seed = o->seed;
     s->quiet = o->quiet;
+    s->counters = o->counters;
     s->output = o->output;
     s->save = o->save;
     s->plot_dir = o->plot_dir;

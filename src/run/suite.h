@@ -36,6 +36,7 @@ typedef struct sb_suite {
     int reps, warmup;
     unsigned seed;
     int quiet;                 /* no progress and no notes on stderr */
+    int counters;              /* one profiled launch of every kernel row (--counters) */
     const char *output;        /* the report; NULL: standard output */
     const char *save;          /* the JSON copy; NULL: none */
     const char *plot_dir;      /* NULL: no plots */

@@ -44,6 +44,7 @@ sb_CUresult cuDeviceTotalMem_v2(size_t *b, sb_CUdevice d) { (void)d; *b = 0; ret
 sb_CUresult cuDevicePrimaryCtxRetain(sb_CUcontext *c, sb_CUdevice d) { return NOT_SUPPORTED; }
 sb_CUresult cuDevicePrimaryCtxRelease_v2(sb_CUdevice d) { return NOT_SUPPORTED; }
 sb_CUresult cuCtxSetCurrent(sb_CUcontext c) { return NOT_SUPPORTED; }
+sb_CUresult cuDeviceGetPCIBusId(char *bus, int len, sb_CUdevice d) { return NOT_SUPPORTED; }
 sb_CUresult cuStreamCreate(sb_CUstream *s, unsigned int f) { return NOT_SUPPORTED; }
 sb_CUresult cuStreamDestroy_v2(sb_CUstream s) { return NOT_SUPPORTED; }
 sb_CUresult cuStreamSynchronize(sb_CUstream s) { return NOT_SUPPORTED; }

@@ -12,6 +12,7 @@
 
 #include "cli/cmd_model.h"
 #include "model.h"
+#include "result.h"
 
 /* ---- helpers --------------------------------------------------------- */
 
@@ -909,6 +910,33 @@ static void totals_checked_and_described(void **state)
     assert_int_equal(counts, 15);
     assert_string_equal(sb_access_kind_name(SB_ACCESS_ATOMIC), "atomic");
     assert_null(sb_access_kind_name(wrong));
+    const sb_access_totals_field *f = sb_access_totals_field_named("shared_st_conflicts");
+    assert_non_null(f);
+    assert_int_equal(f->offset, offsetof(sb_access_totals, shared_st_conflicts));
+    assert_null(sb_access_totals_field_named("dram_read_bytes"));
+    assert_null(sb_access_totals_field_named(NULL));
+}
+
+
+/* The counters a profiled launch records (--counters) and the model's
+   totals share their keys: each global and shared count the hardware
+   gives has the model's figure of the same name to be held against. */
+static void totals_named_as_the_counters(void **state)
+{
+    (void)state;
+    int matched = 0;
+    for (int c = 0; c < SB_COUNTER_COUNT; c++) {
+        const char *key = sb_counter_key(c);
+        assert_non_null(key);
+        if (strncmp(key, "global_", 7) && strncmp(key, "shared_", 7))
+            continue;
+        const sb_access_totals_field *f = sb_access_totals_field_named(key);
+        if (!f)
+            fail_msg("the counter %s has no model total of its name", key);
+        assert_false(f->ratio);
+        matched++;
+    }
+    assert_true(matched >= 11);
 }
 
 /* ---- the command line ------------------------------------------------- */
@@ -1159,6 +1187,7 @@ int main(void)
         cmocka_unit_test(totals_random_spread_table),
         cmocka_unit_test(totals_shared_tile),
         cmocka_unit_test(totals_checked_and_described),
+        cmocka_unit_test(totals_named_as_the_counters),
         cmocka_unit_test(cli_stride_6_two_way),
         cmocka_unit_test(cli_global_stride_8),
         cmocka_unit_test(cli_sweep_and_json),

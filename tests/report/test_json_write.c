@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/describe.h"
 #include "report/json_read.h"
 #include "report/report.h"
 #include "run/analysis.h"
@@ -199,6 +200,123 @@ static void samples_round_trip(void **state)
     sb_run_free(&run);
 }
 
+/* A family's model figures are written in order, read back as written,
+ * shown in the model's text and as CSV columns; a seventh is refused. */
+static void figures_round_trip(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    sb_result *r = &run.results[1];
+    assert_int_equal(sb_figure_add(r->figure, &r->nfigures, "paths_per_warp", 8, ""), 0);
+    assert_int_equal(sb_figure_add(r->figure, &r->nfigures, "predicted_slowdown", 7.5, "x"), 0);
+    for (int i = 2; i < SB_MAX_FIGURES; i++)
+        assert_int_equal(sb_figure_add(r->figure, &r->nfigures, "latency", i, "ns"), 0);
+    assert_int_equal(sb_figure_add(r->figure, &r->nfigures, "one_too_many", 1, ""), -1);
+    assert_int_equal(r->nfigures, SB_MAX_FIGURES);
+    assert_int_equal(sb_figure_add(r->figure, &r->nfigures, "", 1, ""), -1);
+    char model[256];
+    sb_result_model_text(r, model, sizeof model);
+    assert_non_null(strstr(model, "paths per warp 8; predicted slowdown 7.5x; latency 2 ns"));
+    int rc;
+    char err[512] = "";
+    char *text = write_json(&run, &rc, err, sizeof err);
+    assert_int_equal(rc, 0);
+    json_t *root = json_loads(text, 0, NULL);
+    assert_non_null(root);
+    json_t *results = json_object_get(root, "results");
+    assert_null(json_object_get(json_array_get(results, 0), "figures"));
+    json_t *figs = json_object_get(json_array_get(results, 1), "figures");
+    assert_int_equal(json_array_size(figs), SB_MAX_FIGURES);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(figs, 1), "unit")), "x");
+    json_decref(root);
+    char path[128];
+    snprintf(path, sizeof path, "%s/figures.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    sb_run back;
+    assert_int_equal(sb_run_read_json(path, &back, err, sizeof err), 0);
+    assert_int_equal(back.results[0].nfigures, 0);
+    assert_int_equal(back.results[1].nfigures, SB_MAX_FIGURES);
+    assert_string_equal(back.results[1].figure[0].name, "paths_per_warp");
+    assert_double_equal(back.results[1].figure[1].value, 7.5, 0.0);
+    assert_string_equal(back.results[1].figure[5].unit, "ns");
+    char *csv = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&csv, &len);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&back, NULL, &a), 0);
+    assert_int_equal(sb_report_write_to(SB_FORMAT_CSV, &a, out, err, sizeof err), 0);
+    sb_analysis_free(&a);
+    fclose(out);
+    assert_non_null(strstr(csv, ",f6_name,f6_value,f6_unit,total_global_ld_requests,"));
+    assert_non_null(strstr(csv, ",paths_per_warp,8,,predicted_slowdown,7.5,x,"));
+    free(csv);
+    sb_run_free(&back);
+    /* a figure without a finite value is refused when read */
+    char *bad = strstr(text, "\"value\": 7.5");
+    assert_non_null(bad);
+    memcpy(bad, "\"value\": \"x\"", 12);
+    f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    assert_int_not_equal(sb_run_read_json(path, &back, err, sizeof err), 0);
+    assert_non_null(strstr(err, "figures[1]"));
+    unlink(path);
+    free(text);
+    sb_run_free(&run);
+}
+
+/* A device's clocks at the start and end are written, read back as
+ * written, and the table names the start's; unknown ones are null with
+ * the reason. */
+static void clocks_round_trip(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    run.devices[0].sm_mhz_start = 1980;
+    run.devices[0].mem_mhz_start = 3201;
+    run.devices[0].sm_mhz_end = 1755;
+    run.devices[0].mem_mhz_end = 3201;
+    snprintf(run.devices[1].clocks_note, sizeof run.devices[1].clocks_note, "no NVML here");
+    int rc;
+    char err[512] = "";
+    char *text = write_json(&run, &rc, err, sizeof err);
+    assert_int_equal(rc, 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/clocks.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    sb_run back;
+    assert_int_equal(sb_run_read_json(path, &back, err, sizeof err), 0);
+    assert_int_equal(back.devices[0].sm_mhz_start, 1980);
+    assert_int_equal(back.devices[0].mem_mhz_start, 3201);
+    assert_int_equal(back.devices[0].sm_mhz_end, 1755);
+    assert_int_equal(back.devices[1].sm_mhz_start, 0);
+    assert_string_equal(back.devices[1].clocks_note, "no NVML here");
+    assert_non_null(strstr(text, "\"clocks_mhz_reason\": \"no NVML here\""));
+    char *table = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&table, &len);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&back, NULL, &a), 0);
+    assert_int_equal(sb_report_write_to(SB_FORMAT_TABLE, &a, out, err, sizeof err), 0);
+    sb_analysis_free(&a);
+    fclose(out);
+    assert_non_null(strstr(table, "clocks at the start, from the driver: SM 1980 MHz, memory 3201 MHz"));
+    assert_int_equal(strstr(strstr(table, "SM 1980") + 1, "clocks at the start") == NULL, 1);
+    free(table);
+    sb_run_free(&back);
+    unlink(path);
+    free(text);
+    sb_run_free(&run);
+}
+
 /* The backends a default run left out: one a line after the devices, a
  * reason's bytes that are not UTF-8 as \xNN (a message is never worth
  * the report), and read back as written; none is an empty array. */
@@ -337,6 +455,8 @@ int main(void)
         cmocka_unit_test(invalid_utf8_is_an_error_naming_the_record),
         cmocka_unit_test(samples_round_trip),
         cmocka_unit_test(unavailable_round_trip),
+        cmocka_unit_test(figures_round_trip),
+        cmocka_unit_test(clocks_round_trip),
         cmocka_unit_test(failed_write_keeps_the_old_file),
         cmocka_unit_test(full_disk_is_an_error),
     };

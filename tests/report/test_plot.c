@@ -113,6 +113,10 @@ static void chooses_plots_from_records(void **state)
     (void)state;
     sb_run run;
     fixture(&run);
+    /* The second device's tiled point apart from the first's: numbered too. */
+    for (size_t i = 0; i < run.nresults; i++)
+        if (run.results[i].device_slot == 1 && strcmp(run.results[i].variant, "tiled") == 0)
+            run.results[i].value /= 4;
     sb_analysis a;
     assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
     sb_plot_list list;
@@ -171,6 +175,9 @@ static void chooses_plots_from_records(void **state)
     gp = slurp("matmul-roofline.gp");
     assert_non_null(strstr(gp, "no compute roof for opencl (gfx1100): its FP32 lanes"));
     assert_non_null(strstr(gp, "set label '1' at 0.25,1 "));
+    assert_null(strstr(strstr(gp, "set label '1' at 0.25,1 ") + 1, "set label '1' "));
+    assert_non_null(strstr(gp, "set label '2' at 8,10 offset char -0.8,0.6 right"));
+    assert_non_null(strstr(gp, "set label '2' at 8,2.5 offset char 0.8,0.6 left"));
     assert_non_null(strstr(gp, "' 2  tiled (8)'"));
     assert_null(strstr(gp, "with labels"));
     free(gp);

@@ -143,10 +143,14 @@ static void csv_quotes_and_shape(void **state)
     /* The host time and its check share, then the compiler's allocation,
        empty where unknown. */
     assert_non_null(strstr(t, ",ptx_vs_reference,host_ms,verify_ms,registers,shared_bytes,"
-                              "private_bytes,total_global_ld_requests,"));
+                              "private_bytes,f1_name,"));
+    /* then the family's figures, then the model's totals, empty for results
+       without them */
+    assert_non_null(strstr(t, ",f6_unit,total_global_ld_requests,"));
     assert_non_null(strstr(t, ",total_shared_st_wavefronts_per_request\n"));
-    /* then the model's totals, empty for results without them */
-    char tail[128] = ",812.250,540.500,32,8192,0";
+    char tail[256] = ",812.250,540.500,32,8192,0";
+    for (int f = 0; f < 3 * SB_MAX_FIGURES; f++)
+        strcat(tail, ",");
     for (size_t f = 0; sb_access_totals_field_at(f); f++)
         strcat(tail, ",");
     strcat(tail, "\n");
@@ -157,7 +161,9 @@ static void csv_quotes_and_shape(void **state)
     assert_non_null(strstr(t, ",,,1,\"smem col:"));
     assert_non_null(strstr(t, ",536870912,1000000000,0.2500,GB/s,3579.1400,3603.1600,,2.5000,4,1,"));
     assert_null(strstr(t, ",-1,"));
-    strcpy(tail, ",812.250,540.500,,,"); /* unknown allocation, then no totals */
+    strcpy(tail, ",812.250,540.500,,,"); /* unknown allocation, then no figures or totals */
+    for (int f = 0; f < 3 * SB_MAX_FIGURES; f++)
+        strcat(tail, ",");
     for (size_t f = 0; sb_access_totals_field_at(f); f++)
         strcat(tail, ",");
     strcat(tail, "\n");
