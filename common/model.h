@@ -15,6 +15,10 @@
  *           8-byte accesses run in 2 phases (half-warps), 16-byte ones in 4
  *           (quarter-warps).
  *
+ * A kernel executes many requests of several such accesses; given how many
+ * of each one launch executes, sb_access_totals_of adds them up into the
+ * per-launch figures the hardware's counters count (sb_access_totals).
+ *
  * Plain C11, no GPU.  Every function validates its pattern first: a bad
  * pattern gives an error, never a number. */
 #ifndef SB_MODEL_H
@@ -33,10 +37,11 @@
 #define SB_MODEL_MAX_STRIDE (1L << 24) /* words */
 #define SB_MODEL_MAX_OFFSET (1L << 24) /* words */
 #define SB_MODEL_MAX_TILE 65536        /* rows, columns or padding of a tile */
+#define SB_MODEL_MAX_INDEX (1L << 30)  /* a list walk's element index */
 
 typedef enum { SB_SPACE_GLOBAL, SB_SPACE_SHARED } sb_space;
 typedef enum { SB_PERM_NONE, SB_PERM_REVERSE, SB_PERM_XOR, SB_PERM_RANDOM } sb_perm;
-typedef enum { SB_WALK_NONE, SB_WALK_ROW, SB_WALK_COLUMN } sb_walk;
+typedef enum { SB_WALK_NONE, SB_WALK_ROW, SB_WALK_COLUMN, SB_WALK_LIST } sb_walk;
 
 /* One warp-wide access (the warp's first one).
  *
@@ -54,7 +59,16 @@ typedef enum { SB_WALK_NONE, SB_WALK_ROW, SB_WALK_COLUMN } sb_walk;
  * walk_index, or row l of column walk_index; a smaller tile wraps lanes onto
  * the next row or column, as a 2-D block with blockDim.x = that size does).
  * A tile walk needs stride 1 and no perm, spread or same.
- * The byte address of a lane is index * word_bytes (elements are aligned). */
+ * List walks (walk == SB_WALK_LIST) take each lane's index outright, for
+ * what the fields above cannot say (a kernel's own swizzle, two rows of a
+ * 16-wide block reading one row):  index = lane_index[l] + offset; they
+ * need stride 1 and no perm, spread, same or tile.
+ * The byte address of a lane is index * word_bytes (elements are aligned).
+ *
+ * `active` says which lanes take part (a tail or an edge of the data, where
+ * some threads have nothing to do): bit l for lane l, 0 for all 32.  The
+ * other lanes touch nothing and cost nothing; a shared-memory phase with no
+ * lane taking part costs no wavefront. */
 typedef struct sb_pattern {
     sb_space space;
     int word_bytes;    /* 4, 8 or 16 bytes per lane */
@@ -70,6 +84,8 @@ typedef struct sb_pattern {
     int swizzle;       /* tile walks only: 1 = column c of row r stored at c ^ (r % tile_cols) */
     sb_walk walk;      /* SB_WALK_NONE for a linear pattern */
     int walk_index;    /* the row (row walk) or column (column walk) the warp starts on */
+    uint32_t active;   /* lanes taking part, bit l for lane l; 0 = all 32 */
+    int32_t lane_index[SB_WARP_LANES]; /* list walks only: each lane's element index; else 0 */
 } sb_pattern;
 
 /* Cost of one global-memory request. */
@@ -85,10 +101,10 @@ typedef struct sb_global_cost {
 /* Cost of one shared-memory request. */
 typedef struct sb_shared_cost {
     int wavefronts;       /* passes the hardware serialises: sum over phases of the worst bank */
-    int ideal_wavefronts; /* the minimum for the word size: 1, 2 or 4 (the phases) */
+    int ideal_wavefronts; /* the minimum: the phases (1, 2 or 4 by word size) with a lane taking part */
     int ways;             /* conflict degree: the most distinct words one bank delivers in one phase */
     int conflicts;        /* wavefronts - ideal_wavefronts: the extra passes (Nsight's bank conflicts) */
-    int broadcast;        /* 1 when all 32 lanes read one address */
+    int broadcast;        /* 1 when every lane taking part (two or more) reads one address */
 } sb_shared_cost;
 
 /* Everything the model says about a pattern, flat ints and doubles so that a
@@ -97,7 +113,7 @@ typedef struct sb_shared_cost {
 typedef struct sb_prediction {
     int space;      /* sb_space of the pattern */
     int word_bytes;
-    int lanes;      /* always 32 */
+    int lanes;      /* lanes taking part: 32 but in a tail or an edge */
     /* global memory */
     int sectors;
     int segments;
@@ -122,6 +138,37 @@ typedef struct sb_prediction_field {
     size_t offset;       /* offsetof(sb_prediction, member) */
     const char *meaning; /* one line for a report's legend */
 } sb_prediction_field;
+
+/* What a declared access does: the counters count loads, stores and
+ * atomics (reductions included) apart. */
+typedef enum sb_access_kind { SB_ACCESS_LOAD, SB_ACCESS_STORE, SB_ACCESS_ATOMIC } sb_access_kind;
+
+/* A kernel's accesses added up over one launch: each access's requests
+ * times its per-request cost, by space and kind, and the ratios the
+ * counters give per request.  Each count is what one hardware counter
+ * counts (sb_access_totals_field_at names it): requests are warp-level
+ * instructions executed, sectors the 32-byte sectors they move, wavefronts
+ * the shared-memory passes, conflicts the wavefronts beyond the ideal. */
+typedef struct sb_access_totals {
+    double global_ld_requests, global_ld_sectors;
+    double global_st_requests, global_st_sectors;
+    double global_atom_requests, global_atom_sectors;
+    double shared_ld_requests, shared_ld_wavefronts, shared_ld_conflicts;
+    double shared_st_requests, shared_st_wavefronts, shared_st_conflicts;
+    double shared_atom_requests, shared_atom_wavefronts, shared_atom_conflicts;
+    /* sectors (wavefronts) over requests; 0 where there are no requests */
+    double global_ld_sectors_per_request, global_st_sectors_per_request;
+    double shared_ld_wavefronts_per_request, shared_st_wavefronts_per_request;
+} sb_access_totals;
+
+/* Describes one field of sb_access_totals, for generic writers and readers. */
+typedef struct sb_access_totals_field {
+    const char *name;    /* the struct member's name, also the JSON key */
+    size_t offset;       /* offsetof(sb_access_totals, member) */
+    int ratio;           /* 1: a per-request ratio (derived); 0: a count per launch */
+    const char *counter; /* the Nsight Compute / CUPTI metric that counts it */
+    const char *meaning; /* one line for a report's legend */
+} sb_access_totals_field;
 
 /* A pattern with the defaults: shared memory, 4-byte words, stride 1, nothing else. */
 sb_pattern sb_pattern_default(void);
@@ -156,6 +203,33 @@ const sb_prediction_field *sb_prediction_field_at(size_t i);
 /* The value of one field of a prediction, as a double (ints convert exactly). */
 double sb_prediction_value(const sb_prediction *p, const sb_prediction_field *f);
 
+/* Adds up n accesses: pattern p[i], executed requests[i] times per launch
+ * (warp-level requests, >= 0), of kind[i]; fills *out with the counts and
+ * their ratios.  0, or -1 (out untouched) for an invalid pattern, kind or
+ * request count. */
+int sb_access_totals_of(const sb_pattern *p, const double *requests, const sb_access_kind *kind,
+                        int n, sb_access_totals *out);
+
+/* Fills the per-request ratios of t from its counts (0 where no requests). */
+void sb_access_totals_ratios(sb_access_totals *t);
+
+/* The i-th field of sb_access_totals, or NULL past the last one. */
+const sb_access_totals_field *sb_access_totals_field_at(size_t i);
+
+/* The field called `name` ("global_ld_sectors": the key the counters of
+   a profiled launch use too), or NULL. */
+const sb_access_totals_field *sb_access_totals_field_named(const char *name);
+
+/* The value of one field of the totals. */
+double sb_access_totals_value(const sb_access_totals *t, const sb_access_totals_field *f);
+
+/* Writes "global ld 26.40 sectors/req, st 4.00; shared ld 1.00 wavefronts/req" for
+   the spaces and kinds with requests; snprintf's return ("" and 0 for none), or -1. */
+int sb_access_totals_format(const sb_access_totals *t, char *buf, size_t n);
+
+/* "load" / "store" / "atomic", or NULL for a value out of range. */
+const char *sb_access_kind_name(sb_access_kind k);
+
 /* Bank (0..31) of a shared-memory byte address. */
 int sb_bank_of(uint64_t byte_addr);
 
@@ -165,7 +239,7 @@ const char *sb_space_name(sb_space s);
 /* "none" / "reverse" / "xor" / "random", or NULL for a value out of range. */
 const char *sb_perm_name(sb_perm p);
 
-/* "none" / "row" / "column", or NULL for a value out of range. */
+/* "none" / "row" / "column" / "list", or NULL for a value out of range. */
 const char *sb_walk_name(sb_walk w);
 
 #endif

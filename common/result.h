@@ -12,6 +12,11 @@
 
 #define SB_RESULT_SCHEMA "simtbench-result/1"
 
+/* The most accesses a result declares to the model: every class of global
+ * and shared instruction its kernel executes, a tail or an edge of one
+ * being a class of its own where it costs differently. */
+#define SB_MAX_PATTERNS 16
+
 /* What a result's headline figure measures; the unit is a word made only
  * when a result is written. */
 typedef enum sb_quantity {
@@ -103,10 +108,21 @@ typedef struct sb_result {
     int regs;                /* registers per thread */
     long shared_bytes;       /* static shared/local memory per block */
     long private_bytes;      /* local/private (spill) memory per thread */
+    /* Every access the kernel executes, declared to the model: which it is,
+       its pattern and prediction per request, and how many warp-level
+       requests of it one launch executes.  The ones the variant is about
+       come with extra 0; the others (index tables, tails, fills: extra 1)
+       are there so that the totals are the whole kernel's.  A file older
+       than the fields has only the former, of requests 0 (unknown). */
     int npatterns;
-    char pattern_label[2][16];
-    sb_pattern pattern[2];
-    sb_prediction prediction[2];
+    char pattern_label[SB_MAX_PATTERNS][16];
+    sb_pattern pattern[SB_MAX_PATTERNS];
+    sb_prediction prediction[SB_MAX_PATTERNS];
+    sb_access_kind pattern_kind[SB_MAX_PATTERNS];
+    double pattern_requests[SB_MAX_PATTERNS]; /* per launch; 0 unknown */
+    int pattern_extra[SB_MAX_PATTERNS];
+    sb_access_totals totals;  /* the model's per-launch totals over every access */
+    int has_totals;           /* 1 where totals holds them (requests known) */
     int counted;             /* 1: counts[] hold the hardware's counts of one profiled
                                 launch (--counters); 0: none, counters_note says why
                                 where they were asked for */

@@ -36,6 +36,11 @@
  * model predicts is really paid.  The last n mod (32 * S) elements, fewer
  * than one block, are copied in order (the `tail' grid row).
  *
+ * Besides the declared access and its dense partner, a warp with work
+ * reads the lane table once per phase (PERM 3: one 128-byte request beside
+ * its UNROLL data accesses), and the tail is copied in order: global.c
+ * declares each to the model, so that its totals are the whole kernel's.
+ *
  * Indices are int: the frontend keeps buffers under 2 GiB. */
 #ifndef WORD
 #define WORD 4
@@ -118,7 +123,16 @@
 #define ELEMENT(x, k, pos)                                                              \
     (((x) >> 5) * (32 * STEP) + (pos) * STEP + PHASE_WORD(k) + OFFSET)
 
-/* out[g] = in[element(g)]: the declared access is the read. */
+/* The element lane x's slot gives in phase k, computed once per thread: the
+   unrolled accesses add whole blocks to it (a block of threads is a
+   multiple of 32), so the phase's arithmetic stays out of the loop and the
+   compiler has no reason to copy the loop for each kind of phase column. */
+#define FIRST_ELEMENT(x, k) ELEMENT(x, k, LANE_POS(LOCAL_ID(0) & 31) / SAME)
+#define NEXT_ELEMENTS (LOCAL_SIZE(0) * STEP) /* from one unrolled access to the next */
+
+/* out[g] = in[element(g)]: the declared access is the read.  Warps past
+   the last block of a phase have nothing to do, and leave before they
+   read the lane table. */
 KERNEL void global_load(int n, int nblocks, GLOBAL const T *RESTRICT in,
                         GLOBAL T *RESTRICT out, GLOBAL const int *RESTRICT perm)
 {
@@ -127,11 +141,13 @@ KERNEL void global_load(int n, int nblocks, GLOBAL const T *RESTRICT in,
     int lanes = nblocks * 32;
     T v[UNROLL];
     if (k < STEP) {
-        int pos = LANE_POS(LOCAL_ID(0) & 31) / SAME;
+        if (x0 >= lanes)
+            return;
+        int at = FIRST_ELEMENT(x0, k);
         for (int u = 0; u < UNROLL; u++) {
             int x = x0 + u * LOCAL_SIZE(0);
             if (x < lanes)
-                v[u] = in[ELEMENT(x, k, pos)];
+                v[u] = in[at + u * NEXT_ELEMENTS];
         }
         for (int u = 0; u < UNROLL; u++) {
             int x = x0 + u * LOCAL_SIZE(0);
@@ -157,7 +173,9 @@ KERNEL void global_store(int n, int nblocks, GLOBAL const T *RESTRICT in,
     int lanes = nblocks * 32;
     T v[UNROLL];
     if (k < STEP) {
-        int pos = LANE_POS(LOCAL_ID(0) & 31) / SAME;
+        if (x0 >= lanes)
+            return;
+        int at = FIRST_ELEMENT(x0, k);
         for (int u = 0; u < UNROLL; u++) {
             int x = x0 + u * LOCAL_SIZE(0);
             if (x < lanes)
@@ -166,7 +184,7 @@ KERNEL void global_store(int n, int nblocks, GLOBAL const T *RESTRICT in,
         for (int u = 0; u < UNROLL; u++) {
             int x = x0 + u * LOCAL_SIZE(0);
             if (x < lanes)
-                out[ELEMENT(x, k, pos)] = v[u];
+                out[at + u * NEXT_ELEMENTS] = v[u];
         }
     } else {
         for (int u = 0; u < UNROLL; u++) {

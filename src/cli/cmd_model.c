@@ -1,9 +1,13 @@
 /* `simtbench model`: prints what the memory-access model (common/model.h)
- * predicts for one access pattern, or for a sweep of strides, as a table or
- * as JSON.  Nothing reaches stdout until every requested pattern has been
- * checked, so a usage error leaves stdout empty and one line on stderr. */
+ * predicts for one access pattern, or for a sweep of strides, or for every
+ * access one variant's kernel executes with the totals per launch
+ * (--variant), as a table or as JSON.  Nothing reaches stdout until every
+ * requested pattern has been checked, so a usage error leaves stdout empty
+ * and one line on stderr. */
 #include "cli/cmd_model.h"
 
+#include "cli/model_variant.h"
+#include "cli/options.h"
 #include "model.h"
 
 #include <errno.h>
@@ -27,6 +31,10 @@ typedef struct spec {
     int have_tile, have_walk, have_pad, have_swizzle, have_walk_index;
     int format;
     int lanes;
+    int have_pattern;     /* an option that shapes one access was given */
+    const char *variant;  /* --variant EXPERIMENT/VARIANT, or NULL */
+    long rows, cols;      /* --size; 0 for the experiment's own */
+    long units;           /* --units */
 } spec;
 
 static void usage(FILE *f)
@@ -47,13 +55,21 @@ static void usage(FILE *f)
           "  --swizzle               store column c of row r at c ^ (r % C)\n"
           "  --walk row|column       lanes go along a row or down a column\n"
           "  --walk-index N          the row or column walked (default 0)\n"
+          "  --active N              only the first N lanes take part (a tail)\n"
           "  --format table|json     output (default table)\n"
           "  --lanes                 also print every lane's address, bank, sector\n"
           "  -h, --help              this text\n"
           "\n"
+          "Or every access one variant's kernel executes, with the model's totals per launch\n"
+          "(what the hardware's counters count), planned without a device:\n"
+          "  --variant EXP/VARIANT   a variant of an experiment (see simtbench --list)\n"
+          "  --size N|MxN            its size, as simtbench's --size (default: a CPU device's)\n"
+          "  --units N               multiprocessors of the device planned for (default 132)\n"
+          "\n"
           "Examples: simtbench model --stride 6            (2-way bank conflict)\n"
           "          simtbench model --space global --stride 8  (32 sectors, 12.5%)\n"
-          "          simtbench model --tile 32x32 --pad 1\n",
+          "          simtbench model --tile 32x32 --pad 1\n"
+          "          simtbench model --variant global_perm/w4-random1-spread-load --size 8192\n",
           f);
 }
 
@@ -176,7 +192,8 @@ static int parse_tile(spec *s, const char *arg)
 }
 
 enum { O_SPACE = 256, O_WORD, O_STRIDE, O_OFFSET, O_PERM, O_SPREAD, O_BROADCAST, O_SAME,
-       O_TILE, O_PAD, O_SWIZZLE, O_WALK, O_WALK_INDEX, O_FORMAT, O_LANES };
+       O_TILE, O_PAD, O_SWIZZLE, O_WALK, O_WALK_INDEX, O_FORMAT, O_LANES, O_ACTIVE, O_VARIANT,
+       O_SIZE, O_UNITS };
 
 static const struct option longopts[] = {
     {"space", required_argument, NULL, O_SPACE},
@@ -194,6 +211,10 @@ static const struct option longopts[] = {
     {"walk-index", required_argument, NULL, O_WALK_INDEX},
     {"format", required_argument, NULL, O_FORMAT},
     {"lanes", no_argument, NULL, O_LANES},
+    {"active", required_argument, NULL, O_ACTIVE},
+    {"variant", required_argument, NULL, O_VARIANT},
+    {"size", required_argument, NULL, O_SIZE},
+    {"units", required_argument, NULL, O_UNITS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -240,6 +261,31 @@ static int parse_access_option(int c, const char *arg, spec *s)
             return 2;
         s->base.same = (int)v;
         return 0;
+    case O_ACTIVE:
+        if (opt_long("active", arg, 1, SB_WARP_LANES, "1..32 lanes", &v))
+            return 2;
+        s->base.active = v == SB_WARP_LANES ? 0u : (1u << v) - 1u;
+        return 0;
+    }
+    return 1;
+}
+
+/* The options of --variant; 0 ok, 2 usage error, 1 not one of these. */
+static int parse_variant_option(int c, const char *arg, spec *s)
+{
+    switch (c) {
+    case O_VARIANT:
+        s->variant = arg;
+        return 0;
+    case O_SIZE:
+        if (sb_parse_size(arg, &s->rows, &s->cols))
+            return fail("--size must be N or MxN, each 1 or more, not '%s'", arg);
+        /* The experiment's inputs are made on the host, as for a run. */
+        if ((double)s->rows * (double)s->cols > (double)(1L << 30))
+            return fail("--size %s is more than 2^30 elements", arg);
+        return 0;
+    case O_UNITS:
+        return opt_long("units", arg, 1, 65536, "1..65536 multiprocessors", &s->units) ? 2 : 0;
     }
     return 1;
 }
@@ -307,6 +353,10 @@ static int getopt_failure(int c, char **argv)
 /* Contradictions the model would report less clearly; 0 or 2. */
 static int check_combination(spec *s)
 {
+    if (s->variant && s->have_pattern)
+        return fail("--variant takes its accesses from the variant: drop the pattern options");
+    if (!s->variant && (s->rows || s->units != 132))
+        return fail("--size and --units need --variant");
     if (s->have_broadcast && s->have_stride)
         return fail("--broadcast and --stride contradict each other");
     if (s->have_tile && (s->have_stride || s->have_broadcast))
@@ -327,6 +377,7 @@ static int parse_args(int argc, char **argv, spec *s)
     s->base = sb_pattern_default();
     s->stride_lo = s->stride_hi = 1;
     s->format = FMT_TABLE;
+    s->units = 132;
 
     /* getopt keeps state between calls and the main program may already
        have parsed its own options.  glibc only forgets a half-parsed option
@@ -348,6 +399,10 @@ static int parse_args(int argc, char **argv, spec *s)
         int st = parse_access_option(c, optarg, s);
         if (st == 1)
             st = parse_tile_option(c, optarg, s);
+        if (st == 1)
+            st = parse_variant_option(c, optarg, s);
+        else
+            s->have_pattern |= c != O_FORMAT && c != O_LANES;
         if (st == 1)
             return getopt_failure(c, argv);
         if (st)
@@ -492,6 +547,67 @@ static void json_string(FILE *out, const char *t)
     fputc('"', out);
 }
 
+/* Every lane's address, bank and sector, as the row's "per_lane" member. */
+static void print_lanes_json(FILE *out, const sb_pattern *p)
+{
+    uint64_t a[SB_WARP_LANES];
+    sb_pattern_addresses(p, a);
+    int per_phase = SB_WARP_LANES / (p->word_bytes / SB_BANK_BYTES);
+    /* "per_lane", not "lanes": that key is the prediction's lane count. */
+    fputs(", \"per_lane\": [", out);
+    for (int l = 0; l < SB_WARP_LANES; l++)
+        fprintf(out,
+                "%s{\"lane\": %d, \"address\": %llu, \"index\": %llu, \"bank\": %d, "
+                "\"banks\": %d, \"phase\": %d, \"sector\": %llu, \"segment\": %llu}",
+                l ? ", " : "", l, (unsigned long long)a[l],
+                (unsigned long long)(a[l] / (uint64_t)p->word_bytes), sb_bank_of(a[l]),
+                p->word_bytes / SB_BANK_BYTES, l / per_phase,
+                (unsigned long long)(a[l] / SB_SECTOR_BYTES),
+                (unsigned long long)(a[l] / SB_SEGMENT_BYTES));
+    fputc(']', out);
+}
+
+/* One row's object, its closing brace left to the caller: the pattern,
+   the prediction, the summary and (lanes) every lane. */
+static void json_row_open(FILE *out, const char *label, const sb_pattern *p, int lanes)
+{
+    sb_prediction r;
+    char summary[96], desc[640];
+    sb_predict(p, &r);
+    sb_prediction_format(&r, summary, sizeof summary);
+    sb_pattern_describe(p, desc, sizeof desc);
+    fputs("{\"label\": ", out);
+    json_string(out, label);
+    fputs(", \"description\": ", out);
+    json_string(out, desc);
+    fprintf(out,
+            ", \"space_name\": \"%s\", \"stride\": %ld, \"offset\": %ld, \"perm\": \"%s\", "
+            "\"perm_arg\": %u, \"spread\": %d, \"same\": %d, \"tile_rows\": %d, "
+            "\"tile_cols\": %d, \"pad\": %d, \"swizzle\": %d, \"walk\": \"%s\", "
+            "\"walk_index\": %d",
+            sb_space_name(p->space), p->stride, p->offset, sb_perm_name(p->perm), p->perm_arg,
+            p->spread, p->same, p->tile_rows, p->tile_cols, p->pad, p->swizzle,
+            sb_walk_name(p->walk), p->walk_index);
+    if (p->active)
+        fprintf(out, ", \"active\": %u", (unsigned)p->active);
+    for (int l = 0; p->walk == SB_WALK_LIST && l < SB_WARP_LANES; l++)
+        fprintf(out, "%s%d", l ? ", " : ", \"lane_index\": [", (int)p->lane_index[l]);
+    if (p->walk == SB_WALK_LIST)
+        fputc(']', out);
+    for (size_t k = 0; sb_prediction_field_at(k); k++) {
+        const sb_prediction_field *f = sb_prediction_field_at(k);
+        double v = sb_prediction_value(&r, f);
+        if (f->type == SB_FIELD_DOUBLE)
+            fprintf(out, ", \"%s\": %.10g", f->name, v);
+        else
+            fprintf(out, ", \"%s\": %d", f->name, (int)v);
+    }
+    fputs(", \"summary\": ", out);
+    json_string(out, summary);
+    if (lanes)
+        print_lanes_json(out, p);
+}
+
 static void print_json(FILE *out, const spec *s, const char *header)
 {
     fputs("{\n  \"schema\": \"simtbench-model/1\",\n  \"pattern\": ", out);
@@ -500,58 +616,100 @@ static void print_json(FILE *out, const spec *s, const char *header)
     long rows = row_count(s);
     for (long i = 0; i < rows; i++) {
         sb_pattern p = row_pattern(s, i);
-        sb_prediction r;
-        char label[64], summary[96], desc[512];
-        if (sb_predict(&p, &r) != 0)
-            continue;
+        char label[64];
         row_label(&p, label, sizeof label);
-        sb_prediction_format(&r, summary, sizeof summary);
-        sb_pattern_describe(&p, desc, sizeof desc);
-        fputs(i ? ",\n    {" : "\n    {", out);
-        fputs("\"label\": ", out);
-        json_string(out, label);
-        fputs(", \"description\": ", out);
-        json_string(out, desc);
-        fprintf(out,
-                ", \"space_name\": \"%s\", \"stride\": %ld, \"offset\": %ld, \"perm\": \"%s\", "
-                "\"perm_arg\": %u, \"spread\": %d, \"same\": %d, \"tile_rows\": %d, "
-                "\"tile_cols\": %d, \"pad\": %d, \"swizzle\": %d, \"walk\": \"%s\", "
-                "\"walk_index\": %d",
-                sb_space_name(p.space), p.stride, p.offset, sb_perm_name(p.perm), p.perm_arg,
-                p.spread, p.same, p.tile_rows, p.tile_cols, p.pad, p.swizzle, sb_walk_name(p.walk),
-                p.walk_index);
-        for (size_t k = 0;; k++) {
-            const sb_prediction_field *f = sb_prediction_field_at(k);
-            if (f == NULL)
-                break;
-            double v = sb_prediction_value(&r, f);
-            if (f->type == SB_FIELD_DOUBLE)
-                fprintf(out, ", \"%s\": %.10g", f->name, v);
-            else
-                fprintf(out, ", \"%s\": %d", f->name, (int)v);
-        }
-        fputs(", \"summary\": ", out);
-        json_string(out, summary);
-        if (s->lanes) {
-            uint64_t a[SB_WARP_LANES];
-            sb_pattern_addresses(&p, a);
-            int per_phase = SB_WARP_LANES / (p.word_bytes / SB_BANK_BYTES);
-            /* "per_lane", not "lanes": that key is the prediction's lane count. */
-            fputs(", \"per_lane\": [", out);
-            for (int l = 0; l < SB_WARP_LANES; l++)
-                fprintf(out,
-                        "%s{\"lane\": %d, \"address\": %llu, \"index\": %llu, \"bank\": %d, "
-                        "\"banks\": %d, \"phase\": %d, \"sector\": %llu, \"segment\": %llu}",
-                        l ? ", " : "", l, (unsigned long long)a[l],
-                        (unsigned long long)(a[l] / (uint64_t)p.word_bytes), sb_bank_of(a[l]),
-                        p.word_bytes / SB_BANK_BYTES, l / per_phase,
-                        (unsigned long long)(a[l] / SB_SECTOR_BYTES),
-                        (unsigned long long)(a[l] / SB_SEGMENT_BYTES));
-            fputc(']', out);
-        }
+        fputs(i ? ",\n    " : "\n    ", out);
+        json_row_open(out, label, &p, s->lanes);
         fputc('}', out);
     }
     fputs("\n  ]\n}\n", out);
+}
+
+/* ------------------------------------------------------------ --variant */
+
+/* "global_perm/w4-random1-spread-load at 100x100, for 132 multiprocessors". */
+static void variant_header(const sb_model_variant *m, long units, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/%s at %ldx%ld, for %ld multiprocessors: every access its kernel "
+             "executes", m->experiment->name, m->variant.name, m->size.rows, m->size.cols, units);
+}
+
+static void print_variant_table(FILE *out, const sb_model_variant *m, const sb_access_totals *t,
+                                const spec *s)
+{
+    char header[256];
+    variant_header(m, s->units, header, sizeof header);
+    fprintf(out, "# %s\n", header);
+    fprintf(out, "%-15s %-6s %-7s %14s  %-30s  %s\n", "access", "kind", "studied", "requests",
+            "per request", "pattern");
+    const sb_plan *plan = &m->plan;
+    for (int i = 0; i < plan->npatterns; i++) {
+        sb_prediction r;
+        char summary[96], desc[640];
+        sb_predict(&plan->pattern[i], &r);
+        sb_prediction_format(&r, summary, sizeof summary);
+        sb_pattern_describe(&plan->pattern[i], desc, sizeof desc);
+        fprintf(out, "%-15s %-6s %-7s %14.0f  %-30s  %s\n", plan->pattern_label[i],
+                sb_access_kind_name(plan->kind[i]), plan->studied[i] ? "yes" : "no",
+                plan->requests[i], summary, desc);
+        if (s->lanes)
+            print_lanes_table(out, &plan->pattern[i]);
+    }
+    fputs("# the whole kernel, per launch: the model's totals and the counter each is held "
+          "against\n", out);
+    for (size_t k = 0; sb_access_totals_field_at(k); k++) {
+        const sb_access_totals_field *f = sb_access_totals_field_at(k);
+        double v = sb_access_totals_value(t, f);
+        if (v > 0)
+            fprintf(out, f->ratio ? "#   %-33s %14.4f\n" : "#   %-33s %14.0f  %s\n", f->name, v,
+                    f->counter ? f->counter : "");
+    }
+}
+
+static void print_variant_json(FILE *out, const sb_model_variant *m, const sb_access_totals *t,
+                               const spec *s)
+{
+    char header[256];
+    variant_header(m, s->units, header, sizeof header);
+    fputs("{\n  \"schema\": \"simtbench-model/1\",\n  \"pattern\": ", out);
+    json_string(out, header);
+    fputs(",\n  \"rows\": [", out);
+    const sb_plan *plan = &m->plan;
+    for (int i = 0; i < plan->npatterns; i++) {
+        fputs(i ? ",\n    " : "\n    ", out);
+        json_row_open(out, plan->pattern_label[i], &plan->pattern[i], s->lanes);
+        fprintf(out, ", \"kind\": \"%s\", \"requests\": %.0f, \"studied\": %s}",
+                sb_access_kind_name(plan->kind[i]), plan->requests[i],
+                plan->studied[i] ? "true" : "false");
+    }
+    fputs("\n  ],\n  \"totals\": {", out);
+    for (size_t k = 0; sb_access_totals_field_at(k); k++) {
+        const sb_access_totals_field *f = sb_access_totals_field_at(k);
+        double v = sb_access_totals_value(t, f);
+        fprintf(out, k ? ", \"%s\": " : "\"%s\": ", f->name);
+        if (f->ratio && !(v > 0))
+            fputs("null", out);
+        else
+            fprintf(out, f->ratio ? "%.10g" : "%.0f", v);
+    }
+    fputs("}\n}\n", out);
+}
+
+/* --variant: plan it, then print its accesses and their totals. */
+static int model_variant(const spec *s)
+{
+    static sb_model_variant m; /* a plan is large for the stack */
+    char err[640];
+    if (sb_model_variant_plan(s->variant, s->rows, s->cols, (int)s->units, &m, err, sizeof err))
+        return fail("%s", err);
+    sb_access_totals t;
+    if (sb_access_totals_of(m.plan.pattern, m.plan.requests, m.plan.kind, m.plan.npatterns, &t))
+        return fail("%s: the model rejects a declared access", s->variant);
+    if (s->format == FMT_JSON)
+        print_variant_json(stdout, &m, &t, s);
+    else
+        print_variant_table(stdout, &m, &t, s);
+    return 0;
 }
 
 /* Output that could not be written is a file error (5), as for every
@@ -574,6 +732,8 @@ int sb_cmd_model(int argc, char **argv)
         return stdout_status();
     if (rc != 0)
         return rc;
+    if (s.variant)
+        return model_variant(&s) ? 2 : stdout_status();
 
     /* Check every row before printing anything, so that an error leaves
        stdout empty (rows are few and checks cheap). */

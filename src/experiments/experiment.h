@@ -14,7 +14,6 @@
 #define SB_MAX_DEFINES 8
 #define SB_MAX_BUFFERS 4
 #define SB_MAX_ARGS 8
-#define SB_MAX_PATTERNS 2
 #define SB_MAX_VARIANTS 512
 
 /* What a variant's row is: a kernel under study, the kernel that is its
@@ -75,9 +74,19 @@ typedef struct sb_plan {
     double bytes;    /* useful bytes read plus written per launch */
     double flops;    /* floating-point operations per launch */
     double accesses; /* warp-wide shared-memory accesses per launch */
-    int npatterns;   /* the access patterns the model is asked about */
+    /* Every global and shared access the kernel executes (sb_plan_declare
+       in variant.h fills these): the model's totals are theirs. */
+    int npatterns;
     char pattern_label[SB_MAX_PATTERNS][16];
     sb_pattern pattern[SB_MAX_PATTERNS];
+    sb_access_kind kind[SB_MAX_PATTERNS];
+    double requests[SB_MAX_PATTERNS]; /* warp-level requests one launch executes */
+    int studied[SB_MAX_PATTERNS];     /* 1: an access the variant is about */
+    /* Static instructions of the kernel's PTX the access stands for (its
+       source's copies once unrolled); 0 where the compiler chooses (a loop
+       it unrolls as it likes, a tail of an instruction counted already). */
+    int sites[SB_MAX_PATTERNS];
+    int undeclared; /* accesses there was no room for: the run refuses the plan */
     double intensity; /* FLOP per byte of global traffic the variant implies; 0 if none */
     int nfigures;     /* the family's own model figures (result.h), sb_figure_add fills */
     sb_figure figure[SB_MAX_FIGURES];

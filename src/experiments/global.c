@@ -316,6 +316,47 @@ static int lane_table(const global_knobs *a, int32_t perm[SB_WARP_LANES])
     return 0;
 }
 
+/* Warps of one phase that get as far as their slot (and the lane table):
+   those of the first nblocks warp positions, 8 in each block of threads
+   and 32 positions (UNROLL blocks' worth) in each block of the grid. */
+static double working_warps(long nblocks)
+{
+    long per_grid_block = UNROLL * BLOCK / 32, warps = BLOCK / 32;
+    long rest = nblocks % per_grid_block;
+    return (double)(nblocks / per_grid_block * warps + (rest < warps ? rest : warps));
+}
+
+/* Every access of global_load / global_store, per launch: the declared
+ * access and its dense partner (one request a warp for each of the nblocks
+ * warps of each of the step phases), the lane table a random permutation
+ * reads (one 32-word request per working warp and phase), and the dense
+ * copy of the tail.  Every phase has the cost of the first (the model's
+ * pattern): a phase only moves the lanes inside their slot. */
+static void declare_copy(sb_plan *plan, const global_knobs *a, long nblocks, long step, long tail)
+{
+    bool store = a->dir == DIR_STORE;
+    sb_access_kind mine = store ? SB_ACCESS_STORE : SB_ACCESS_LOAD;
+    sb_access_kind other = store ? SB_ACCESS_LOAD : SB_ACCESS_STORE;
+    double requests = (double)nblocks * (double)step;
+    global_knobs plain = access_default(a->word);
+    sb_pattern dense = pattern_of(&plain), offset = dense;
+    offset.offset = a->offset;
+    sb_plan_declare(plan, &(sb_access){store ? "store" : "load", mine, pattern_of(a), requests,
+                                       UNROLL, 1});
+    sb_plan_declare(plan, &(sb_access){store ? "load" : "store", other, dense, requests,
+                                       UNROLL, 1});
+    if (a->perm == SB_PERM_RANDOM) {
+        sb_pattern table = sb_dense(SB_SPACE_GLOBAL, 4); /* 32 ints, lane l's at l */
+        sb_plan_declare(plan, &(sb_access){"lane table", SB_ACCESS_LOAD, table,
+                                           working_warps(nblocks) * (double)step, 1, 0});
+    }
+    /* The tail is copied in order, the offset on the declared side. */
+    sb_plan_declare_walk(plan, &(sb_access){"tail load", SB_ACCESS_LOAD, store ? dense : offset,
+                                            0, UNROLL, 0}, tail, 1);
+    sb_plan_declare_walk(plan, &(sb_access){"tail store", SB_ACCESS_STORE,
+                                            store ? offset : dense, 0, UNROLL, 0}, tail, 1);
+}
+
 static int global_plan(void *host, const sb_problem *p, const sb_variant *v,
                        const sb_device_info *dev, sb_plan *plan, char *err, size_t n)
 {
@@ -366,14 +407,7 @@ static int global_plan(void *host, const sb_problem *p, const sb_variant *v,
     memcpy(plan->geometry.block, v->block, sizeof plan->geometry.block);
     plan->bytes = 2.0 * (double)count * (double)word;
 
-    global_knobs dense = access_default(a.word);
-    plan->npatterns = 2;
-    plan->pattern[0] = pattern_of(&a);
-    plan->pattern[1] = pattern_of(&dense);
-    snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "%s",
-             store ? "store" : "load");
-    snprintf(plan->pattern_label[1], sizeof plan->pattern_label[1], "%s",
-             store ? "load" : "store");
+    declare_copy(plan, &a, nblocks, step, tail);
     return 0;
 }
 
@@ -562,12 +596,16 @@ static int walk_plan(void *host, const sb_problem *p, const sb_variant *v,
     sb_grid_2d(&plan->geometry, v, p->cols, 1, BLOCK, 1);
     plan->bytes = (double)bytes + (double)p->cols * 4.0;
     /* Each warp's request: 32 neighbouring words, or 32 words a row of the
-       transposed view (`rows` words) apart. */
+       transposed view (`rows` words) apart, once per word of the walk;
+       then the sum's store.  A row walk's requests start on a sector where
+       cols is a multiple of 8, as the default sizes' are. */
     global_knobs a = access_default(4);
     a.stride = knobs_of(v).walk == WALK_ROW ? 1 : (int)p->rows;
-    plan->npatterns = 1;
-    plan->pattern[0] = pattern_of(&a);
-    snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "load");
+    sb_plan_declare_walk(plan, &(sb_access){"load", SB_ACCESS_LOAD, pattern_of(&a), 0,
+                                            SB_SITES_COMPILER, 1}, p->cols, (double)p->rows);
+    global_knobs sum = access_default(4);
+    sb_plan_declare_walk(plan, &(sb_access){"store", SB_ACCESS_STORE, pattern_of(&sum), 0, 1, 0},
+                         p->cols, 1);
     return 0;
 }
 

@@ -53,6 +53,7 @@ typedef struct matmul_knobs {
     int coarse;       /* COARSE: outputs per thread, along a row */
     int pad;          /* PAD: columns added to each row of b's shared tile */
     bool corner_turn; /* TURN: b's column-major tile loaded by columns */
+    int smem_align;   /* SMEM_ALIGN: the shared tiles' alignment, 0 for the kernel's 16 */
 } matmul_knobs;
 SB_KNOBS(matmul_knobs)
 
@@ -132,7 +133,7 @@ static void variant_of(sb_variant *v, const matmul_entry *e)
     if (e->smem_align)
         sb_variant_define(v, "SMEM_ALIGN=%d", e->smem_align);
     matmul_knobs k = {.kind = e->kind, .tile = e->tile, .coarse = e->coarse, .pad = e->pad,
-                      .corner_turn = e->corner_turn};
+                      .corner_turn = e->corner_turn, .smem_align = e->smem_align};
     set_knobs(v, &k);
     v->group = e->group;
     v->baseline = e->baseline;
@@ -307,13 +308,119 @@ static int matmul_prepare(const sb_problem *p, unsigned seed, void **host, char 
     return 0;
 }
 
-static void declare_global(sb_plan *plan, const char *label, long stride)
+/* ------------------------------------------------ the accesses, declared */
+
+/* One warp's request in a block of tile x tile threads: its lanes are
+   32 / tile thread rows of `tile` columns, lane l at row l / tile, column
+   l % tile, taking element row x row_pitch + column x col_step. */
+static sb_pattern lanes_at(sb_space space, int word, int tile, long row_pitch, long col_step)
 {
-    int i = plan->npatterns++;
-    plan->pattern[i] = sb_pattern_default();
-    plan->pattern[i].space = SB_SPACE_GLOBAL;
-    plan->pattern[i].stride = stride;
-    snprintf(plan->pattern_label[i], sizeof plan->pattern_label[i], "%s", label);
+    sb_pattern p = sb_dense(space, word);
+    p.walk = SB_WALK_LIST;
+    for (int l = 0; l < SB_WARP_LANES; l++)
+        p.lane_index[l] = (int32_t)(l / tile * row_pitch + l % tile * col_step);
+    return p;
+}
+
+/* Declares `count` requests by warps of which `rows` thread rows and the
+   first `cols` columns of each take part; the full warps carry the sites. */
+static void declare_warps(sb_plan *plan, const sb_access *a, int tile, int rows, int cols,
+                          double count)
+{
+    uint32_t mask = 0;
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++)
+            mask |= 1u << (r * tile + c);
+    sb_access w = *a;
+    int full = rows * tile == SB_WARP_LANES && cols == tile;
+    w.pattern.active = full ? 0u : mask;
+    w.requests = count;
+    w.sites = full ? a->sites : 0;
+    w.studied = full && a->studied; /* the matrix's edges are not the lesson */
+    sb_plan_declare(plan, &w);
+}
+
+/* An access made `times` over an area of thread columns x thread rows of
+ * which the first x_extent columns and the first y_extent rows take part
+ * (the matrix's edge): the whole warps, and those the edges cut. */
+static void declare_area(sb_plan *plan, const sb_access *a, int tile, long x_extent,
+                         long y_extent, double times)
+{
+    int per_warp = SB_WARP_LANES / tile;
+    double xw = (double)(x_extent / tile), yw = (double)(y_extent / per_warp);
+    int xr = (int)(x_extent % tile), yr = (int)(y_extent % per_warp);
+    declare_warps(plan, a, tile, per_warp, tile, xw * yw * times);
+    declare_warps(plan, a, tile, per_warp, xr, (xr > 0) * yw * times);
+    declare_warps(plan, a, tile, yr, tile, xw * (yr > 0) * times);
+    declare_warps(plan, a, tile, yr, xr, (xr > 0 && yr > 0) * times);
+}
+
+/* The shared tiles' accesses of the tiled kernels, every thread in every
+ * phase: a's and b's elements stored (b by columns when corner-turned),
+ * then per step of the product a's row element, which NVRTC reads four at
+ * a time as one 16-byte load where the tile is 16-byte aligned (one
+ * address for a thread row: a broadcast), and b's row elements. */
+static void declare_smem(sb_plan *plan, const matmul_knobs *k, double warp_phases)
+{
+    int t = k->tile, c = k->coarse, vec = k->smem_align == 0 || k->smem_align >= 16;
+    long pitch = k->kind == KIND_COLMAJOR ? t + k->pad : t;
+    sb_pattern b_store = lanes_at(SB_SPACE_SHARED, 4, t, pitch, 1);
+    if (k->kind == KIND_COLMAJOR && k->corner_turn)
+        b_store = lanes_at(SB_SPACE_SHARED, 4, t, 1, pitch);
+    int turned = k->kind == KIND_COLMAJOR;
+    sb_plan_declare(plan, &(sb_access){"a smem st", SB_ACCESS_STORE,
+                                       lanes_at(SB_SPACE_SHARED, 4, t, t, 1), warp_phases, 1, 0});
+    sb_plan_declare(plan, &(sb_access){turned ? "smem st" : "b smem st", SB_ACCESS_STORE,
+                                       b_store, warp_phases * c, c, turned});
+    sb_plan_declare(plan, &(sb_access){"a smem ld", SB_ACCESS_LOAD,
+                                       vec ? lanes_at(SB_SPACE_SHARED, 16, t, t / 4, 0)
+                                           : lanes_at(SB_SPACE_SHARED, 4, t, t, 0),
+                                       warp_phases * (vec ? t / 4 : t), SB_SITES_COMPILER, 0});
+    sb_plan_declare(plan, &(sb_access){"b smem ld", SB_ACCESS_LOAD,
+                                       lanes_at(SB_SPACE_SHARED, 4, t, 0, 1),
+                                       warp_phases * t * c, SB_SITES_COMPILER, 0});
+}
+
+/* Every global and shared access of the variant's kernel.  Global loads
+ * are made by the threads whose element lies inside the matrix (the others
+ * take 0), and every block row or column re-reads its operand: a once per
+ * block column, b once per block row (the redundancy tiling and
+ * coarsening cut).  b's columns (colmajor) come as rows of bt.  A warp's
+ * request is declared as the first tile's: where a matrix row is not a
+ * whole number of sectors long the others start elsewhere in their sector
+ * and may cost one more (the requests are exact; square sizes that are
+ * multiples of 8 have no such rows). */
+static void declare_accesses(const matmul_host *h, const matmul_knobs *k, sb_plan *plan)
+{
+    int t = k->tile, c = k->coarse;
+    long m = h->m, n = h->n, kk = h->k;
+    double gx = (double)((n + (long)t * c - 1) / ((long)t * c)), gy = (double)((m + t - 1) / t);
+    double phases = (double)((kk + t - 1) / t);
+    sb_access a = {"a load", SB_ACCESS_LOAD, lanes_at(SB_SPACE_GLOBAL, 4, t, kk, 1), 0, 1,
+                   k->kind != KIND_COLMAJOR}; /* colmajor is about b's loads */
+    sb_access b = {"b load", SB_ACCESS_LOAD, lanes_at(SB_SPACE_GLOBAL, 4, t, n, 1), 0, c, 1};
+    sb_access out = {"c store", SB_ACCESS_STORE, lanes_at(SB_SPACE_GLOBAL, 4, t, n, 1), 0, c, 0};
+    if (k->kind == KIND_SIMPLE) {
+        a.pattern = lanes_at(SB_SPACE_GLOBAL, 4, t, kk, 0); /* a thread row's one element */
+        b.pattern = lanes_at(SB_SPACE_GLOBAL, 4, t, 0, 1);  /* both thread rows, one b row */
+        a.sites = b.sites = SB_SITES_COMPILER;
+        declare_area(plan, &a, t, n, m, (double)kk);
+        declare_area(plan, &b, t, n, m, (double)kk);
+        declare_area(plan, &out, t, n, m, 1);
+        return;
+    }
+    declare_area(plan, &a, t, kk, m, gx);
+    if (k->kind == KIND_TILED) {
+        declare_area(plan, &b, t, n, kk, gy);
+    } else if (k->corner_turn) {
+        b.pattern = lanes_at(SB_SPACE_GLOBAL, 4, t, kk, 1); /* a row of bt per thread row */
+        declare_area(plan, &b, t, kk, n, gy);
+    } else {
+        b.pattern = lanes_at(SB_SPACE_GLOBAL, 4, t, 1, kk); /* across bt's rows */
+        declare_area(plan, &b, t, n, kk, gy);
+    }
+    declare_area(plan, &out, t, n, m, 1);
+    declare_smem(plan, k, gx * gy * phases * (double)(t * t / SB_WARP_LANES));
 }
 
 static int matmul_plan(void *host, const sb_problem *p, const sb_variant *v,
@@ -352,25 +459,7 @@ static int matmul_plan(void *host, const sb_problem *p, const sb_variant *v,
     plan->intensity = kind == KIND_SIMPLE ? sb_matmul_intensity(1, 1)
                                           : sb_matmul_intensity(tile, coarse);
 
-    /* The load each variant is about, declared to the model. */
-    if (kind == KIND_SIMPLE) {
-        declare_global(plan, "a load", 0); /* one element for a row of threads */
-        declare_global(plan, "b load", 1);
-    } else if (kind == KIND_TILED) {
-        declare_global(plan, "a load", 1);
-        declare_global(plan, "b load", 1);
-    } else {
-        declare_global(plan, "b load", knobs.corner_turn ? 1 : h->k);
-        /* The shared tile's store: by columns when corner-turned. */
-        int i = plan->npatterns++;
-        sb_pattern *pat = &plan->pattern[i];
-        *pat = sb_pattern_default();
-        pat->tile_rows = tile;
-        pat->tile_cols = tile;
-        pat->pad = knobs.pad;
-        pat->walk = knobs.corner_turn ? SB_WALK_COLUMN : SB_WALK_ROW;
-        snprintf(plan->pattern_label[i], sizeof plan->pattern_label[i], "smem st");
-    }
+    declare_accesses(h, &knobs, plan);
     return 0;
 }
 

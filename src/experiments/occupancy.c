@@ -146,10 +146,14 @@ static int occupancy_plan(void *host, const sb_problem *p, const sb_variant *v,
     long units = dev->compute_units > 0 ? dev->compute_units : 1;
     long grid = k.grid == GRID_PER_ELEMENT ? cover : k.blocks_per_unit * units;
     sb_grid_2d(&plan->geometry, v, grid < cover ? grid : cover, 1, 1, 1);
-    plan->npatterns = 1;
-    plan->pattern[0] = sb_pattern_default();
-    plan->pattern[0].space = SB_SPACE_GLOBAL;
-    snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "load");
+    /* The grid-stride walk still reads and writes every element once, 32
+       consecutive ones a warp, whatever the grid; the loop is unrolled as
+       the compiler likes. */
+    sb_pattern dense = sb_dense(SB_SPACE_GLOBAL, 4);
+    sb_plan_declare_walk(plan, &(sb_access){"load", SB_ACCESS_LOAD, dense, 0,
+                                            SB_SITES_COMPILER, 1}, h->n, 1);
+    sb_plan_declare_walk(plan, &(sb_access){"store", SB_ACCESS_STORE, dense, 0,
+                                            SB_SITES_COMPILER, 0}, h->n, 1);
     return 0;
 }
 

@@ -70,7 +70,9 @@ static long slot_of(const shared_knobs *a, int lane, int warp)
 }
 
 /* Elements of the shared buffer: the furthest slot any lane of any warp
-   takes, plus the unrolled accesses' shifts. */
+   takes, plus the unrolled accesses' shifts, rounded up to whole warps so
+   that the fill and the dump move whole, aligned warps' worth (the dump's
+   stores of block b start b x SPAN elements in). */
 static long span_of(const shared_knobs *a)
 {
     long last = 0;
@@ -80,7 +82,8 @@ static long span_of(const shared_knobs *a)
             if (s > last)
                 last = s;
         }
-    return last + 1 + (UNROLL - 1) * shift_of(a);
+    long span = last + 1 + (UNROLL - 1) * shift_of(a);
+    return (span + SB_WARP_LANES - 1) / SB_WARP_LANES * SB_WARP_LANES;
 }
 
 static int add_access(sb_variant *out, int n, int max, const char *name, const shared_knobs *a,
@@ -249,6 +252,55 @@ static void shared_release(void *host)
     free(h);
 }
 
+/* The global reads shared_store makes of its slots' values, before the
+   barrier: UNROLL per warp, each warp its own slot (a tile's row or column
+   w, whose alignment in global memory differs by warp). */
+static void declare_slot_loads(sb_plan *plan, const shared_knobs *a, long blocks)
+{
+    for (int w = 0; w < WARPS; w++) {
+        sb_pattern p = pattern_of(a);
+        p.space = SB_SPACE_GLOBAL;
+        if (a->walk != WALK_LINEAR)
+            p.walk_index = w;
+        sb_plan_declare(plan, &(sb_access){"slot load", SB_ACCESS_LOAD, p,
+                                           (double)blocks * UNROLL, w == 0 ? UNROLL : 0, 0});
+    }
+}
+
+/* Every access of shared_load / shared_store, per launch: the fill of the
+ * buffer (SPAN elements per block, read from global memory and stored),
+ * the ITERS accesses of every warp launched (each warp's at the cost of
+ * warp 0's, which the model is given: a warp's row or column of a tile
+ * sits in the banks as warp 0's does), and the output: one element per
+ * thread (loads), or the block's buffer loaded back and dumped (stores).
+ * The loops of the fill, the dump and the ITERS are unrolled as the
+ * compiler likes. */
+static void declare_accesses(sb_plan *plan, const shared_knobs *a, long blocks, long threads)
+{
+    bool store = a->dir == DIR_STORE;
+    long span = span_of(a);
+    sb_pattern gdense = sb_dense(SB_SPACE_GLOBAL, a->word);
+    sb_pattern sdense = sb_dense(SB_SPACE_SHARED, a->word);
+    sb_plan_declare_walk(plan, &(sb_access){"fill load", SB_ACCESS_LOAD, gdense, 0,
+                                            SB_SITES_COMPILER, 0}, span, (double)blocks);
+    sb_plan_declare_walk(plan, &(sb_access){"fill store", SB_ACCESS_STORE, sdense, 0,
+                                            SB_SITES_COMPILER, 0}, span, (double)blocks);
+    if (store)
+        declare_slot_loads(plan, a, blocks);
+    sb_plan_declare(plan, &(sb_access){store ? "store" : "load",
+                                       store ? SB_ACCESS_STORE : SB_ACCESS_LOAD, pattern_of(a),
+                                       (double)blocks * WARPS * ITERS, SB_SITES_COMPILER, 1});
+    if (!store) {
+        sb_plan_declare_walk(plan, &(sb_access){"out store", SB_ACCESS_STORE, gdense, 0, 1, 0},
+                             threads, 1);
+        return;
+    }
+    sb_plan_declare_walk(plan, &(sb_access){"dump load", SB_ACCESS_LOAD, sdense, 0,
+                                            SB_SITES_COMPILER, 0}, span, (double)blocks);
+    sb_plan_declare_walk(plan, &(sb_access){"dump store", SB_ACCESS_STORE, gdense, 0,
+                                            SB_SITES_COMPILER, 0}, span, (double)blocks);
+}
+
 static int shared_plan(void *host, const sb_problem *p, const sb_variant *v,
                        const sb_device_info *dev, sb_plan *plan, char *err, size_t n)
 {
@@ -286,10 +338,7 @@ static int shared_plan(void *host, const sb_problem *p, const sb_variant *v,
     /* Every warp launched repeats the access, the last block's extra
        threads included; the fill and the dump are a few accesses more. */
     plan->accesses = (double)blocks * WARPS * ITERS;
-    plan->npatterns = 1;
-    plan->pattern[0] = pattern_of(&a);
-    snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "%s",
-             a.dir == DIR_STORE ? "store" : "load");
+    declare_accesses(plan, &a, blocks, h->threads);
     return 0;
 }
 

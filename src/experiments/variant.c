@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model.h"
+
 void sb_variant_init(sb_variant *v, const char *name, const char *kernel, unsigned bx,
                      unsigned by, unsigned bz)
 {
@@ -59,4 +61,126 @@ long sb_stream_elements(const sb_device_info *dev)
     while ((double)n * 4.0 < want && n < (1L << 29))
         n *= 2;
     return n;
+}
+
+/* Whether two requests cost the totals the same. */
+static int same_cost(const sb_pattern *a, const sb_pattern *b)
+{
+    sb_prediction pa, pb;
+    if (a->space != b->space || sb_predict(a, &pa) || sb_predict(b, &pb))
+        return 0;
+    if (a->space == SB_SPACE_GLOBAL)
+        return pa.sectors == pb.sectors;
+    return pa.wavefronts == pb.wavefronts && pa.conflicts == pb.conflicts;
+}
+
+/* Copies declaration `from` of plan src to declaration `to` of dst. */
+static void move_access(sb_plan *dst, const sb_plan *src, int to, int from)
+{
+    memcpy(dst->pattern_label[to], src->pattern_label[from], sizeof dst->pattern_label[to]);
+    dst->pattern[to] = src->pattern[from];
+    dst->kind[to] = src->kind[from];
+    dst->requests[to] = src->requests[from];
+    dst->sites[to] = src->sites[from];
+    dst->studied[to] = src->studied[from];
+}
+
+static int add_sites(int a, int b)
+{
+    return a < 0 || b < 0 ? SB_SITES_COMPILER : a + b;
+}
+
+/* Lanes taking part in a pattern's request. */
+static int lanes_of(const sb_pattern *p)
+{
+    int n = 0;
+    for (int l = 0; l < SB_WARP_LANES; l++)
+        n += p->active == 0 || (p->active >> l & 1u);
+    return n;
+}
+
+/* Moves declaration i up past the others until it follows the studied
+   ones: the accesses the variant is about come first, in their order, so
+   that a report's first access is the one under study. */
+static void bring_forward(sb_plan *plan, int i)
+{
+    while (plan->studied[i] && i > 0 && !plan->studied[i - 1]) {
+        sb_plan held;
+        move_access(&held, plan, 0, i);
+        move_access(plan, plan, i, i - 1);
+        move_access(plan, &held, i - 1, 0);
+        i--;
+    }
+}
+
+/* Adds a into declaration i, of the same cost: the pattern with more
+   lanes taking part stands for both (a full warp rather than an edge). */
+static void merge_into(sb_plan *plan, int i, const sb_access *a)
+{
+    plan->requests[i] += a->requests;
+    plan->sites[i] = add_sites(plan->sites[i], a->sites);
+    if (lanes_of(&a->pattern) > lanes_of(&plan->pattern[i]))
+        plan->pattern[i] = a->pattern;
+    plan->studied[i] |= a->studied;
+    bring_forward(plan, i);
+}
+
+void sb_plan_declare(sb_plan *plan, const sb_access *a)
+{
+    if (!(a->requests > 0))
+        return;
+    for (int i = 0; i < plan->npatterns; i++)
+        if (strncmp(plan->pattern_label[i], a->label, sizeof plan->pattern_label[i] - 1) == 0 &&
+            plan->kind[i] == a->kind && same_cost(&plan->pattern[i], &a->pattern)) {
+            merge_into(plan, i, a);
+            return;
+        }
+    if (plan->npatterns >= SB_MAX_PATTERNS) {
+        plan->undeclared++;
+        return;
+    }
+    int i = plan->npatterns++;
+    snprintf(plan->pattern_label[i], sizeof plan->pattern_label[i], "%s", a->label);
+    plan->pattern[i] = a->pattern;
+    plan->kind[i] = a->kind;
+    plan->requests[i] = a->requests;
+    plan->sites[i] = a->sites;
+    plan->studied[i] = a->studied;
+    bring_forward(plan, i);
+}
+
+sb_pattern sb_dense(sb_space space, int word)
+{
+    sb_pattern p = sb_pattern_default();
+    p.space = space;
+    p.word_bytes = word;
+    return p;
+}
+
+sb_warp_split sb_warps_of(long count)
+{
+    sb_warp_split w = {count > 0 ? count / SB_WARP_LANES : 0,
+                       count > 0 ? (int)(count % SB_WARP_LANES) : 0};
+    return w;
+}
+
+uint32_t sb_first_lanes(int lanes)
+{
+    return lanes <= 0 || lanes >= SB_WARP_LANES ? 0u : (1u << lanes) - 1u;
+}
+
+void sb_plan_declare_walk(sb_plan *plan, const sb_access *a, long count, double times)
+{
+    sb_warp_split w = sb_warps_of(count);
+    sb_access full = *a;
+    full.requests = (double)w.full * times;
+    sb_plan_declare(plan, &full);
+    if (w.tail_lanes == 0)
+        return;
+    sb_access part = *a;
+    part.pattern.active = sb_first_lanes(w.tail_lanes);
+    part.requests = times;
+    part.sites = w.full > 0 ? 0 : a->sites;
+    part.studied = 0; /* an edge of the access, not what the variant is about */
+    sb_plan_declare(plan, &part);
 }

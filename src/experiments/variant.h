@@ -23,6 +23,55 @@
         memcpy(v->knobs.bytes, k, sizeof *k);                                          \
     }
 
+/* sb_access.sites for an instruction whose static count is the compiler's
+   to choose (a loop it unrolls as it sees fit). */
+#define SB_SITES_COMPILER (-1)
+
+/* One class of global or shared instruction a kernel executes, as its
+ * family declares it to the model: one warp's request and how many such
+ * requests one launch executes. */
+typedef struct sb_access {
+    const char *label;   /* a few words (15 characters kept): "load", "lane table" */
+    sb_access_kind kind; /* load, store or atomic */
+    sb_pattern pattern;  /* one warp's request */
+    double requests;     /* warp-level requests of it one launch executes */
+    int sites;           /* its static instructions in the PTX: the source's copies once
+                            unrolled; 0 where another declaration counts them (the tail
+                            or an edge of the same instruction); SB_SITES_COMPILER */
+    int studied;         /* 1: an access the variant is about */
+} sb_access;
+
+/* Declare an access to the plan.  Nothing is added for 0 requests; one of
+ * the same label, kind and cost per request (sectors; wavefronts and
+ * conflicts) as an earlier one is merged into it (requests and sites add
+ * up, the earlier pattern and studied flag stand for both), so that a
+ * family may declare warp by warp.  Studied accesses go before the others,
+ * in the order declared.  Past SB_MAX_PATTERNS, plan->undeclared counts it. */
+void sb_plan_declare(sb_plan *plan, const sb_access *a);
+
+/* A pattern of `word`-byte elements in `space`: stride 1, nothing else. */
+sb_pattern sb_dense(sb_space space, int word);
+
+/* Warp-level requests of a dense walk over `count` consecutive elements by
+ * consecutive threads, 32 a warp: the full warps, and the lanes of the
+ * last, partial one (0 where there is none). */
+typedef struct sb_warp_split {
+    long full;
+    int tail_lanes;
+} sb_warp_split;
+sb_warp_split sb_warps_of(long count);
+
+/* The active-lane mask of the first `lanes` lanes, 1..31; 0 (every lane)
+   for 32 or more. */
+uint32_t sb_first_lanes(int lanes);
+
+/* Declare `times` walks over `count` consecutive elements by consecutive
+ * threads (a fill, a copy's rows, a tail), 32 a warp: a's pattern for the
+ * full warps, and the same with only its first lanes for the partial last
+ * warp of each walk (same label, not studied: an edge; its sites counted
+ * by the full ones).  a->requests is not read. */
+void sb_plan_declare_walk(sb_plan *plan, const sb_access *a, long count, double times);
+
 /* Start a variant with a name, an entry point and a block shape. */
 void sb_variant_init(sb_variant *v, const char *name, const char *kernel, unsigned bx,
                      unsigned by, unsigned bz);

@@ -132,10 +132,16 @@ static int vecadd_plan(void *host, const sb_problem *p, const sb_variant *v,
     plan->bytes = 3.0 * (double)bytes; /* 12 useful bytes per element */
     plan->flops = (double)h->n;
     plan->intensity = sb_intensity(plan->flops, plan->bytes);
-    plan->npatterns = 1;
-    plan->pattern[0] = sb_pattern_default();
-    plan->pattern[0].space = SB_SPACE_GLOBAL;
-    snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "load");
+    /* Each of the three walks every element once, 32 consecutive ones a
+       warp, COARSE copies of each access in the unrolled loop. */
+    int coarse = knobs_of(v).coarse;
+    sb_pattern dense = sb_dense(SB_SPACE_GLOBAL, 4);
+    sb_plan_declare_walk(plan, &(sb_access){"a load", SB_ACCESS_LOAD, dense, 0, coarse, 1},
+                         h->n, 1);
+    sb_plan_declare_walk(plan, &(sb_access){"b load", SB_ACCESS_LOAD, dense, 0, coarse, 0},
+                         h->n, 1);
+    sb_plan_declare_walk(plan, &(sb_access){"c store", SB_ACCESS_STORE, dense, 0, coarse, 0},
+                         h->n, 1);
     return 0;
 }
 

@@ -1,10 +1,12 @@
 /* CSV: one header line, one line per result; every model field gets its own
- * column (prefixed m1_/m2_ for the first and second declared access); then
+ * column (prefixed m1_, m2_, ... for each declared access, with its kind,
+ * requests per launch and whether the variant is about it); then
  * columns that compare the line with the same variant on the reference
  * device (crossapi.h), with the speed ratio's 95% interval and the rule
  * the verdict used, and carry the PTX memory summary; last, where the
- * variant's host time went and what the compiler allocated (appended, so
- * that older columns keep their places). */
+ * variant's host time went and what the compiler allocated, and the
+ * model's totals over the whole kernel (appended, so that older columns
+ * keep their places). */
 #include <string.h>
 
 #include "report/describe.h"
@@ -84,8 +86,8 @@ static void header(FILE *out)
           "grid,block,reps,median_ms,min_ms,max_ms,mean_ms,stddev_ms,spread,bytes,flops,"
           "intensity,unit,value,value_best,roof_share,slowdown,occupancy,verified,model",
           out);
-    for (int m = 1; m <= 2; m++) {
-        fprintf(out, ",m%d_label", m);
+    for (int m = 1; m <= SB_MAX_PATTERNS; m++) {
+        fprintf(out, ",m%d_label,m%d_kind,m%d_requests,m%d_studied", m, m, m, m);
         for (size_t i = 0; sb_prediction_field_at(i); i++)
             fprintf(out, ",m%d_%s", m, sb_prediction_field_at(i)->name);
     }
@@ -94,17 +96,39 @@ static void header(FILE *out)
           out);
     for (int f = 1; f <= SB_MAX_FIGURES; f++)
         fprintf(out, ",f%d_name,f%d_value,f%d_unit", f, f, f);
+    for (size_t i = 0; sb_access_totals_field_at(i); i++)
+        fprintf(out, ",total_%s", sb_access_totals_field_at(i)->name);
     fputc('\n', out);
 }
 
-/* The model's columns: each declared access's label and prediction fields,
- * empty where the result declares fewer than two. */
+/* The model's totals; empty where the result has none. */
+static void totals_columns(const sb_result *r, FILE *out)
+{
+    for (size_t i = 0; sb_access_totals_field_at(i); i++) {
+        const sb_access_totals_field *f = sb_access_totals_field_at(i);
+        double v = sb_access_totals_value(&r->totals, f);
+        fputc(',', out);
+        if (r->has_totals && (!f->ratio || v > 0))
+            fprintf(out, f->ratio ? "%.6f" : "%.0f", v);
+    }
+}
+
+/* The model's columns: each declared access's label, kind, requests (empty
+ * where unknown), whether it is studied and its prediction fields, empty
+ * past the accesses the result declares. */
 static void model_columns(const sb_result *r, FILE *out)
 {
-    for (int m = 0; m < 2; m++) {
+    for (int m = 0; m < SB_MAX_PATTERNS; m++) {
         fputc(',', out);
-        if (m < r->npatterns)
+        if (m < r->npatterns) {
             field(out, r->pattern_label[m]);
+            fprintf(out, ",%s,", sb_access_kind_name(r->pattern_kind[m]));
+            if (r->pattern_requests[m] > 0)
+                fprintf(out, "%.0f", r->pattern_requests[m]);
+            fprintf(out, ",%d", !r->pattern_extra[m]);
+        } else {
+            fputs(",,,", out);
+        }
         for (size_t f = 0; sb_prediction_field_at(f); f++) {
             const sb_prediction_field *pf = sb_prediction_field_at(f);
             fputc(',', out);
@@ -155,7 +179,7 @@ static void measured_columns(const sb_run *run, const sb_result *r, FILE *out)
     if (r->occupancy >= 0)
         fprintf(out, "%d", r->occupancy);
     fprintf(out, ",%d,", r->verified);
-    char text[256];
+    char text[SB_MODEL_TEXT];
     sb_result_model_text(r, text, sizeof text);
     field(out, text);
 }
@@ -196,6 +220,7 @@ int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
             else
                 fputc(',', out);
         figure_columns(r, out);
+        totals_columns(r, out);
         fputc('\n', out);
     }
     return ferror(out) ? -1 : 0;

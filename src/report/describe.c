@@ -10,11 +10,13 @@ void sb_result_model_text(const sb_result *r, char *buf, size_t n)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; i < r->npatterns && used < n; i++) {
+    for (int i = 0; i < r->npatterns && i < SB_MAX_PATTERNS && used < n; i++) {
         char one[96];
+        if (r->pattern_extra[i])
+            continue;
         if (sb_prediction_format(&r->prediction[i], one, sizeof one) < 0)
             snprintf(one, sizeof one, "?");
-        used += (size_t)snprintf(buf + used, n - used, "%s%s: %s", i ? "; " : "",
+        used += (size_t)snprintf(buf + used, n - used, "%s%s: %s", used ? "; " : "",
                                  r->pattern_label[i], one);
     }
     for (int i = 0; i < r->nfigures && i < SB_MAX_FIGURES && used < n; i++) {
@@ -27,6 +29,10 @@ void sb_result_model_text(const sb_result *r, char *buf, size_t n)
         used += (size_t)snprintf(buf + used, n - used, "%s%s %.4g%s%s", used ? "; " : "", name,
                                  f->value, f->unit[0] && f->unit[0] != 'x' ? " " : "", f->unit);
     }
+    char totals[160];
+    if (used < n && r->has_totals &&
+        sb_access_totals_format(&r->totals, totals, sizeof totals) > 0)
+        snprintf(buf + used, n - used, "%swhole kernel: %s", used ? "; " : "", totals);
 }
 
 void sb_result_notes(const sb_result *r, char *buf, size_t n)

@@ -8,9 +8,14 @@
 
 #include "result.h"
 
-/* Each declared access's label and the model's prediction for it,
- * "LABEL: PREDICTION; LABEL: PREDICTION", then the family's model
- * figures, "paths per warp 8; predicted slowdown 8x", or "" with no model. */
+/* Room for sb_result_model_text's whole text. */
+#define SB_MODEL_TEXT 512
+
+/* Each access the variant is about, its label and the model's prediction
+ * per request, "LABEL: PREDICTION; LABEL: PREDICTION", then the family's
+ * model figures, "paths per warp 8; predicted slowdown 8x", then the
+ * totals over every access the kernel executes, "whole kernel: global ld
+ * 26.40 sectors/req, st 4.00"; or "" with no model. */
 void sb_result_model_text(const sb_result *r, char *buf, size_t n);
 
 /* What a row adds beside the model: its arithmetic intensity, the API's

@@ -139,7 +139,7 @@ static void single_table(const sb_run *run, const sb_cross_experiment *e, FILE *
     fputs("</th><th>best</th><th>roof %</th><th>model</th></tr>\n", out);
     for (size_t i = 0; i < e->nresults; i++) {
         const sb_result *r = &run->results[e->results[i]];
-        char model[256];
+        char model[SB_MODEL_TEXT];
         sb_result_model_text(r, model, sizeof model);
         fputs("<tr>", out);
         variant_td(f, r, out);
@@ -259,7 +259,7 @@ static void cross_table(const sb_run *run, const sb_crossapi *x, const sb_cross_
         variant_td(f, any, out);
         device_cells(run, x, row, out);
         verdict_cells(x, row, out);
-        char model[256];
+        char model[SB_MODEL_TEXT];
         sb_result_model_text(any, model, sizeof model);
         td(out, NULL, model);
         fputs("</tr>\n", out);

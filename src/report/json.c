@@ -36,6 +36,16 @@ static void put_positive(json_t *o, const char *key, double v, sb_json_builder *
         sb_json_put(o, key, json_null(), b);
 }
 
+/* A count per launch: an integer where it is a whole number (every
+   count the model makes is, up to 2^53), else the real it is. */
+static void put_count(json_t *o, const char *key, double v, sb_json_builder *b)
+{
+    if (v >= 0 && v <= 9007199254740992.0 && v == (double)(json_int_t)v)
+        sb_json_put_int(o, key, (json_int_t)v, b);
+    else
+        sb_json_put_real(o, key, v, b);
+}
+
 /* A count that is unknown (null) when negative. */
 static void put_known(json_t *o, const char *key, long v, sb_json_builder *b)
 {
@@ -110,12 +120,26 @@ static void pattern_fields(json_t *pat, const sb_pattern *p, sb_json_builder *b)
     sb_json_put_int(pat, "swizzle", p->swizzle, b);
     sb_json_put_str(pat, "walk", sb_walk_name(p->walk), b);
     sb_json_put_int(pat, "walk_index", p->walk_index, b);
+    sb_json_put_int(pat, "active", (json_int_t)p->active, b);
+    if (p->walk != SB_WALK_LIST)
+        return;
+    json_t *lanes = json_array();
+    for (int l = 0; lanes && l < SB_WARP_LANES; l++)
+        if (json_array_append_new(lanes, json_integer(p->lane_index[l])))
+            sb_json_put(NULL, "lane_index", NULL, b);
+    sb_json_put(pat, "lane_index", lanes, b);
 }
 
 static json_t *pattern_json(const sb_result *r, int m, sb_json_builder *b)
 {
     json_t *o = json_object();
     sb_json_put_str(o, "label", r->pattern_label[m], b);
+    sb_json_put_str(o, "kind", sb_access_kind_name(r->pattern_kind[m]), b);
+    if (r->pattern_requests[m] > 0)
+        put_count(o, "requests", r->pattern_requests[m], b);
+    else
+        sb_json_put(o, "requests", json_null(), b);
+    sb_json_put(o, "studied", json_boolean(!r->pattern_extra[m]), b);
     json_t *pat = sb_json_put_object(o, "pattern", b);
     json_t *pred = sb_json_put_object(o, "prediction", b);
     if (!pat || !pred)
@@ -133,6 +157,23 @@ static json_t *pattern_json(const sb_result *r, int m, sb_json_builder *b)
     if (sb_prediction_format(&r->prediction[m], text, sizeof text) < 0)
         text[0] = '\0';
     sb_json_put_str(o, "summary", text, b);
+    return o;
+}
+
+/* The model's per-launch totals over every declared access: each count
+ * (0 where the kernel has none of that kind), and each per-request ratio,
+ * null where there are no requests to divide by. */
+static json_t *totals_json(const sb_access_totals *t, sb_json_builder *b)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; sb_access_totals_field_at(i); i++) {
+        const sb_access_totals_field *f = sb_access_totals_field_at(i);
+        double v = sb_access_totals_value(t, f);
+        if (f->ratio)
+            put_positive(o, f->name, v, b);
+        else
+            put_count(o, f->name, v, b);
+    }
     return o;
 }
 
@@ -253,9 +294,11 @@ static json_t *result_json(const sb_result *r, sb_json_builder *b)
     resource_fields(o, r, b);
     json_t *model = json_array();
     sb_json_put(o, "model", model, b);
-    for (int m = 0; model && m < r->npatterns && m < 2; m++)
+    for (int m = 0; model && m < r->npatterns && m < SB_MAX_PATTERNS; m++)
         if (json_array_append_new(model, pattern_json(r, m, b)))
             sb_json_put(NULL, "model", NULL, b);
+    if (r->has_totals)
+        sb_json_put(o, "model_totals", totals_json(&r->totals, b), b);
     figures_json(o, r, b);
     counters_json(o, r, b);
     if (r->ptx_file[0])

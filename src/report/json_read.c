@@ -356,11 +356,37 @@ static int read_device(json_t *d, sb_run_device *out, const field_ctx *c)
            read_clocks(d, out, c);
 }
 
+static const char *kind_at(int i)
+{
+    return sb_access_kind_name((sb_access_kind)i);
+}
+
+/* A list walk's lane indices: 32 whole numbers, where the walk is one. */
+static int read_lane_index(json_t *pat, sb_pattern *q, const field_ctx *c)
+{
+    json_t *lanes = json_object_get(pat, "lane_index");
+    if (q->walk != SB_WALK_LIST && !lanes)
+        return 0;
+    if (!json_is_array(lanes) || json_array_size(lanes) != SB_WARP_LANES) {
+        snprintf(c->why, c->wn, "%s.lane_index: expected an array of %d lane indices", c->rec,
+                 SB_WARP_LANES);
+        return -1;
+    }
+    for (int l = 0; l < SB_WARP_LANES; l++) {
+        long long v;
+        if (whole_number(json_array_get(lanes, (size_t)l), "lane_index", 0, SB_MODEL_MAX_INDEX,
+                         &v, c))
+            return -1;
+        q->lane_index[l] = (int32_t)v;
+    }
+    return 0;
+}
+
 static int read_pattern(json_t *pat, sb_pattern *q, const field_ctx *c)
 {
     *q = sb_pattern_default();
     int space = (int)q->space, perm = (int)q->perm, walk = (int)q->walk;
-    long long perm_arg = q->perm_arg;
+    long long perm_arg = q->perm_arg, active = 0;
     int rc = get_name(pat, "space", space_at, &space, c) ||
              get_int(pat, "word_bytes", 0, INT_MAX, &q->word_bytes, c) ||
              get_long(pat, "stride", LONG_MIN, LONG_MAX, &q->stride, c) ||
@@ -374,12 +400,14 @@ static int read_pattern(json_t *pat, sb_pattern *q, const field_ctx *c)
              get_int(pat, "pad", 0, INT_MAX, &q->pad, c) ||
              get_int(pat, "swizzle", 0, INT_MAX, &q->swizzle, c) ||
              get_name(pat, "walk", walk_at, &walk, c) ||
-             get_int(pat, "walk_index", 0, INT_MAX, &q->walk_index, c);
+             get_int(pat, "walk_index", 0, INT_MAX, &q->walk_index, c) ||
+             get_integer(pat, "active", 0, UINT32_MAX, &active, c) < 0;
     q->space = (sb_space)space;
     q->perm = (sb_perm)perm;
     q->walk = (sb_walk)walk;
     q->perm_arg = (unsigned)perm_arg;
-    return rc;
+    q->active = (uint32_t)active;
+    return rc || read_lane_index(pat, q, c);
 }
 
 /* The model's prediction, every field of the table model.h lists. */
@@ -396,14 +424,49 @@ static int read_prediction(json_t *pred, sb_prediction *p, const field_ctx *c)
     return 0;
 }
 
-/* The declared accesses, at most the two a result holds. */
+/* What a declared access is beside its pattern: kind, requests and whether
+ * the variant is about it; a file older than the fields has only loads
+ * and stores it is about, of requests unknown (0). */
+static int read_access(json_t *entry, sb_result *r, size_t m, const field_ctx *c)
+{
+    int kind = SB_ACCESS_LOAD, studied = 1;
+    int rc = get_name(entry, "kind", kind_at, &kind, c) ||
+             get_real(entry, "requests", POSITIVE, 0.0, &r->pattern_requests[m], c) ||
+             get_bool(entry, "studied", &studied, c);
+    r->pattern_kind[m] = (sb_access_kind)kind;
+    r->pattern_extra[m] = !studied;
+    return rc;
+}
+
+/* The model's per-launch totals, where the file has them: the counts, from
+ * which the ratios are made again. */
+static int read_totals(json_t *o, sb_result *r, const field_ctx *c)
+{
+    json_t *t;
+    field_ctx tc = nested(c, "model_totals");
+    if (get_object(o, "model_totals", &t, c))
+        return -1;
+    memset(&r->totals, 0, sizeof r->totals);
+    r->has_totals = t != NULL;
+    for (size_t i = 0; t && sb_access_totals_field_at(i); i++) {
+        const sb_access_totals_field *f = sb_access_totals_field_at(i);
+        double *at = (double *)(void *)((char *)&r->totals + f->offset);
+        if (!f->ratio && get_real(t, f->name, POSITIVE, 0.0, at, &tc))
+            return -1;
+    }
+    sb_access_totals_ratios(&r->totals);
+    return 0;
+}
+
+/* The declared accesses, at most the SB_MAX_PATTERNS a result holds, and
+   their totals. */
 static int read_model(json_t *o, sb_result *r, const field_ctx *c)
 {
     json_t *model = json_object_get(o, "model");
     if (model && !json_is_array(model))
         return wrong_type(c, "model", model, "an array");
     r->npatterns = 0;
-    for (size_t m = 0; m < json_array_size(model) && m < 2; m++) {
+    for (size_t m = 0; m < json_array_size(model) && m < SB_MAX_PATTERNS; m++) {
         json_t *entry = json_array_get(model, m), *pat, *pred;
         char at[16];
         snprintf(at, sizeof at, "model[%zu]", m);
@@ -414,11 +477,11 @@ static int read_model(json_t *o, sb_result *r, const field_ctx *c)
         if (get_str(entry, "label", r->pattern_label[m], sizeof r->pattern_label[m], &e) ||
             get_object(entry, "pattern", &pat, &e) || get_object(entry, "prediction", &pred, &e) ||
             read_pattern(pat, &r->pattern[m], &pc) ||
-            read_prediction(pred, &r->prediction[m], &qc))
+            read_prediction(pred, &r->prediction[m], &qc) || read_access(entry, r, m, &e))
             return -1;
         r->npatterns = (int)m + 1;
     }
-    return 0;
+    return read_totals(o, r, c);
 }
 
 /* The family's model figures: at most SB_MAX_FIGURES, each a name, a

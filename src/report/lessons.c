@@ -106,7 +106,7 @@ static void factor(double f, char *buf, size_t n)
 /* The model's cost of result r's access m; 0 where it has none. */
 static double cost_of(const sb_result *r, int m, cost_kind kind)
 {
-    if (m >= r->npatterns || m >= 2)
+    if (m >= r->npatterns || m >= SB_MAX_PATTERNS || r->pattern_extra[m])
         return 0.0;
     const sb_prediction *p = &r->prediction[m];
     if (kind == COST_WAYS)
@@ -122,7 +122,11 @@ static double cost_of(const sb_result *r, int m, cost_kind kind)
 static void model_saving(const sb_result *tried, const sb_result *against, char *buf, size_t n)
 {
     buf[0] = '\0';
-    for (int m = 0; m < tried->npatterns && m < against->npatterns && m < 2; m++) {
+    /* The studied accesses come first: the others (tails, fills) say nothing
+       of what a variant changes. */
+    for (int m = 0; m < tried->npatterns && m < against->npatterns && m < SB_MAX_PATTERNS &&
+                    !tried->pattern_extra[m] && !against->pattern_extra[m];
+         m++) {
         if (tried->pattern[m].space != against->pattern[m].space)
             continue;
         const sb_prediction *t = &tried->prediction[m], *a = &against->prediction[m];

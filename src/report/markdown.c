@@ -102,7 +102,7 @@ static void single_table(const sb_run *run, const sb_cross_experiment *e, FILE *
     fputs(" | best | roof % | model |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n", out);
     for (size_t i = 0; i < e->nresults; i++) {
         const sb_result *r = &run->results[e->results[i]];
-        char model[256];
+        char model[SB_MODEL_TEXT];
         sb_result_model_text(r, model, sizeof model);
         fputs("| ", out);
         variant_cell(f, r, out);
@@ -193,7 +193,7 @@ static void cross_line(const sb_run *run, const sb_crossapi *x, const sb_result 
     fputs(" |", out);
     device_cells(run, x, row, out);
     verdict_cells(x, row, out);
-    char model[256];
+    char model[SB_MODEL_TEXT];
     sb_result_model_text(any, model, sizeof model);
     fputc(' ', out);
     cell(out, model);

@@ -402,15 +402,15 @@ static void series_style(const sweep *sw, int s, cmd_buf *cmd)
     cmd_add(cmd, " lw 2 pt %d ps 1.4 lc rgb '%s'", pt, word_colour(sw->word[s]));
 }
 
-/* The share of the moved bytes a variant uses, over all its declared
- * global accesses: each moves an equal share of the useful bytes (a
- * strided load and the dense store beside it), so the time is the sum of
- * each side's bytes over its efficiency: n / sum(1 / efficiency). */
+/* The share of the moved bytes a variant uses, over the global accesses it
+ * is about: each moves an equal share of the useful bytes (a strided load
+ * and the dense store beside it), so the time is the sum of each side's
+ * bytes over its efficiency: n / sum(1 / efficiency). */
 static double traffic_efficiency(const sb_result *r)
 {
     double inv = 0.0;
     int n = 0;
-    for (int i = 0; i < r->npatterns && i < 2; i++)
+    for (int i = 0; i < r->npatterns && i < SB_MAX_PATTERNS && !r->pattern_extra[i]; i++)
         if (r->pattern[i].space == SB_SPACE_GLOBAL && r->prediction[i].efficiency > 0) {
             inv += 1.0 / r->prediction[i].efficiency;
             n++;

@@ -289,7 +289,7 @@ static void experiment_section(const sb_run *run, const sb_cross_experiment *e, 
     sb_layout_heading(&l, out);
     for (size_t i = 0; i < e->nresults; i++) {
         const sb_result *r = &run->results[e->results[i]];
-        char details[1024], notes[128], model[256];
+        char details[1024], notes[128], model[SB_MODEL_TEXT];
         one_device_cells(f, r, &cells);
         sb_layout_row(&l, &cells, out);
         sb_layout_given_way(&l, &cells, details, sizeof details);
@@ -409,7 +409,7 @@ static void cross_under_row(const sb_run *run, const sb_crossapi *x, const sb_la
     /* Notes (intensity, occupancy) from the reference's row where it has one. */
     const sb_result *any =
         &run->results[row->result[ref] >= 0 ? (size_t)row->result[ref] : row->first];
-    char details[1024] = "", more[512], model[256];
+    char details[1024] = "", more[512], model[SB_MODEL_TEXT];
     for (int s = 0; s < x->ndevices; s++) {
         if (s == ref || row->verdict[s].kind == SB_VERDICT_NONE)
             continue;

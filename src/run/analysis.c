@@ -46,14 +46,22 @@ static void derive_threads_in_flight(const sb_run *run, sb_result *r)
 }
 
 /* The model's prediction for each declared pattern (the executor refused
- * any the model rejects; one read back that it rejects keeps what it has). */
+ * any the model rejects; one read back that it rejects keeps what it has),
+ * and its totals over the launch where every access's requests are known. */
 static void derive_predictions(sb_result *r)
 {
-    for (int i = 0; i < r->npatterns && i < 2; i++) {
+    int known = r->npatterns > 0 && r->npatterns <= SB_MAX_PATTERNS;
+    for (int i = 0; i < r->npatterns && i < SB_MAX_PATTERNS; i++) {
         sb_prediction p;
         if (sb_predict(&r->pattern[i], &p) == 0)
             r->prediction[i] = p;
+        known &= r->pattern_requests[i] > 0;
     }
+    sb_access_totals t;
+    r->has_totals = known && sb_access_totals_of(r->pattern, r->pattern_requests,
+                                                   r->pattern_kind, r->npatterns, &t) == 0;
+    if (r->has_totals)
+        r->totals = t;
 }
 
 /* Each device's copy roofs: the fastest API copy and copy kernel of its

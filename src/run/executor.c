@@ -430,8 +430,13 @@ static void record_compiler(const variant_run *vr, sb_result *r)
 static int record_patterns(variant_run *vr, sb_result *r)
 {
     const sb_plan *plan = &vr->plan;
+    if (plan->undeclared > 0 || plan->npatterns > SB_MAX_PATTERNS) {
+        snprintf(vr->err, sizeof vr->err, "the variant declares more than %d kinds of access",
+                 SB_MAX_PATTERNS);
+        return SB_EXIT_RUNTIME;
+    }
     r->npatterns = plan->npatterns;
-    for (int i = 0; i < plan->npatterns && i < 2; i++) {
+    for (int i = 0; i < plan->npatterns; i++) {
         const char *why = sb_pattern_check(&plan->pattern[i]);
         if (why) {
             snprintf(vr->err, sizeof vr->err, "the model rejects the declared pattern: %s", why);
@@ -439,6 +444,9 @@ static int record_patterns(variant_run *vr, sb_result *r)
         }
         memcpy(r->pattern_label[i], plan->pattern_label[i], sizeof r->pattern_label[i]);
         r->pattern[i] = plan->pattern[i];
+        r->pattern_kind[i] = plan->kind[i];
+        r->pattern_requests[i] = plan->requests[i];
+        r->pattern_extra[i] = !plan->studied[i];
     }
     return SB_EXIT_OK;
 }

@@ -2,11 +2,7 @@
  * (shared/seeds/000_*.txt: coalescing, transpose, banks; 002_*.txt: bank
  * conflicts, padding, swizzle, 8/16-byte elements), plus the general rules
  * behind them and the `simtbench model` command line. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "test_util.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,6 +12,7 @@
 
 #include "cli/cmd_model.h"
 #include "model.h"
+#include "result.h"
 
 /* ---- helpers --------------------------------------------------------- */
 
@@ -701,6 +698,247 @@ static void invalid_patterns_rejected(void **state)
     assert_non_null(sb_pattern_check(&zero));
 }
 
+
+/* ---- lanes taking part, list walks ------------------------------------ */
+
+/* A tail: only the first lanes take part, and only their bytes count. */
+static void active_lanes_global(void **state)
+{
+    (void)state;
+    sb_pattern p = linear(SB_SPACE_GLOBAL, 4, 1, 0);
+    p.active = 0xffu; /* 8 lanes: 32 bytes, one sector */
+    sb_global_cost g = global_of(p);
+    assert_int_equal(g.sectors, 1);
+    assert_int_equal(g.requested_bytes, 32);
+    assert_int_equal(g.unique_bytes, 32);
+    sb_prediction r;
+    assert_int_equal(sb_predict(&p, &r), 0);
+    assert_int_equal(r.lanes, 8);
+    /* 9 lanes start a second sector; at offset 4 words, 8 lanes straddle two */
+    p.active = 0x1ffu;
+    assert_int_equal(global_of(p).sectors, 2);
+    p.active = 0xffu;
+    p.offset = 4;
+    assert_int_equal(global_of(p).sectors, 2);
+    /* stride 8: each lane its own sector, so 5 lanes are 5 sectors */
+    p = linear(SB_SPACE_GLOBAL, 4, 8, 0);
+    p.active = 0x1fu;
+    assert_int_equal(global_of(p).sectors, 5);
+    /* lanes that are not a prefix: lanes 0 and 31 of a dense row */
+    p = linear(SB_SPACE_GLOBAL, 4, 1, 0);
+    p.active = 0x80000001u;
+    assert_int_equal(global_of(p).sectors, 2);
+    /* all bits set is every lane, as 0 is */
+    p.active = 0xffffffffu;
+    assert_int_equal(global_of(p).sectors, 4);
+}
+
+/* Only the lanes taking part meet in a bank; a phase of none costs no
+   wavefront, and a single lane is no broadcast. */
+static void active_lanes_shared(void **state)
+{
+    (void)state;
+    sb_pattern p = tile(32, 32, 0, 0, SB_WALK_COLUMN, 0);
+    p.active = 0x1fu; /* 5 rows of the column: 5 words of bank 0 */
+    sb_shared_cost s = shared_of(p);
+    assert_int_equal(s.ways, 5);
+    assert_int_equal(s.wavefronts, 5);
+    assert_int_equal(s.conflicts, 4);
+    /* 8-byte words: lanes 0-15 are the first half-warp, the second costs nothing */
+    p = linear(SB_SPACE_SHARED, 8, 1, 0);
+    p.active = 0xffffu;
+    s = shared_of(p);
+    assert_int_equal(s.wavefronts, 1);
+    assert_int_equal(s.ideal_wavefronts, 1);
+    assert_int_equal(s.conflicts, 0);
+    /* 16-byte words, lanes 0-11: quarter-warps 0 and 1 */
+    p = linear(SB_SPACE_SHARED, 16, 1, 0);
+    p.active = 0xfffu;
+    assert_int_equal(shared_of(p).wavefronts, 2);
+    p = linear(SB_SPACE_SHARED, 4, 0, 0);
+    p.active = 1u;
+    assert_int_equal(shared_of(p).broadcast, 0);
+    p.active = 3u;
+    assert_int_equal(shared_of(p).broadcast, 1);
+    char buf[160];
+    p = linear(SB_SPACE_GLOBAL, 4, 1, 0);
+    p.active = 0x7fu;
+    sb_pattern_describe(&p, buf, sizeof buf);
+    assert_string_equal(buf, "global, 4-byte words, stride 1, first 7 lanes");
+    p.active = 0x80000001u;
+    sb_pattern_describe(&p, buf, sizeof buf);
+    assert_string_equal(buf, "global, 4-byte words, stride 1, lanes 0x80000001");
+}
+
+/* A list walk costs what the same addresses cost any other way, and says
+   what the fields above cannot: two thread rows of 16 reading one row. */
+static void list_walks(void **state)
+{
+    (void)state;
+    sb_pattern list = sb_pattern_default(), same = linear(SB_SPACE_SHARED, 4, 6, 0);
+    list.walk = SB_WALK_LIST;
+    for (int l = 0; l < SB_WARP_LANES; l++)
+        list.lane_index[l] = 6 * l;
+    sb_prediction a, b;
+    assert_int_equal(sb_predict(&list, &a), 0);
+    assert_int_equal(sb_predict(&same, &b), 0);
+    assert_int_equal(a.ways, b.ways);
+    assert_int_equal(a.sectors, b.sectors);
+    uint64_t addr[SB_WARP_LANES];
+    assert_int_equal(sb_pattern_addresses(&list, addr), 0);
+    assert_int_equal(addr[5], 5 * 6 * 4);
+    for (int l = 0; l < SB_WARP_LANES; l++)
+        list.lane_index[l] = l % 16;
+    list.space = SB_SPACE_GLOBAL;
+    sb_global_cost g = global_of(list);
+    assert_int_equal(g.sectors, 2);
+    assert_int_equal(g.unique_bytes, 64);
+    /* invalid: a negative index, a stride, an index on a linear pattern */
+    list.lane_index[3] = -1;
+    assert_non_null(sb_pattern_check(&list));
+    list.lane_index[3] = 3;
+    list.stride = 2;
+    assert_non_null(sb_pattern_check(&list));
+    sb_pattern linear_with_index = sb_pattern_default();
+    linear_with_index.lane_index[0] = 1;
+    assert_non_null(sb_pattern_check(&linear_with_index));
+    assert_string_equal(sb_walk_name(SB_WALK_LIST), "list");
+}
+
+/* ---- totals over a kernel's accesses ---------------------------------- */
+
+/* Issue 15's case, worked by hand: global_perm's w4-random1-spread-load
+ * makes, per warp and phase, 4 data loads of 32 sectors (one lane per
+ * 128-byte segment) and 4 dense stores of 4; counted alone, the loads are
+ * 32 sectors a request.  Its kernel also reads the 32-entry lane table,
+ * one 4-sector request per warp: (4 x 32 + 4) / 5 = 26.4. */
+static void totals_random_spread_table(void **state)
+{
+    (void)state;
+    sb_pattern p[3];
+    p[0] = linear(SB_SPACE_GLOBAL, 4, 1, 0);
+    p[0].spread = 1;
+    p[0].perm = SB_PERM_RANDOM;
+    p[0].perm_arg = 1;
+    p[1] = linear(SB_SPACE_GLOBAL, 4, 1, 0);
+    p[2] = linear(SB_SPACE_GLOBAL, 4, 1, 0);
+    double warps = 1000;
+    double requests[3] = {4 * warps, 4 * warps, warps};
+    sb_access_kind kind[3] = {SB_ACCESS_LOAD, SB_ACCESS_STORE, SB_ACCESS_LOAD};
+    sb_access_totals t;
+    assert_int_equal(sb_access_totals_of(p, requests, kind, 2, &t), 0); /* before */
+    assert_double_equal(t.global_ld_sectors_per_request, 32.0, 1e-12);
+    assert_double_equal(t.global_st_sectors_per_request, 4.0, 1e-12);
+    assert_double_equal(t.global_ld_requests, 4000.0, 0.0);
+    assert_int_equal(sb_access_totals_of(p, requests, kind, 3, &t), 0); /* after */
+    assert_double_equal(t.global_ld_requests, 5000.0, 0.0);
+    assert_double_equal(t.global_ld_sectors, 4000.0 * 32 + 1000.0 * 4, 0.0);
+    assert_double_equal(t.global_ld_sectors_per_request, 26.4, 1e-12);
+    assert_double_equal(t.global_st_sectors, 16000.0, 0.0);
+    assert_double_equal(t.shared_ld_requests, 0.0, 0.0);
+    assert_double_equal(t.shared_ld_wavefronts_per_request, 0.0, 0.0);
+    char buf[128];
+    sb_access_totals_format(&t, buf, sizeof buf);
+    assert_string_equal(buf, "global ld 26.40 sectors/req, st 4.00");
+}
+
+/* Shared memory: the transpose's tile, 32 x 32, stored by rows (1
+ * wavefront) and read by columns (32, 31 of them conflicts); a tail of 5
+ * lanes of the column costs 5. */
+static void totals_shared_tile(void **state)
+{
+    (void)state;
+    sb_pattern p[3] = {tile(32, 32, 0, 0, SB_WALK_ROW, 0), tile(32, 32, 0, 0, SB_WALK_COLUMN, 0),
+                       tile(32, 32, 0, 0, SB_WALK_COLUMN, 0)};
+    p[2].active = 0x1fu;
+    double requests[3] = {64, 60, 4};
+    sb_access_kind kind[3] = {SB_ACCESS_STORE, SB_ACCESS_LOAD, SB_ACCESS_LOAD};
+    sb_access_totals t;
+    assert_int_equal(sb_access_totals_of(p, requests, kind, 3, &t), 0);
+    assert_double_equal(t.shared_st_requests, 64, 0.0);
+    assert_double_equal(t.shared_st_wavefronts, 64, 0.0);
+    assert_double_equal(t.shared_st_conflicts, 0, 0.0);
+    assert_double_equal(t.shared_ld_requests, 64, 0.0);
+    assert_double_equal(t.shared_ld_wavefronts, 60.0 * 32 + 4.0 * 5, 0.0);
+    assert_double_equal(t.shared_ld_conflicts, 60.0 * 31 + 4.0 * 4, 0.0);
+    assert_double_equal(t.shared_ld_wavefronts_per_request, (60.0 * 32 + 20) / 64, 1e-12);
+    assert_double_equal(t.global_ld_requests + t.global_st_requests, 0, 0.0);
+    char buf[128];
+    sb_access_totals_format(&t, buf, sizeof buf);
+    assert_string_equal(buf, "shared ld 30.31 wavefronts/req, st 1.00");
+    /* atomics are counted apart */
+    kind[0] = SB_ACCESS_ATOMIC;
+    assert_int_equal(sb_access_totals_of(p, requests, kind, 1, &t), 0);
+    assert_double_equal(t.shared_atom_requests, 64, 0.0);
+    assert_double_equal(t.shared_st_requests, 0, 0.0);
+}
+
+/* A bad pattern, kind or count is an error, and leaves the totals alone;
+   no accesses are all zeros; every field names its counter. */
+static void totals_checked_and_described(void **state)
+{
+    (void)state;
+    sb_pattern p = linear(SB_SPACE_GLOBAL, 4, 1, 0), bad = p;
+    bad.word_bytes = 3;
+    double one = 1, negative = -1, nan = 0.0 / 0.0;
+    sb_access_kind load = SB_ACCESS_LOAD, wrong = (sb_access_kind)7;
+    sb_access_totals t;
+    memset(&t, 0xAB, sizeof t);
+    assert_int_equal(sb_access_totals_of(&bad, &one, &load, 1, &t), -1);
+    assert_int_equal(sb_access_totals_of(&p, &negative, &load, 1, &t), -1);
+    assert_int_equal(sb_access_totals_of(&p, &nan, &load, 1, &t), -1);
+    assert_int_equal(sb_access_totals_of(&p, &one, &wrong, 1, &t), -1);
+    assert_int_equal(sb_access_totals_of(&p, &one, &load, 1, NULL), -1);
+    unsigned char untouched[sizeof t];
+    memset(untouched, 0xAB, sizeof untouched);
+    assert_memory_equal(&t, untouched, sizeof t);
+    assert_int_equal(sb_access_totals_of(NULL, NULL, NULL, 0, &t), 0);
+    char buf[16] = "x";
+    assert_int_equal(sb_access_totals_format(&t, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    size_t n = 0, counts = 0;
+    for (const sb_access_totals_field *f; (f = sb_access_totals_field_at(n)) != NULL; n++) {
+        assert_non_null(f->name);
+        assert_non_null(f->meaning);
+        assert_true(f->ratio || (f->counter && strstr(f->counter, ".sum")));
+        counts += !f->ratio;
+        for (size_t m = 0; m < n; m++)
+            assert_string_not_equal(sb_access_totals_field_at(m)->name, f->name);
+        assert_true(sb_access_totals_value(&t, f) == 0.0);
+    }
+    assert_int_equal(n, sizeof(sb_access_totals) / sizeof(double));
+    assert_int_equal(counts, 15);
+    assert_string_equal(sb_access_kind_name(SB_ACCESS_ATOMIC), "atomic");
+    assert_null(sb_access_kind_name(wrong));
+    const sb_access_totals_field *f = sb_access_totals_field_named("shared_st_conflicts");
+    assert_non_null(f);
+    assert_int_equal(f->offset, offsetof(sb_access_totals, shared_st_conflicts));
+    assert_null(sb_access_totals_field_named("dram_read_bytes"));
+    assert_null(sb_access_totals_field_named(NULL));
+}
+
+
+/* The counters a profiled launch records (--counters) and the model's
+   totals share their keys: each global and shared count the hardware
+   gives has the model's figure of the same name to be held against. */
+static void totals_named_as_the_counters(void **state)
+{
+    (void)state;
+    int matched = 0;
+    for (int c = 0; c < SB_COUNTER_COUNT; c++) {
+        const char *key = sb_counter_key(c);
+        assert_non_null(key);
+        if (strncmp(key, "global_", 7) && strncmp(key, "shared_", 7))
+            continue;
+        const sb_access_totals_field *f = sb_access_totals_field_named(key);
+        if (!f)
+            fail_msg("the counter %s has no model total of its name", key);
+        assert_false(f->ratio);
+        matched++;
+    }
+    assert_true(matched >= 11);
+}
+
 /* ---- the command line ------------------------------------------------- */
 
 typedef struct captured {
@@ -862,6 +1100,55 @@ static void cli_errors(void **state)
     assert_non_null(strstr(c.out, "broadcast, 1 wavefront"));
 }
 
+
+/* --variant: every access of a variant's kernel, planned without a
+   device, and the totals with the counters they are held against. */
+static void cli_variant_totals(void **state)
+{
+    (void)state;
+    static captured c;
+    RUN(&c, "--variant", "global_perm/w4-random1-spread-load", "--size", "256x128");
+    assert_int_equal(c.rc, 0);
+    assert_string_equal(c.err, "");
+    assert_non_null(strstr(c.out, "# global_perm/w4-random1-spread-load at 256x128"));
+    assert_non_null(strstr(c.out, "lane table"));
+    assert_non_null(strstr(c.out, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+    const char *ratio = strstr(c.out, "global_ld_sectors_per_request");
+    assert_non_null(ratio);
+    assert_true(strtod(ratio + strlen("global_ld_sectors_per_request"), NULL) == 26.4);
+    RUN(&c, "--variant", "shared_tile/32x32-column-load", "--size", "1x300", "--format", "json");
+    assert_int_equal(c.rc, 0);
+    assert_non_null(strstr(c.out, "\"totals\": {"));
+    assert_non_null(strstr(c.out, "\"kind\": \"load\", \"requests\": 16384, \"studied\": true"));
+    assert_non_null(strstr(c.out, "\"shared_ld_wavefronts_per_request\": 32"));
+    assert_non_null(strstr(c.out, "\"global_ld_sectors_per_request\": 4,"));
+    RUN(&c, "--space", "global", "--active", "9");
+    assert_int_equal(c.rc, 0);
+    assert_non_null(strstr(c.out, "first 9 lanes"));
+    assert_non_null(strstr(c.out, "2 sectors/req, 56.2% used")); /* 36 of 64 bytes */
+    static const char *const expect[] = {
+        "--variant must be EXPERIMENT/VARIANT", "no experiment 'nosuch'",
+        "transpose has no variant 'nosuch'", "transpose/memcpy runs no kernel of ours",
+        "--variant takes its accesses from the variant", "--size and --units need --variant",
+        "--active must be 1..32 lanes",
+    };
+    for (int i = 0; i < 7; i++) {
+        switch (i) {
+        case 0: RUN(&c, "--variant", "transpose"); break;
+        case 1: RUN(&c, "--variant", "nosuch/x"); break;
+        case 2: RUN(&c, "--variant", "transpose/nosuch"); break;
+        case 3: RUN(&c, "--variant", "transpose/memcpy"); break;
+        case 4: RUN(&c, "--variant", "transpose/tiled", "--stride", "2"); break;
+        case 5: RUN(&c, "--size", "64"); break;
+        default: RUN(&c, "--active", "0"); break;
+        }
+        assert_int_equal(c.rc, 2);
+        assert_string_equal(c.out, "");
+        assert_int_equal(count_lines(c.err), 1);
+        assert_non_null(strstr(c.err, expect[i]));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -894,11 +1181,19 @@ int main(void)
         cmocka_unit_test(predictions_and_fields),
         cmocka_unit_test(format_texts),
         cmocka_unit_test(invalid_patterns_rejected),
+        cmocka_unit_test(active_lanes_global),
+        cmocka_unit_test(active_lanes_shared),
+        cmocka_unit_test(list_walks),
+        cmocka_unit_test(totals_random_spread_table),
+        cmocka_unit_test(totals_shared_tile),
+        cmocka_unit_test(totals_checked_and_described),
+        cmocka_unit_test(totals_named_as_the_counters),
         cmocka_unit_test(cli_stride_6_two_way),
         cmocka_unit_test(cli_global_stride_8),
         cmocka_unit_test(cli_sweep_and_json),
         cmocka_unit_test(cli_tile_both_walks_and_lanes),
         cmocka_unit_test(cli_errors),
+        cmocka_unit_test(cli_variant_totals),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -74,7 +74,8 @@ static sb_plan plan_of(const sb_experiment *e, const sb_variant *v, long rows, l
     if (e->plan(host, &p, v, &dev, &plan, err, sizeof err))
         fail_msg("%s/%s: plan: %s", e->name, v->name, err);
     e->release(host);
-    assert_true(plan.npatterns >= 1 && plan.npatterns <= SB_MAX_PATTERNS);
+    assert_true(plan.npatterns <= SB_MAX_PATTERNS);
+    assert_true(plan.npatterns >= 1 || v->role != SB_ROLE_KERNEL);
     for (int i = 0; i < plan.npatterns; i++)
         if (sb_predict(&plan.pattern[i], &pred[i]))
             fail_msg("%s/%s: the model rejects pattern %d: %s", e->name, v->name, i,
@@ -130,7 +131,9 @@ static void global_stride_1_is_coalesced(void **state)
     assert_double_equal(p.efficiency, 0.5, 1e-12);
 }
 
-/* The copy's other side is declared too, and is always dense. */
+/* The copy's other side is declared too, and is always dense; so is the
+   tail, copied in order, its last warp partial: 100 x 100 words are 5000
+   8-byte elements, two blocks of 32 x 64 and a tail of 904 = 28 x 32 + 8. */
 static void global_dense_side_declared(void **state)
 {
     (void)state;
@@ -138,11 +141,32 @@ static void global_dense_side_declared(void **state)
     sb_variant *vs = variants_of(experiment("global_stride"), &n);
     sb_prediction pred[SB_MAX_PATTERNS];
     sb_plan plan = plan_of(experiment("global_stride"), find(vs, n, "w8-s64-store"), 100, 100, pred);
-    assert_int_equal(plan.npatterns, 2);
+    assert_int_equal(plan.npatterns, 6);
     assert_string_equal(plan.pattern_label[0], "store");
     assert_string_equal(plan.pattern_label[1], "load");
+    assert_true(plan.studied[0] && plan.studied[1]);
+    assert_int_equal(plan.kind[0], SB_ACCESS_STORE);
+    assert_int_equal(plan.kind[1], SB_ACCESS_LOAD);
     assert_int_equal(pred[1].sectors, 8);
     assert_double_equal(pred[1].efficiency, 1.0, 1e-12);
+    /* one request a warp: 2 blocks of 32 lanes, 64 phases */
+    assert_double_equal(plan.requests[0], 2.0 * 64, 0.0);
+    assert_double_equal(plan.requests[1], 2.0 * 64, 0.0);
+    double tail_full = 0, tail_part = 0;
+    for (int i = 2; i < plan.npatterns; i++) {
+        assert_false(plan.studied[i]);
+        assert_int_equal(plan.pattern[i].stride, 1);
+        if (plan.pattern[i].active == 0)
+            tail_full += plan.requests[i];
+        else {
+            assert_int_equal(plan.pattern[i].active, 0xffu);
+            assert_int_equal(pred[i].lanes, 8);
+            assert_int_equal(pred[i].sectors, 2);
+            tail_part += plan.requests[i];
+        }
+    }
+    assert_double_equal(tail_full, 2.0 * 28, 0.0); /* the tail's load and store */
+    assert_double_equal(tail_part, 2.0, 0.0);
     free(vs);
 }
 
@@ -158,7 +182,8 @@ static void global_patterns_match_defines(void **state)
         sb_variant *vs = variants_of(exps[x], &n);
         for (int i = 0; i < n; i++) {
             sb_prediction pred[SB_MAX_PATTERNS];
-            sb_plan plan = plan_of(exps[x], &vs[i], 33, 1, pred);
+            /* a size with a whole block of 32 x the step for every variant */
+            sb_plan plan = plan_of(exps[x], &vs[i], 100, 100, pred);
             const sb_pattern *p = &plan.pattern[0];
             assert_int_equal(p->space, SB_SPACE_GLOBAL);
             assert_int_equal(p->word_bytes, define_value(&vs[i], "WORD", -1));
@@ -366,6 +391,167 @@ static void shared_patterns_match_defines(void **state)
         assert_int_equal(plan.geometry.grid[0], 2);
     }
     free(vs);
+}
+
+
+/* ---- every access, counted ----------------------------------------------- */
+
+/* The model's totals over a plan's declared accesses. */
+static sb_access_totals totals_of(const sb_plan *plan)
+{
+    sb_access_totals t;
+    assert_int_equal(sb_access_totals_of(plan->pattern, plan->requests, plan->kind,
+                                         plan->npatterns, &t), 0);
+    return t;
+}
+
+/* Issue 15: w4-random1-spread-load reads its lane table, one 4-sector
+ * request per warp beside its four 32-sector data loads, so the kernel's
+ * loads average (4 x 32 + 4) / 5 = 26.4 sectors a request.  256 x 128
+ * words are 32 blocks of 32 lanes x 32 phases, no tail: each of the 8
+ * warps of the one block of threads makes 4 data loads per phase. */
+static void global_lane_table_declared(void **state)
+{
+    (void)state;
+    int n;
+    sb_variant *vs = variants_of(experiment("global_perm"), &n);
+    sb_prediction pred[SB_MAX_PATTERNS];
+    sb_plan plan = plan_of(experiment("global_perm"), find(vs, n, "w4-random1-spread-load"), 256,
+                           128, pred);
+    assert_int_equal(plan.npatterns, 3);
+    assert_string_equal(plan.pattern_label[2], "lane table");
+    assert_false(plan.studied[2]);
+    assert_int_equal(pred[0].sectors, 32);
+    assert_int_equal(pred[2].sectors, 4);
+    assert_double_equal(plan.requests[0], 32.0 * 32, 0.0);
+    assert_double_equal(plan.requests[2], 8.0 * 32, 0.0);
+    sb_access_totals t = totals_of(&plan);
+    assert_double_equal(t.global_ld_sectors_per_request, 26.4, 1e-12);
+    assert_double_equal(t.global_st_sectors_per_request, 4.0, 1e-12);
+    /* without the table (any other permutation) the loads are the pattern's */
+    plan = plan_of(experiment("global_perm"), find(vs, n, "w4-xor9-spread-load"), 256, 128, pred);
+    assert_int_equal(plan.npatterns, 2);
+    assert_double_equal(totals_of(&plan).global_ld_sectors_per_request, 32.0, 1e-12);
+    free(vs);
+}
+
+/* The shared kernels: the fill of the buffer (whole warps: SPAN is made a
+ * multiple of 32), every warp's ITERS accesses, and the output. */
+static void shared_accesses_counted(void **state)
+{
+    (void)state;
+    int n;
+    sb_variant *vs = variants_of(experiment("shared_tile"), &n);
+    const sb_variant *v = find(vs, n, "32x32-column-store");
+    long span = define_value(v, "SPAN", -1), iters = define_value(v, "ITERS", -1);
+    assert_true(span > 0 && span % SB_WARP_LANES == 0);
+    sb_prediction pred[SB_MAX_PATTERNS];
+    sb_plan plan = plan_of(experiment("shared_tile"), v, 1, 300, pred); /* 2 blocks */
+    assert_string_equal(plan.pattern_label[0], "store");
+    assert_double_equal(plan.requests[0], 2.0 * 8 * (double)iters, 0.0);
+    sb_access_totals t = totals_of(&plan);
+    double fill = 2.0 * (double)span / SB_WARP_LANES;
+    assert_double_equal(t.shared_st_requests, plan.requests[0] + fill, 0.0);
+    assert_double_equal(t.shared_st_wavefronts, plan.requests[0] * 32 + fill, 0.0);
+    assert_double_equal(t.shared_ld_requests, fill, 0.0); /* the dump */
+    /* global: the fill, the slots' values (8 per warp), the dump */
+    assert_double_equal(t.global_ld_requests, fill + 2.0 * 8 * 8, 0.0);
+    assert_double_equal(t.global_st_requests, fill, 0.0);
+    /* a column of [32][32]: each warp's column, 32 words 128 bytes apart */
+    assert_double_equal(t.global_ld_sectors, 4 * fill + 2.0 * 8 * 8 * 32, 0.0);
+    free(vs);
+    /* a padded row walk's value loads: warp w reads 32 words w x 33 in, in
+       5 sectors but for warp 0's 4 */
+    vs = variants_of(experiment("shared_tile"), &n);
+    plan = plan_of(experiment("shared_tile"), find(vs, n, "32x33-row-store"), 1, 256, pred);
+    double slot4 = 0, slot5 = 0;
+    for (int i = 0; i < plan.npatterns; i++)
+        if (strcmp(plan.pattern_label[i], "slot load") == 0)
+            *(pred[i].sectors == 4 ? &slot4 : &slot5) += plan.requests[i];
+    assert_double_equal(slot4, 8.0, 0.0);
+    assert_double_equal(slot5, 7.0 * 8, 0.0);
+    free(vs);
+}
+
+/* The transposes at 64 x 96: a's rows are 3 warps each, c's 2. */
+static void transpose_accesses_counted(void **state)
+{
+    (void)state;
+    int n;
+    sb_variant *vs = variants_of(experiment("transpose"), &n);
+    sb_prediction pred[SB_MAX_PATTERNS];
+    sb_plan plan = plan_of(experiment("transpose"), find(vs, n, "tiled"), 64, 96, pred);
+    sb_access_totals t = totals_of(&plan);
+    assert_string_equal(plan.pattern_label[0], "smem col");
+    assert_double_equal(t.global_ld_requests, 64.0 * 3, 0.0);
+    assert_double_equal(t.shared_st_requests, 64.0 * 3, 0.0);
+    assert_double_equal(t.shared_ld_requests, 96.0 * 2, 0.0);
+    assert_double_equal(t.global_st_requests, 96.0 * 2, 0.0);
+    assert_double_equal(t.shared_ld_wavefronts_per_request, 32.0, 1e-12);
+    assert_double_equal(t.shared_ld_conflicts, 96.0 * 2 * 31, 0.0);
+    assert_double_equal(t.global_ld_sectors_per_request, 4.0, 1e-12);
+    /* the naive read's stores: one sector a lane */
+    plan = plan_of(experiment("transpose"), find(vs, n, "naive_read"), 64, 96, pred);
+    assert_string_equal(plan.pattern_label[0], "store");
+    assert_double_equal(totals_of(&plan).global_st_sectors_per_request, 32.0, 1e-12);
+    /* 16-byte vectors in 64 x 64 tiles: 4 tiles of 32 requests of each
+       access, conflict-free through the kernel's swizzle */
+    plan = plan_of(experiment("transpose"), find(vs, n, "vec64x64"), 128, 128, pred);
+    t = totals_of(&plan);
+    assert_int_equal(plan.npatterns, 4);
+    assert_double_equal(t.global_ld_requests, 4.0 * 32, 0.0);
+    assert_double_equal(t.shared_st_wavefronts_per_request, 4.0, 1e-12);
+    assert_double_equal(t.shared_ld_wavefronts_per_request, 4.0, 1e-12);
+    assert_double_equal(t.shared_st_conflicts + t.shared_ld_conflicts, 0.0, 0.0);
+    assert_double_equal(t.global_st_sectors_per_request, 16.0, 1e-12);
+    /* at 100 x 100 only the element path runs: its tile store meets the
+       float4 swizzle four lanes to a bank */
+    plan = plan_of(experiment("transpose"), find(vs, n, "vec64x64"), 100, 100, pred);
+    for (int i = 0; i < plan.npatterns; i++)
+        if (strcmp(plan.pattern_label[i], "edge smem st") == 0 && plan.pattern[i].active == 0)
+            assert_int_equal(pred[i].ways, 4);
+    free(vs);
+}
+
+/* Every variant of every experiment, at every size its tests run: all its
+ * accesses fit, each has requests, the studied ones come first, and the
+ * totals add up. */
+static void every_variant_declares_its_accesses(void **state)
+{
+    (void)state;
+    for (int x = 0; x < sb_catalogue_count(); x++) {
+        const sb_experiment *e = sb_catalogue_get(x);
+        int n;
+        sb_variant *vs = variants_of(e, &n);
+        char sizes[128];
+        snprintf(sizes, sizeof sizes, "%s", e->test_sizes);
+        for (char *save = NULL, *size = strtok_r(sizes, ",", &save); size;
+             size = strtok_r(NULL, ",", &save)) {
+            long rows = strtol(size, NULL, 10), cols = rows;
+            if (strchr(size, 'x'))
+                cols = strtol(strchr(size, 'x') + 1, NULL, 10);
+            for (int i = 0; i < n; i++) {
+                if (!vs[i].in_default && strcmp(e->name, "global_stride") == 0 && i % 5)
+                    continue; /* a fifth of the stride sweep is enough */
+                sb_prediction pred[SB_MAX_PATTERNS];
+                sb_plan plan = plan_of(e, &vs[i], rows, cols, pred);
+                if (plan.undeclared)
+                    fail_msg("%s/%s: %d accesses over %d", e->name, vs[i].name,
+                             plan.undeclared, SB_MAX_PATTERNS);
+                for (int k = 0; k < plan.npatterns; k++) {
+                    assert_true(plan.requests[k] > 0);
+                    assert_non_null(sb_access_kind_name(plan.kind[k]));
+                    if (k > 0 && plan.studied[k] && !plan.studied[k - 1])
+                        fail_msg("%s/%s: a studied access after another", e->name, vs[i].name);
+                }
+                sb_access_totals t = totals_of(&plan);
+                assert_true(plan.npatterns == 0 ||
+                            t.global_ld_requests + t.global_st_requests + t.shared_ld_requests +
+                                    t.shared_st_requests > 0);
+            }
+        }
+        free(vs);
+    }
 }
 
 /* ---- groups ---------------------------------------------------------- */
@@ -645,6 +831,10 @@ int main(void)
         cmocka_unit_test(shared_tiles),
         cmocka_unit_test(shared_broadcast_and_same_bank),
         cmocka_unit_test(shared_patterns_match_defines),
+        cmocka_unit_test(global_lane_table_declared),
+        cmocka_unit_test(shared_accesses_counted),
+        cmocka_unit_test(transpose_accesses_counted),
+        cmocka_unit_test(every_variant_declares_its_accesses),
         cmocka_unit_test(one_clean_baseline_per_group),
         cmocka_unit_test(histogram_plans_carry_the_atomics_model),
         cmocka_unit_test(histogram_left_out_where_shared_memory_is_short),

@@ -14,7 +14,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
-TESTS=7
+TESTS=10
 echo "1..$TESTS"
 skip_all() {
     i=0
@@ -52,9 +52,14 @@ model="$top/doc/schema/simtbench-model-1.json"
 check_valid "$model" "$tmp/model.json" "simtbench model --format json is simtbench-model/1"
 check_invalid "$model" "$tmp/model.json" 'd["rows"][0]["ways"] = "one"' \
     "a model row with a mistyped field fails the schema"
+"$SB" model --variant transpose/vec64x64 --size 128 --format json >"$tmp/variant.json"
+check_valid "$model" "$tmp/variant.json" \
+    "simtbench model --variant's accesses and totals are simtbench-model/1"
+check_invalid "$model" "$tmp/variant.json" 'd["rows"][0]["kind"] = "copy"' \
+    "a declared access of a kind the schema does not know fails it"
 
 if ! "$SB" --list 2>/dev/null | grep -q "^  opencl   available"; then
-    for t in 1 2 3 4 5; do skip "no OpenCL device"; done
+    for t in 1 2 3 4 5 6; do skip "no OpenCL device"; done
     exit 0
 fi
 "$SB" --backend opencl -e vecadd,shared_tile -s 64 -r 3 -f json --save "$tmp/saved.json" \
@@ -68,3 +73,5 @@ check_invalid "$result" "$tmp/run.json" 'del d["provenance"]["cpu"]' \
     "provenance without its cpu fails the schema"
 check_invalid "$result" "$tmp/run.json" 'd["results"][0]["new_field"] = 1' \
     "a member the schema does not describe fails it (the writer outgrew its schema)"
+check_invalid "$result" "$tmp/run.json" 'd["results"][1]["model_totals"]["global_ld_sectors"] = "many"' \
+    "a result whose model totals are mistyped fails the schema"

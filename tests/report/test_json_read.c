@@ -320,6 +320,80 @@ static void size_kind_read_or_guessed(void **state)
            ", \"size_kind\": 2");
 }
 
+
+/* The result of a run with `result` spliced in; the caller frees it. */
+static void read_result_of(const char *result, sb_run *run)
+{
+    char path[128], err[1024];
+    snprintf(path, sizeof path, "%s/run.json", dir);
+    write_run(path, v1, "", result);
+    if (sb_run_read_json(path, run, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(run->nresults, 1);
+}
+
+#define PATTERN_FIELDS                                                                            \
+    "\"space\": \"global\", \"word_bytes\": 4, \"stride\": 1, \"offset\": 0, \"perm\": "         \
+    "\"none\", \"perm_arg\": 0, \"spread\": 0, \"same\": 0, \"tile_rows\": 0, \"tile_cols\": 0, " \
+    "\"pad\": 0, \"swizzle\": 0, \"walk_index\": 0"
+#define PREDICTION "\"prediction\": {}, \"summary\": \"\""
+
+/* A file older than the accesses' kinds and counts reads as studied loads
+ * of requests unknown and no totals; one that has them reads them all,
+ * the totals' ratios made again from their counts. */
+static void accesses_and_totals(void **state)
+{
+    (void)state;
+    sb_run run;
+    read_result_of(", \"model\": [{\"label\": \"load\", \"pattern\": {" PATTERN_FIELDS
+                   ", \"walk\": \"none\"}, " PREDICTION "}]",
+                   &run);
+    const sb_result *r = &run.results[0];
+    assert_int_equal(r->npatterns, 1);
+    assert_int_equal(r->pattern_kind[0], SB_ACCESS_LOAD);
+    assert_true(r->pattern_requests[0] == 0.0);
+    assert_int_equal(r->pattern_extra[0], 0);
+    assert_int_equal(r->pattern[0].active, 0);
+    assert_int_equal(r->has_totals, 0);
+    sb_run_free(&run);
+
+    char lanes[400] = "[0";
+    for (int l = 1; l < SB_WARP_LANES; l++)
+        snprintf(lanes + strlen(lanes), sizeof lanes - strlen(lanes), ", %d", l % 16);
+    char result[2048];
+    snprintf(result, sizeof result,
+             ", \"model\": [{\"label\": \"st\", \"kind\": \"store\", \"requests\": 40, "
+             "\"studied\": false, \"pattern\": {" PATTERN_FIELDS ", \"walk\": \"list\", "
+             "\"active\": 65535, \"lane_index\": %s]}, " PREDICTION "}], \"model_totals\": "
+             "{\"global_st_requests\": 40, \"global_st_sectors\": 50, "
+             "\"global_st_sectors_per_request\": 99}",
+             lanes);
+    read_result_of(result, &run);
+    r = &run.results[0];
+    assert_int_equal(r->pattern_kind[0], SB_ACCESS_STORE);
+    assert_true(r->pattern_requests[0] == 40.0);
+    assert_int_equal(r->pattern_extra[0], 1);
+    assert_int_equal(r->pattern[0].walk, SB_WALK_LIST);
+    assert_int_equal(r->pattern[0].active, 0xffffu);
+    assert_int_equal(r->pattern[0].lane_index[17], 1);
+    assert_int_equal(r->has_totals, 1);
+    assert_true(r->totals.global_st_sectors == 50.0);
+    assert_true(r->totals.global_st_sectors_per_request == 1.25); /* made again, not read */
+    sb_run_free(&run);
+
+    EXPECT("results[0].model[0].kind: \"swap\" is not one of load, store, atomic", v1, "",
+           ", \"model\": [{\"label\": \"x\", \"kind\": \"swap\"}]");
+    EXPECT("results[0].model[0].requests: -1 is out of range", v1, "",
+           ", \"model\": [{\"label\": \"x\", \"requests\": -1}]");
+    EXPECT("model[0].pattern.lane_index: expected an array of 32 lane indices", v1, "",
+           ", \"model\": [{\"label\": \"x\", \"pattern\": {\"walk\": \"list\"}}]");
+    EXPECT("model[0].pattern.lane_index: expected an array of 32 lane indices", v1, "",
+           ", \"model\": [{\"label\": \"x\", \"pattern\": {\"walk\": \"list\", \"lane_index\": "
+           "[1, 2]}}]");
+    EXPECT("results[0].model_totals.shared_ld_requests: expected a number", v1, "",
+           ", \"model_totals\": {\"shared_ld_requests\": \"many\"}");
+}
+
 /* What the program itself wrote reads back, whatever its size. */
 static void reads_what_the_program_writes(void **state)
 {
@@ -359,6 +433,7 @@ int main(void)
         cmocka_unit_test(unavailable_backends),
         cmocka_unit_test(reads_what_the_program_writes),
         cmocka_unit_test(size_kind_read_or_guessed),
+        cmocka_unit_test(accesses_and_totals),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -251,7 +251,7 @@ static void figures_round_trip(void **state)
     assert_int_equal(sb_report_write_to(SB_FORMAT_CSV, &a, out, err, sizeof err), 0);
     sb_analysis_free(&a);
     fclose(out);
-    assert_non_null(strstr(csv, ",f6_name,f6_value,f6_unit\n"));
+    assert_non_null(strstr(csv, ",f6_name,f6_value,f6_unit,total_global_ld_requests,"));
     assert_non_null(strstr(csv, ",paths_per_warp,8,,predicted_slowdown,7.5,x,"));
     free(csv);
     sb_run_free(&back);

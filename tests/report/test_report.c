@@ -142,16 +142,32 @@ static void csv_quotes_and_shape(void **state)
     assert_int_equal(lines, 3);
     /* The host time and its check share, then the compiler's allocation,
        empty where unknown. */
-    assert_non_null(
-        strstr(t, ",ptx_vs_reference,host_ms,verify_ms,registers,shared_bytes,private_bytes,f1_name,"));
-    assert_non_null(strstr(t, ",812.250,540.500,32,8192,0,,,,,,,,,,,,,,,,,,\n"));
+    assert_non_null(strstr(t, ",ptx_vs_reference,host_ms,verify_ms,registers,shared_bytes,"
+                              "private_bytes,f1_name,"));
+    /* then the family's figures, then the model's totals, empty for results
+       without them */
+    assert_non_null(strstr(t, ",f6_unit,total_global_ld_requests,"));
+    assert_non_null(strstr(t, ",total_shared_st_wavefronts_per_request\n"));
+    char tail[256] = ",812.250,540.500,32,8192,0";
+    for (int f = 0; f < 3 * SB_MAX_FIGURES; f++)
+        strcat(tail, ",");
+    for (size_t f = 0; sb_access_totals_field_at(f); f++)
+        strcat(tail, ",");
+    strcat(tail, "\n");
+    assert_non_null(strstr(t, tail));
     /* Where the JSON writes null the cell is empty, not a 0 or a -1:
        intensity, roof share, slowdown, occupancy. */
     assert_non_null(strstr(t, ",536870912,0,,GB/s,3579.1400,3603.1600,0.89"));
     assert_non_null(strstr(t, ",,,1,\"smem col:"));
     assert_non_null(strstr(t, ",536870912,1000000000,0.2500,GB/s,3579.1400,3603.1600,,2.5000,4,1,"));
     assert_null(strstr(t, ",-1,"));
-    assert_non_null(strstr(t, ",812.250,540.500,,,,,,,,,,,,,,,,,,,,,\n"));
+    strcpy(tail, ",812.250,540.500,,,"); /* unknown allocation, then no figures or totals */
+    for (int f = 0; f < 3 * SB_MAX_FIGURES; f++)
+        strcat(tail, ",");
+    for (size_t f = 0; sb_access_totals_field_at(f); f++)
+        strcat(tail, ",");
+    strcat(tail, "\n");
+    assert_non_null(strstr(t, tail));
     free(t);
     sb_run_free(&run);
 }
@@ -189,6 +205,85 @@ static void json_round_trip(void **state)
                         0.1);
     json_decref(root);
     free(t);
+    sb_run_free(&run);
+}
+
+
+/* A result that declares its kernel's other accesses and their requests:
+ * the text under its row gives the studied one and the totals, the CSV
+ * and the JSON every access and the totals, and the JSON reads back. */
+static void model_totals_written(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run, 1);
+    sb_result *r = &run.results[0];
+    r->npatterns = 3;
+    r->pattern_requests[0] = 60; /* the column walk: 32 wavefronts */
+    r->pattern_kind[0] = SB_ACCESS_LOAD;
+    snprintf(r->pattern_label[1], sizeof r->pattern_label[1], "smem row");
+    r->pattern[1] = r->pattern[0];
+    r->pattern[1].walk = SB_WALK_ROW;
+    r->pattern_kind[1] = SB_ACCESS_STORE;
+    r->pattern_requests[1] = 64;
+    r->pattern_extra[1] = 1;
+    snprintf(r->pattern_label[2], sizeof r->pattern_label[2], "smem col");
+    r->pattern[2] = r->pattern[0];
+    r->pattern[2].active = 0x1fu; /* an edge: 5 lanes, 5 wavefronts */
+    r->pattern_requests[2] = 4;
+    r->pattern_extra[2] = 1;
+    for (int i = 1; i < 3; i++)
+        assert_int_equal(sb_predict(&r->pattern[i], &r->prediction[i]), 0);
+    assert_int_equal(sb_access_totals_of(r->pattern, r->pattern_requests, r->pattern_kind, 3,
+                                         &r->totals), 0);
+    r->has_totals = 1;
+
+    char *t = render(SB_FORMAT_TABLE, &run);
+    assert_non_null(strstr(t, "model: smem col: 32-way, 32 wavefronts; whole kernel: shared ld "
+                              "30.31 wavefronts/req, st 1.00"));
+    assert_null(strstr(t, "smem row"));
+    free(t);
+    t = render(SB_FORMAT_CSV, &run);
+    assert_non_null(strstr(t, ",m3_label,m3_kind,m3_requests,m3_studied,"));
+    assert_non_null(strstr(t, ",smem row,store,64,0,"));
+    assert_non_null(strstr(t, ",smem col,load,4,0,"));
+    /* shared ld: 60 x 32 + 4 x 5 wavefronts, 60 x 31 + 4 x 4 conflicts; st: the rows */
+    assert_non_null(strstr(t, ",64,1940,1876,64,64,0,"));
+    free(t);
+
+    char path[] = "/tmp/simtbench-totals-XXXXXX", err[512];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    t = render(SB_FORMAT_JSON, &run);
+    assert_true(write(fd, t, strlen(t)) == (ssize_t)strlen(t));
+    close(fd);
+    json_t *root = json_loads(t, 0, NULL);
+    json_t *r0 = json_array_get(json_object_get(root, "results"), 0);
+    json_t *totals = json_object_get(r0, "model_totals");
+    assert_int_equal(json_integer_value(json_object_get(totals, "shared_ld_wavefronts")), 1940);
+    assert_true(json_is_null(json_object_get(totals, "global_ld_sectors_per_request")));
+    json_t *edge = json_array_get(json_object_get(r0, "model"), 2);
+    assert_true(json_is_false(json_object_get(edge, "studied")));
+    assert_int_equal(json_integer_value(json_object_get(edge, "requests")), 4);
+    assert_string_equal(json_string_value(json_object_get(edge, "kind")), "load");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(edge, "pattern"),
+                                                        "active")), 0x1f);
+    json_decref(root);
+    free(t);
+    sb_run back;
+    assert_int_equal(sb_run_read_json(path, &back, err, sizeof err), 0);
+    unlink(path);
+    const sb_result *b = &back.results[0];
+    assert_int_equal(b->npatterns, 3);
+    assert_int_equal(b->has_totals, 1);
+    assert_memory_equal(&b->totals, &r->totals, sizeof b->totals);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(b->pattern_kind[i], r->pattern_kind[i]);
+        assert_true(b->pattern_requests[i] == r->pattern_requests[i]);
+        assert_int_equal(b->pattern_extra[i], r->pattern_extra[i]);
+        assert_memory_equal(&b->pattern[i], &r->pattern[i], sizeof b->pattern[i]);
+    }
+    sb_run_free(&back);
     sb_run_free(&run);
 }
 
@@ -829,6 +924,7 @@ int main(void)
         cmocka_unit_test(table_rows_and_device),
         cmocka_unit_test(csv_quotes_and_shape),
         cmocka_unit_test(json_round_trip),
+        cmocka_unit_test(model_totals_written),
         cmocka_unit_test(empty_run),
         cmocka_unit_test(one_row),
         cmocka_unit_test(flops_row_notes_and_unknowns),
