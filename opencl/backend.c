@@ -12,6 +12,7 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,15 @@
 #define SB_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
 #define SB_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
 #define SB_CL_DEVICE_WARP_SIZE_NV 0x4003
+#define SB_CL_DEVICE_PCI_BUS_ID_NV 0x4008
+#define SB_CL_DEVICE_PCI_SLOT_ID_NV 0x4009
+#define SB_CL_DEVICE_PCI_DOMAIN_ID_NV 0x400A
+/* cl_khr_device_uuid and cl_khr_pci_bus_info, likewise. */
+#define SB_CL_DEVICE_UUID_KHR 0x106A
+#define SB_CL_DEVICE_PCI_BUS_INFO_KHR 0x410F
+typedef struct sb_cl_pci_bus_info {
+    cl_uint domain, bus, device, function;
+} sb_cl_pci_bus_info;
 
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES 64
@@ -363,6 +373,52 @@ static void describe_nvidia(cl_device_id d, sb_device_info *info)
         info->warp_size = (int)warp;
 }
 
+/* Whether the device's extension string names ext, as a whole word. */
+static int has_extension(cl_device_id d, const char *ext)
+{
+    size_t size = 0, len = strlen(ext);
+    if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS || size == 0)
+        return 0;
+    char *all = malloc(size + 1);
+    int found = 0;
+    if (all && clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, size, all, NULL) == CL_SUCCESS) {
+        all[size] = '\0';
+        for (const char *p = all; !found && (p = strstr(p, ext)); p += len)
+            found = (p == all || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0');
+    }
+    free(all);
+    return found;
+}
+
+/* Which physical device d is, where the platform says: its PCI address
+ * (cl_khr_pci_bus_info, else NVIDIA's attribute query, whose slot number
+ * holds the device number above the function's three bits) and its UUID
+ * (cl_khr_device_uuid); "" where it does not. */
+static void describe_identity(cl_device_id d, sb_device_info *info)
+{
+    sb_cl_pci_bus_info pci;
+    cl_uint bus = 0, slot = 0, domain = 0;
+    if (has_extension(d, "cl_khr_pci_bus_info") &&
+        clGetDeviceInfo(d, SB_CL_DEVICE_PCI_BUS_INFO_KHR, sizeof pci, &pci, NULL) == CL_SUCCESS)
+        snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "%04x:%02x:%02x.%x", pci.domain,
+                 pci.bus, pci.device, pci.function);
+    else if (has_extension(d, "cl_nv_device_attribute_query") &&
+             clGetDeviceInfo(d, SB_CL_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus, NULL) ==
+                 CL_SUCCESS &&
+             clGetDeviceInfo(d, SB_CL_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot, NULL) ==
+                 CL_SUCCESS) {
+        if (clGetDeviceInfo(d, SB_CL_DEVICE_PCI_DOMAIN_ID_NV, sizeof domain, &domain, NULL) !=
+            CL_SUCCESS)
+            domain = 0; /* older drivers: the first domain, where every GPU then was */
+        snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "%04x:%02x:%02x.%x", domain, bus,
+                 slot >> 3, slot & 7);
+    }
+    unsigned char uuid[16] = {0};
+    if (has_extension(d, "cl_khr_device_uuid") &&
+        clGetDeviceInfo(d, SB_CL_DEVICE_UUID_KHR, sizeof uuid, uuid, NULL) == CL_SUCCESS)
+        sb_uuid_text(uuid, info->uuid, sizeof info->uuid);
+}
+
 /* Everything the platform says about one device. */
 static void describe(cl_platform_id p, cl_device_id d, int pi, int di, sb_device_info *info)
 {
@@ -377,6 +433,7 @@ static void describe(cl_platform_id p, cl_device_id d, int pi, int di, sb_device
     info_string(p, d, CL_DEVICE_OPENCL_C_VERSION, info->arch, sizeof info->arch);
     describe_numbers(d, info);
     describe_nvidia(d, info);
+    describe_identity(d, info);
 }
 
 static int ocl_enumerate(sb_device_info *out, int max)
@@ -931,7 +988,7 @@ static void *open_clblast(void)
 
 /* Loads CLBlast once; a failure is remembered, since a second try would
  * fail the same way.  It stays loaded until exit. */
-static int load_clblast(void)
+static int load_clblast_now(void)
 {
     if (clblast_state) {
         if (clblast_state < 0)
@@ -958,6 +1015,17 @@ static int load_clblast(void)
     if (clblast_state < 0)
         snprintf(clblast_why, sizeof clblast_why, "%s", last_error_text);
     return clblast_state > 0 ? 0 : -1;
+}
+
+/* Devices measured at the same time may each reach their first vendor
+ * transpose at once: one of them loads. */
+static int load_clblast(void)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&lock);
+    int rc = load_clblast_now();
+    pthread_mutex_unlock(&lock);
+    return rc;
 }
 
 static const char *clblast_status_name(sb_CLBlastStatusCode s)

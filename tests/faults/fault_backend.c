@@ -159,6 +159,8 @@ static void fill_strings(sb_device_info *info)
     memset(info->api_version, 'A', sizeof info->api_version);
     memset(info->arch, 'R', sizeof info->arch);
     memset(info->cache_name, 'C', sizeof info->cache_name);
+    memset(info->pci_bus_id, 'B', sizeof info->pci_bus_id);
+    memset(info->uuid, 'U', sizeof info->uuid);
 }
 
 static int long_strings_enumerate(sb_device_info *out, int max)
