@@ -171,6 +171,8 @@ int sb_cmd_run(const sb_options *o)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     status = sb_sessions_open(&suite, sessions, &nsessions, &run);
+    if (status)
+        run.ndevices = 0; /* a device that did not open: nothing measured, nothing to report */
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (getenv("SIMTBENCH_TIMINGS"))
         sb_say("timings: backends loaded and devices opened in %.2f s",

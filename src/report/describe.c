@@ -67,6 +67,28 @@ void sb_result_size_text(const sb_result *r, char *buf, size_t n)
     }
 }
 
+void sb_device_identity_text(const sb_run *run, int slot, char *buf, size_t n)
+{
+    const sb_run_device *d = &run->devices[slot];
+    const sb_device_info *in = &d->info;
+    int used = snprintf(buf, n, "device %d of platform %d", in->device_index, in->platform_index);
+    if (used >= 0 && (size_t)used < n && in->pci_bus_id[0])
+        used += snprintf(buf + used, n - (size_t)used, ", PCI %s", in->pci_bus_id);
+    if (used >= 0 && (size_t)used < n && in->uuid[0])
+        used += snprintf(buf + used, n - (size_t)used, ", UUID %s", in->uuid);
+    if (!run->sources || d->source < 0 || d->source >= run->nsources)
+        return;
+    const sb_run_source *src = &run->sources[d->source];
+    if (used >= 0 && (size_t)used < n)
+        used += snprintf(buf + used, n - (size_t)used, "; run %d of %d on %s", d->source + 1,
+                         run->nsources, src->host[0] ? src->host : "an unknown host");
+    if (used >= 0 && (size_t)used < n && src->provenance.revision[0])
+        used += snprintf(buf + used, n - (size_t)used, ", revision %s",
+                         src->provenance.revision);
+    if (used >= 0 && (size_t)used < n && src->date[0])
+        snprintf(buf + used, n - (size_t)used, ", started %s", src->date);
+}
+
 double sb_device_peak_gbs(const sb_device_info *info)
 {
     return sb_dram_peak_gbs(info->bus_width_bits, info->mem_clock_mhz);

@@ -49,11 +49,26 @@ static json_t *int_triple(const unsigned v[3])
 
 /* ---------------------------------------------------------------- records */
 
-static json_t *device_json(const sb_run_device *d, sb_json_builder *b)
+/* A string the API may not have given: null where it did not. */
+static void put_given(json_t *o, const char *key, const char *s, sb_json_builder *b)
+{
+    if (s[0])
+        sb_json_put_str(o, key, s, b);
+    else
+        sb_json_put(o, key, json_null(), b);
+}
+
+static json_t *device_json(const sb_run *run, const sb_run_device *d, sb_json_builder *b)
 {
     const sb_device_info *i = &d->info;
     json_t *o = json_object();
     sb_json_put_str(o, "backend", d->backend, b);
+    if (run->sources)
+        sb_json_put_int(o, "source", d->source, b);
+    sb_json_put_int(o, "platform_index", i->platform_index, b);
+    sb_json_put_int(o, "device_index", i->device_index, b);
+    put_given(o, "pci_bus_id", i->pci_bus_id, b);
+    put_given(o, "uuid", i->uuid, b);
     sb_json_put_str(o, "platform", i->platform, b);
     sb_json_put_str(o, "name", i->name, b);
     sb_json_put_str(o, "vendor", i->vendor, b);
@@ -525,7 +540,7 @@ static json_t *checked_head(const sb_run *run, json_t **devices, char *err, size
     }
     *devices = json_array();
     for (int i = 0; i < run->ndevices; i++) {
-        json_t *d = device_json(&run->devices[i], &b);
+        json_t *d = device_json(run, &run->devices[i], &b);
         if (b.refused)
             json_decref(d);
         if (b.refused || json_array_append_new(*devices, d)) {

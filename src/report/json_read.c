@@ -306,6 +306,22 @@ static int get_object(json_t *o, const char *key, json_t **out, const field_ctx 
 
 /* ---------------------------------------------------------------- records */
 
+static int get_str_or_null(json_t *o, const char *key, char *dst, size_t n, const field_ctx *c);
+
+/* Which device it is (absent in files older than the fields): the
+ * indices the API opened it at, its PCI address and UUID (null where the
+ * API gave none), and in a merged result the run it came from (checked
+ * against the runs once they are read). */
+static int read_identity_fields(json_t *d, sb_run_device *out, const field_ctx *c)
+{
+    sb_device_info *in = &out->info;
+    return get_int(d, "platform_index", 0, INT_MAX, &in->platform_index, c) ||
+           get_int(d, "device_index", 0, INT_MAX, &in->device_index, c) ||
+           get_str_or_null(d, "pci_bus_id", in->pci_bus_id, sizeof in->pci_bus_id, c) ||
+           get_str_or_null(d, "uuid", in->uuid, sizeof in->uuid, c) ||
+           get_int(d, "source", 0, INT_MAX, &out->source, c);
+}
+
 static int read_device(json_t *d, sb_run_device *out, const field_ctx *c)
 {
     memset(out, 0, sizeof *out);
@@ -329,7 +345,8 @@ static int read_device(json_t *d, sb_run_device *out, const field_ctx *c)
            get_int(d, "max_group_size", 0, INT_MAX, &in->max_group_size, c) ||
            get_int(d, "warp_size", 0, INT_MAX, &in->warp_size, c) ||
            get_real(d, "memcpy_gbs", POSITIVE, 0.0, &out->memcpy_gbs, c) ||
-           get_real(d, "copy_kernel_gbs", POSITIVE, 0.0, &out->copy_gbs, c);
+           get_real(d, "copy_kernel_gbs", POSITIVE, 0.0, &out->copy_gbs, c) ||
+           read_identity_fields(d, out, c);
 }
 
 static int read_pattern(json_t *pat, sb_pattern *q, const field_ctx *c)

@@ -89,15 +89,15 @@ static void device_memory(const sb_run_device *d, int width, FILE *out)
     }
 }
 
-static void device_section(const sb_run *run, int width, FILE *out)
+static void device_section(const sb_run *run, const sb_crossapi *x, int width, FILE *out)
 {
     fprintf(out, "Devices\n");
     for (int i = 0; i < run->ndevices; i++) {
         const sb_run_device *d = &run->devices[i];
         const sb_device_info *in = &d->info;
-        char first[32], line[512];
+        char first[SB_SLOT_LABEL + 8], line[512];
         size_t used = 0;
-        snprintf(first, sizeof first, "  %-7s ", d->backend);
+        snprintf(first, sizeof first, "  %-7s ", i < x->ndevices ? x->label[i] : d->backend);
         foldf(out, width, first, DEVICE_MORE, "%s [%s], %s, driver %s, %s", in->name,
               in->platform, in->api_version, in->driver[0] ? in->driver : "unknown", in->arch);
         figure(line, sizeof line, &used, "", in->compute_units, "%.0f compute units",
@@ -112,6 +112,11 @@ static void device_section(const sb_run *run, int width, FILE *out)
                "%.0f KiB shared per block", "shared memory per block");
         sb_layout_fold(out, width, "          ", DEVICE_MORE, line);
         device_memory(d, width, out);
+        /* Which one it is, where the run holds more than one. */
+        if (run->ndevices > 1) {
+            sb_device_identity_text(run, i, line, sizeof line);
+            sb_layout_fold(out, width, "          ", DEVICE_MORE, line);
+        }
     }
     for (int i = 0; i < run->nunavailable; i++)
         foldf(out, width, "  ", 4, "not run: %s: %s", run->unavailable[i].backend,
@@ -181,7 +186,9 @@ static void roof_legend(const sb_run *run, const sb_cross_experiment *e, int wid
         if (peak > 0)
             snprintf(of_peak, sizeof of_peak, ", %.1f%% of the theoretical peak",
                      100.0 * roof / peak);
-        foldf(out, width, "  ", 4, "roof: %s %.1f GB/s, %s%s", d->backend, roof,
+        char label[SB_SLOT_LABEL];
+        sb_slot_label(run, slot, label, sizeof label);
+        foldf(out, width, "  ", 4, "roof: %s %.1f GB/s, %s%s", label, roof,
               own_api_copy(run, e, slot, f) ? "this block's API copy"
                                             : "the fastest copy measured before this block",
               of_peak);
@@ -486,7 +493,7 @@ void sb_table_header(const sb_analysis *a, FILE *out)
     sb_layout_fold(out, width, "", 2, "GB/s = 10^9 bytes/s of useful bytes read plus written "
                    "over the median device-event time");
     fputc('\n', out);
-    device_section(run, width, out);
+    device_section(run, x, width, out);
     if (sb_crossapi_side_by_side(x)) {
         const char *ref = x->label[x->reference];
         fputc('\n', out);
