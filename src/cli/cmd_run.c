@@ -110,6 +110,7 @@ static int write_files(const sb_options *o, const sb_suite *suite, const sb_anal
     if (st->on) {
         for (; st->printed < a->cross.nexperiments; st->printed++)
             sb_table_block(a, st->printed, stdout);
+        sb_table_footer(a, stdout);
         if (a->run->interrupted)
             printf("\ninterrupted: only the results that finished before the signal\n");
         if (fflush(stdout) || ferror(stdout)) {
