@@ -69,7 +69,7 @@ static void devices(const sb_run *run, FILE *out)
           out);
     for (int i = 0; i < run->ndevices; i++) {
         const sb_run_device *d = &run->devices[i];
-        char label[32];
+        char label[SB_SLOT_LABEL];
         sb_slot_label(run, i, label, sizeof label);
         fputs("<tr>", out);
         td(out, NULL, label);

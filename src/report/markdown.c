@@ -54,7 +54,7 @@ static void devices(const sb_run *run, FILE *out)
           out);
     for (int i = 0; i < run->ndevices; i++) {
         const sb_run_device *d = &run->devices[i];
-        char label[32];
+        char label[SB_SLOT_LABEL];
         sb_slot_label(run, i, label, sizeof label);
         const char *fields[] = {label, d->backend, d->info.name, d->info.platform,
                                 d->info.api_version, d->info.driver[0] ? d->info.driver : "unknown",
