@@ -28,7 +28,8 @@ static int sources_of(const sb_run *from, const char *file, sb_run_source **out)
     return n;
 }
 
-/* Whether two sources are one run: one host, one start, one command. */
+/* Whether two sources may be one run: one host, one start, one command
+   line, one end (the tasks of one job share all four). */
 static int same_run(const sb_run_source *a, const sb_run_source *b)
 {
     return a->date[0] && strcmp(a->date, b->date) == 0 && strcmp(a->host, b->host) == 0 &&
@@ -36,12 +37,40 @@ static int same_run(const sb_run_source *a, const sb_run_source *b)
            strcmp(a->provenance.end, b->provenance.end) == 0;
 }
 
-/* A run into holds already among the new ones: its index, else -1. */
-static int held_already(const sb_run *into, const sb_run_source *add, int nadd, int *which)
+static int same_device(const sb_run_device *a, const sb_run_device *b)
+{
+    return strcmp(a->backend, b->backend) == 0 && strcmp(a->info.name, b->info.name) == 0 &&
+           a->info.platform_index == b->info.platform_index &&
+           a->info.device_index == b->info.device_index &&
+           strcmp(a->info.pci_bus_id, b->info.pci_bus_id) == 0 &&
+           strcmp(a->info.uuid, b->info.uuid) == 0;
+}
+
+/* Whether source sa of run a and source sb of run b measured the same
+   devices, in the same order: with same_run, one run given twice, where
+   two tasks of one job differ in their devices. */
+static int same_devices(const sb_run *a, int sa, const sb_run *b, int sb)
+{
+    int i = 0, j = 0;
+    for (;;) {
+        while (i < a->ndevices && (a->sources ? a->devices[i].source : 0) != sa)
+            i++;
+        while (j < b->ndevices && b->devices[j].source != sb)
+            j++;
+        if (i == a->ndevices || j == b->ndevices)
+            return i == a->ndevices && j == b->ndevices;
+        if (!same_device(&a->devices[i++], &b->devices[j++]))
+            return 0;
+    }
+}
+
+/* A run into holds already among from's: its index in add, else -1. */
+static int held_already(const sb_run *into, const sb_run *from, const sb_run_source *add,
+                        int nadd, int *which)
 {
     for (int i = 0; i < nadd; i++)
         for (int j = 0; j < into->nsources; j++)
-            if (same_run(&add[i], &into->sources[j])) {
+            if (same_run(&add[i], &into->sources[j]) && same_devices(from, i, into, j)) {
                 *which = j;
                 return i;
             }
@@ -80,7 +109,7 @@ int sb_run_merge(sb_run *into, const sb_run *from, const char *file, char *err, 
         return -1;
     }
     into->sources = all;
-    int dup = held_already(into, add, nadd, &which);
+    int dup = held_already(into, from, add, nadd, &which);
     if (dup >= 0) {
         snprintf(err, n, "%s holds the run of %s on %s that %s holds already (given twice?)",
                  file, add[dup].date, add[dup].host, into->sources[which].file);

@@ -16,7 +16,8 @@
  * moved to match, and the backends it left out (the reason prefixed with
  * its host).  0; -1 with one line in err where the devices would be more
  * than a result holds (into unchanged), where from is a run into already
- * holds (one host, start and command line: the same file given twice), or
+ * holds (one host, start, end and command line, and the same devices: the
+ * same file given twice; the tasks of one job differ in their devices), or
  * out of host memory. */
 int sb_run_merge(sb_run *into, const sb_run *from, const char *file, char *err, size_t n);
 

@@ -270,7 +270,7 @@ static int slow_copy(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms)
  * batch_end.  overlap: the most devices inside a batch at one time, written
  * to $SB_FAULT_OVERLAP at exit, so that a test can tell devices measured
  * at the same time from one after another. */
-#define SLOW_FACTOR 10.0
+#define SLOW_FACTOR 100.0
 #define SLOW_OBJECTS 8192
 
 static pthread_mutex_t slow_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -558,7 +558,7 @@ static const struct {
     {"abi-old", fault_abi_old},                   /* the previous ABI number */
     {"optional-null", fault_optional_null},       /* every optional entry NULL */
     {"missing-download", fault_missing_download}, /* a required entry NULL */
-    {"slow-device", fault_slow_device},           /* =N: device N's times x10; overlap too */
+    {"slow-device", fault_slow_device},           /* =N: device N's times x100; overlap too */
     {"overlap", fault_overlap},                   /* devices in a batch at once, to a file */
 };
 
