@@ -5,6 +5,7 @@
  * the verdict used, and carry the PTX memory summary; last, where the
  * variant's host time went and what the compiler allocated (appended, so
  * that older columns keep their places). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/describe.h"
@@ -90,7 +91,8 @@ static void header(FILE *out)
             fprintf(out, ",m%d_%s", m, sb_prediction_field_at(i)->name);
     }
     fputs(",device_label,reference,speed_ratio,verdict,ci_low,ci_high,verdict_basis,ptx_memory,"
-          "ptx_vs_reference,host_ms,verify_ms,registers,shared_bytes,private_bytes\n",
+          "ptx_vs_reference,host_ms,verify_ms,registers,shared_bytes,private_bytes,"
+          "host,device_index,pci_bus_id,uuid,outlier\n",
           out);
 }
 
@@ -157,12 +159,33 @@ static void measured_columns(const sb_run *run, const sb_result *r, FILE *out)
     field(out, text);
 }
 
+/* Which device, on which host, and whether the fleet names it an outlier
+ * here: 1, 0 among its peers, empty with no peer. */
+static void identity_columns(const sb_run *run, const sb_result *r, int state, FILE *out)
+{
+    const sb_device_info *d = &run->devices[r->device_slot].info;
+    fputc(',', out);
+    field(out, sb_run_device_host(run, r->device_slot));
+    fprintf(out, ",%d,", d->device_index);
+    field(out, d->pci_bus_id);
+    fputc(',', out);
+    field(out, d->uuid);
+    if (state >= 0)
+        fprintf(out, ",%d", state);
+    else
+        fputc(',', out);
+}
+
 sb_report_writer sb_report_csv;
 
 int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
 {
     (void)err, (void)n; /* nothing a text format cannot hold */
     const sb_run *run = a->run;
+    signed char *state = malloc(run->nresults + 1);
+    if (!state)
+        return SB_REPORT_IO_ERROR;
+    sb_fleet_result_states(run, &a->fleet, &a->cross, state);
     header(out);
     for (size_t i = 0; i < run->nresults; i++) {
         const sb_result *r = &run->results[i];
@@ -177,7 +200,9 @@ int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
                 fprintf(out, ",%ld", res[f]);
             else
                 fputc(',', out);
+        identity_columns(run, r, state[i], out);
         fputc('\n', out);
     }
+    free(state);
     return ferror(out) ? -1 : 0;
 }

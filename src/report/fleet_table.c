@@ -7,6 +7,7 @@
 #include "report/describe.h"
 #include "report/layout.h"
 #include "report/table.h"
+#include "text.h"
 
 enum { FLEET_VARIANT, FLEET_GROUP, FLEET_MEDIAN, FLEET_FASTEST, FLEET_SLOWEST, FLEET_OUTLIERS,
        FLEET_COLUMNS };
@@ -54,78 +55,30 @@ static void fleet_columns(sb_layout *l, sb_quantity q)
         sb_layout_add(l, c == FLEET_MEDIAN ? &median : &columns[c]);
 }
 
-/* "opencl x2", with the device's name where its backend has devices of
-   other names in the run. */
-static void group_name(const sb_run *run, int first, int count, char *buf, size_t n)
-{
-    const sb_run_device *d = &run->devices[first];
-    int other_names = 0;
-    for (int i = 0; i < run->ndevices; i++)
-        other_names |= strcmp(run->devices[i].backend, d->backend) == 0 &&
-                       strcmp(run->devices[i].info.name, d->info.name) != 0;
-    if (other_names)
-        snprintf(buf, n, "%s x%d %s", d->backend, count, d->info.name);
-    else
-        snprintf(buf, n, "%s x%d", d->backend, count);
-}
-
-/* A slot's figure in the row. */
-static double slot_value(const sb_analysis *a, const sb_fleet_row *fr, int slot)
-{
-    long i = a->cross.rows[fr->row].result[slot];
-    return i >= 0 ? a->run->results[i].value : 0;
-}
-
-/* A row's cells; the variant (with its size where it is not the
-   experiment's, f's) on its first line only. */
+/* A row's cells; the variant on its first line only. */
 static void fleet_cells(const sb_analysis *a, const sb_result *f, const sb_fleet_row *fr,
                         int first_line, sb_layout_cells *c)
 {
-    const sb_crossapi *x = &a->cross;
-    const sb_result *r = &a->run->results[x->rows[fr->row].first];
+    sb_fleet_text t;
+    sb_fleet_row_text(a, f, fr, &t);
     memset(c, 0, sizeof *c);
-    char size[64];
-    sb_result_size_text(r, size, sizeof size);
-    if (first_line && r->rows == f->rows && r->cols == f->cols)
-        snprintf(c->cell[FLEET_VARIANT], SB_LAYOUT_CELL, "%s", r->variant);
-    else if (first_line)
-        snprintf(c->cell[FLEET_VARIANT], SB_LAYOUT_CELL, "%s@%s", r->variant, size);
-    group_name(a->run, fr->first, fr->ndevices, c->cell[FLEET_GROUP], SB_LAYOUT_CELL);
-    snprintf(c->cell[FLEET_MEDIAN], SB_LAYOUT_CELL, "%.2f", fr->median_value);
-    snprintf(c->cell[FLEET_FASTEST], SB_LAYOUT_CELL, "%s %.2f", x->label[fr->fastest],
-             slot_value(a, fr, fr->fastest));
-    snprintf(c->cell[FLEET_SLOWEST], SB_LAYOUT_CELL, "%s %.2f", x->label[fr->slowest],
-             slot_value(a, fr, fr->slowest));
-    size_t used = 0;
-    snprintf(c->cell[FLEET_OUTLIERS], SB_LAYOUT_CELL, "%s", fr->noutliers ? "" : "none");
-    for (size_t k = 0; k < fr->noutliers && used < SB_LAYOUT_CELL; k++) {
-        const sb_outlier *o = &a->fleet.outliers[fr->outlier + k];
-        int w = snprintf(c->cell[FLEET_OUTLIERS] + used, SB_LAYOUT_CELL - used, "%s%s -%.1f%%",
-                         k ? ", " : "", x->label[o->slot], 100.0 * o->below);
-        used += w > 0 ? (size_t)w : 0;
-    }
+    if (first_line)
+        sb_utf8_copy(c->cell[FLEET_VARIANT], SB_LAYOUT_CELL, t.variant);
+    sb_utf8_copy(c->cell[FLEET_GROUP], SB_LAYOUT_CELL, t.group);
+    sb_utf8_copy(c->cell[FLEET_MEDIAN], SB_LAYOUT_CELL, t.median);
+    sb_utf8_copy(c->cell[FLEET_FASTEST], SB_LAYOUT_CELL, t.fastest);
+    sb_utf8_copy(c->cell[FLEET_SLOWEST], SB_LAYOUT_CELL, t.slowest);
+    sb_utf8_copy(c->cell[FLEET_OUTLIERS], SB_LAYOUT_CELL, t.outliers);
 }
 
 /* Under a row: each outlier named, with how far below its peers it is
    and the verdict that confirms it. */
 static void outlier_lines(const sb_analysis *a, const sb_fleet_row *fr, int width, FILE *out)
 {
-    const sb_crossapi *x = &a->cross;
     for (size_t k = 0; k < fr->noutliers; k++) {
-        const sb_outlier *o = &a->fleet.outliers[fr->outlier + k];
-        char who[512], verdict[96], interval[64], mads[48];
-        sb_device_identity_text(a->run, o->slot, who, sizeof who);
-        sb_verdict_text(&o->verdict, x->label[o->against], x->label[o->slot], verdict,
-                        sizeof verdict);
-        sb_verdict_interval_text(&o->verdict, SB_INTERVAL_SPEED, interval, sizeof interval);
-        if (o->mads > 0)
-            snprintf(mads, sizeof mads, "%.1f scaled MADs", o->mads);
-        else
-            snprintf(mads, sizeof mads, "its peers' MAD is 0");
-        foldf(out, width, "      ", 8, "outlier %s (%s): %.1f%% below its peers' median, %s; "
-              "against %s: %s, %s/%s 95%% interval %s", x->label[o->slot], who, 100.0 * o->below,
-              mads, x->label[o->against], verdict, x->label[o->slot], x->label[o->against],
-              interval);
+        char text[1024];
+        sb_fleet_outlier_text(a, fr, k, text, sizeof text);
+        sb_layout_fold(out, width, "      ", 8, text);
     }
 }
 

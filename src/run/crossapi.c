@@ -448,7 +448,8 @@ static int pair_rows(const sb_run *run, sb_crossapi *x)
             sb_cross_row *row = &x->rows[base + at];
             if (at == len) {
                 row->first = k[end].i;
-                for (int s = 0; s < SB_RUN_MAX_DEVICES; s++)
+                row->result = x->slots + (base + at) * (size_t)x->ndevices;
+                for (int s = 0; s < x->ndevices; s++)
                     row->result[s] = -1;
                 len++;
             }
@@ -583,7 +584,9 @@ static void release(sb_crossapi *x)
     free(x->rows);
     free(x->row_of);
     free(x->order);
+    free(x->slots);
     free(x->experiments);
+    x->slots = NULL;
     x->notes = NULL;
     x->verdicts = NULL;
     x->rows = NULL;
@@ -600,9 +603,10 @@ static int build(const sb_run *run, sb_crossapi *x)
     x->rows = calloc(n, sizeof *x->rows);
     x->row_of = malloc(n * sizeof *x->row_of);
     x->order = malloc(2 * n * sizeof *x->order);
+    x->slots = malloc(n * (size_t)(x->ndevices ? x->ndevices : 1) * sizeof *x->slots);
     size_t *exp_of = malloc(n * sizeof *exp_of);
     int rc = -1;
-    if (x->rows && x->row_of && x->order && exp_of) {
+    if (x->rows && x->row_of && x->order && x->slots && exp_of) {
         for (size_t i = 0; i < n; i++)
             x->row_of[i] = -1;
         rc = pair_rows(run, x) || group_experiments(run, x, exp_of) ? -1 : 0;

@@ -134,7 +134,7 @@ const char *sb_verdict_basis_name(const sb_verdict *v);
 /* How long a slot's label may be, NUL included. */
 #define SB_SLOT_LABEL 48
 
-/* A short name of a run's device slot: its backend ("cuda"); then, where
+/* A short name of a run's device slot: its backend's name; then, where
  * the run holds another device of that backend with another index, the
  * index (":1", or ":P.D" where their platforms differ too); before it all,
  * in a run whose devices come from more than one host, the host and a
@@ -151,7 +151,8 @@ void sb_slot_labels(const sb_run *run, char (*labels)[SB_SLOT_LABEL]);
 /* One variant at one size, across the devices of a run. */
 typedef struct sb_cross_row {
     size_t first;                    /* a result of the row (for experiment, variant, size) */
-    long result[SB_RUN_MAX_DEVICES]; /* index into run->results per device slot; -1: none */
+    long *result;                    /* per device slot (x->ndevices of them): the index
+                                        into run->results; -1: none */
     const sb_verdict *verdict;       /* per device slot (x->ndevices of them): that slot
                                         against the reference slot */
     const char *const *ptx;          /* per device slot: its PTX against the reference's:
@@ -186,6 +187,7 @@ typedef struct sb_crossapi {
     sb_verdict *verdicts;
     const char **notes;
     size_t *order;
+    long *slots;                          /* the rows' results, ndevices a row */
 } sb_crossapi;
 
 /* The slot of the first device of the named backend, the reference that

@@ -473,8 +473,8 @@ static void record_ptx(variant_run *vr, sb_result *r)
         return;
     }
     if (dir) {
-        /* Named by the device's label ("cuda", "cuda:1"), which holds no
-           slash in a run of one host. */
+        /* Named by the device's label (the backend's name, and its index
+           where it has several), which holds no slash in a run of one host. */
         char path[sizeof r->ptx_file];
         snprintf(path, sizeof path, "%s/%s.%s.%s.ptx", dir, vr->e->name, vr->v->name,
                  s->label);

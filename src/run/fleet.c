@@ -17,10 +17,15 @@ double sb_median_of(double *v, size_t n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Whether two devices are peers: one backend, one device name. */
+/* Whether two devices are peers: one backend, one device name, and not
+   one device that one run opened twice (--backend opencl,opencl); the
+   same device in two runs merged is two members of the fleet. */
 static int peers(const sb_run_device *a, const sb_run_device *b)
 {
-    return strcmp(a->backend, b->backend) == 0 && strcmp(a->info.name, b->info.name) == 0;
+    int twice = a->source == b->source && a->info.platform_index == b->info.platform_index &&
+                a->info.device_index == b->info.device_index;
+    return strcmp(a->backend, b->backend) == 0 && strcmp(a->info.name, b->info.name) == 0 &&
+           !twice;
 }
 
 int sb_fleet_possible(const sb_run *run)
@@ -47,7 +52,8 @@ static void gather(const sb_run *run, const sb_crossapi *x, const sb_cross_row *
 {
     g->n = 0;
     for (int s = first; s < x->ndevices; s++) {
-        if (taken[s] || row->result[s] < 0 || !peers(&run->devices[first], &run->devices[s]))
+        if (taken[s] || row->result[s] < 0 ||
+            (s != first && !peers(&run->devices[first], &run->devices[s])))
             continue;
         const sb_result *r = &run->results[row->result[s]];
         if (!(r->ms.median > 0) || !isfinite(r->ms.median))
@@ -162,4 +168,20 @@ void sb_fleet_free(sb_fleet *f)
     free(f->count_of);
     free(f->outliers);
     memset(f, 0, sizeof *f);
+}
+
+void sb_fleet_result_states(const sb_run *run, const sb_fleet *f, const sb_crossapi *x,
+                            signed char *state)
+{
+    memset(state, -1, run->nresults);
+    for (size_t j = 0; j < f->nrows; j++) {
+        const sb_fleet_row *fr = &f->rows[j];
+        const sb_cross_row *row = &x->rows[fr->row];
+        for (int s = 0; s < x->ndevices; s++)
+            if (row->result[s] >= 0 && (s == fr->first ||
+                                        peers(&run->devices[fr->first], &run->devices[s])))
+                state[row->result[s]] = 0;
+        for (size_t k = 0; k < fr->noutliers; k++)
+            state[row->result[f->outliers[fr->outlier + k].slot]] = 1;
+    }
 }

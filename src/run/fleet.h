@@ -1,7 +1,9 @@
 /* The fleet: like devices measuring the same thing, and the slow ones
  * among them.  Devices are peers when they ran one variant at one size
  * through one backend and have one device name (eight H200s through CUDA;
- * CUDA and OpenCL on one GPU are two groups of one).  For each row of the
+ * CUDA and OpenCL on one GPU are two groups of one), but for one device
+ * that one run opened twice (the same GPU in two runs merged is two
+ * peers).  For each row of the
  * cross-device pairing (crossapi.h) and each group of two or more peers:
  * the median of their headline figures, the fastest and the slowest, and
  * the outliers.
@@ -82,6 +84,12 @@ void sb_fleet_free(sb_fleet *f);
 /* Whether two of the run's devices are peers (one backend, one name):
  * whether a fleet table can have a row. */
 int sb_fleet_possible(const sb_run *run);
+
+/* Each of the run's results as the fleet f of its pairing x sees it, into
+ * state[0..run->nresults): -1 with no peer in its row, 0 among peers, 1 an
+ * outlier. */
+void sb_fleet_result_states(const sb_run *run, const sb_fleet *f, const sb_crossapi *x,
+                            signed char *state);
 
 /* The median of v[0..n) (n >= 1), reordering v. */
 double sb_median_of(double *v, size_t n);

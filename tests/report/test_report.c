@@ -142,16 +142,19 @@ static void csv_quotes_and_shape(void **state)
     assert_int_equal(lines, 3);
     /* The host time and its check share, then the compiler's allocation,
        empty where unknown. */
-    assert_non_null(
-        strstr(t, ",ptx_vs_reference,host_ms,verify_ms,registers,shared_bytes,private_bytes\n"));
-    assert_non_null(strstr(t, ",812.250,540.500,32,8192,0\n"));
+    assert_non_null(strstr(t, ",ptx_vs_reference,host_ms,verify_ms,registers,shared_bytes,"
+                              "private_bytes,host,device_index,pci_bus_id,uuid,outlier\n"));
+    assert_non_null(strstr(t, ",812.250,540.500,32,8192,0,"));
+    /* Then which device on which host (the PCI address and UUID empty
+       where the API gave none), and no peer to be an outlier among. */
+    assert_non_null(strstr(t, ",0,,,\n"));
     /* Where the JSON writes null the cell is empty, not a 0 or a -1:
        intensity, roof share, slowdown, occupancy. */
     assert_non_null(strstr(t, ",536870912,0,,GB/s,3579.1400,3603.1600,0.89"));
     assert_non_null(strstr(t, ",,,1,\"smem col:"));
     assert_non_null(strstr(t, ",536870912,1000000000,0.2500,GB/s,3579.1400,3603.1600,,2.5000,4,1,"));
     assert_null(strstr(t, ",-1,"));
-    assert_non_null(strstr(t, ",812.250,540.500,,,\n"));
+    assert_non_null(strstr(t, ",812.250,540.500,,,,"));
     free(t);
     sb_run_free(&run);
 }

@@ -208,6 +208,40 @@ static void groups(void **state)
     free(run);
 }
 
+/* One device a run opened twice is not a fleet of two; the same device in
+ * two runs merged is. */
+static void twice_and_merged(void **state)
+{
+    (void)state;
+    sb_run *run = new_run();
+    add_device(run, "b", "GPU X", 0);
+    add_device(run, "b", "GPU X", 0);
+    add_result(run, 0, "v", 1.0, 0.001);
+    add_result(run, 1, "v", 1.5, 0.001);
+    assert_false(sb_fleet_possible(run));
+    sb_analysis a;
+    analyse(run, &a);
+    assert_int_equal((int)a.fleet.nrows, 0);
+    sb_analysis_free(&a);
+    run->sources = calloc(2, sizeof *run->sources);
+    assert_non_null(run->sources);
+    run->nsources = 2;
+    run->devices[1].source = 1;
+    assert_true(sb_fleet_possible(run));
+    analyse(run, &a);
+    assert_int_equal((int)a.fleet.nrows, 1);
+    assert_int_equal(a.fleet.rows[0].ndevices, 2);
+    assert_int_equal(a.fleet.rows[0].noutliers, 1);
+    assert_int_equal(a.fleet.outliers[0].slot, 1);
+    signed char states[2];
+    sb_fleet_result_states(run, &a.fleet, &a.cross, states);
+    assert_int_equal(states[0], 0);
+    assert_int_equal(states[1], 1);
+    sb_analysis_free(&a);
+    sb_run_free(run);
+    free(run);
+}
+
 /* Labels: a backend alone where it has one device; with its index where
  * it has several; the host first where the devices span hosts; "#k" where
  * two would still read the same. */
@@ -254,7 +288,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_slow_of_eight), cmocka_unit_test(thresholds),
         cmocka_unit_test(pairs),             cmocka_unit_test(groups),
-        cmocka_unit_test(labels),
+        cmocka_unit_test(twice_and_merged), cmocka_unit_test(labels),
     };
     SB_TEST_MAIN(tests);
 }
