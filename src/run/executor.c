@@ -762,18 +762,23 @@ static void prepare_wait(prepared *p)
     spent.prepare += p->seconds;
 }
 
-/* Whether two sessions may be on one physical device: their PCI
-   addresses or UUIDs where both have one; else one device of one backend
-   opened twice (one platform, one index); else, where nothing tells
-   them apart (two APIs, either without an address), assumed to be one,
-   so that they are measured one after another as before. */
+/* Whether two sessions may be on one physical device: one where their
+   PCI addresses or their UUIDs match (either is enough: two APIs need not
+   word both alike); two where they have one to compare and none matches;
+   of one backend, where its platform and index match (a device opened
+   twice); else, where nothing tells them apart (two APIs, one without an
+   address), assumed one, so that they are measured one after another as
+   before.  Two sessions of one GPU measured at once would each see half
+   of it. */
 static int same_hardware(const sb_session *a, const sb_session *b)
 {
     const sb_device_info *x = &a->info, *y = &b->info;
-    if (x->pci_bus_id[0] && y->pci_bus_id[0])
-        return strcmp(x->pci_bus_id, y->pci_bus_id) == 0;
-    if (x->uuid[0] && y->uuid[0])
-        return strcmp(x->uuid, y->uuid) == 0;
+    int pci = x->pci_bus_id[0] && y->pci_bus_id[0], uuid = x->uuid[0] && y->uuid[0];
+    if ((pci && strcmp(x->pci_bus_id, y->pci_bus_id) == 0) ||
+        (uuid && strcmp(x->uuid, y->uuid) == 0))
+        return 1;
+    if (pci || uuid)
+        return 0;
     if (strcmp(a->slot.name, b->slot.name) == 0)
         return x->platform_index == y->platform_index && x->device_index == y->device_index;
     return 1;

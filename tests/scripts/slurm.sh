@@ -32,7 +32,7 @@ skip_all() {
 # The log of a daemon that did not come up, for the reader of the TAP log.
 show() { [ -f "$1" ] && sed 's/^/#   /' "$1" | tail -n 15; }
 
-for p in slurmctld slurmd munged mungekey sbatch sinfo; do
+for p in slurmctld slurmd munged mungekey sbatch sinfo scontrol; do
     command -v $p >/dev/null 2>&1 ||
         skip_all "no $p: Slurm is not installed (Debian: slurm-wlm and munge)"
 done
@@ -107,14 +107,23 @@ if [ $idle = 0 ]; then
 fi
 ok "a single-node Slurm came up (slurmctld, slurmd, munged on loopback)"
 
-# The batch script as a user submits it: two tasks, tiny sizes.
+# The batch script as a user submits it: two tasks, tiny sizes.  The job
+# is watched here rather than with sbatch --wait, which looks at it only
+# every few seconds.
 export SIMTBENCH="$SB" SIMTBENCH_OUT="$tmp/out"
-timeout 120 sbatch --wait --nodes=1 --ntasks=2 --output="$tmp/job.out" \
+job=$(sbatch --parsable --nodes=1 --ntasks=2 --output="$tmp/job.out" \
     "$top/scripts/slurm/simtbench.sbatch" --backend opencl --experiment vecadd \
-    --variant coarse2,coarse4 --size 32 --reps 5 --warmup 0 >"$tmp/sbatch.out" 2>&1
-rc=$?
-check "sbatch --wait of the script with two tasks exits 0" '[ $rc -eq 0 ]' ||
-    { show "$tmp/sbatch.out"; show "$tmp/job.out"; show "$tmp/out/task-0.txt"; }
+    --variant coarse2,coarse4 --size 32 --reps 5 --warmup 0 2>"$tmp/sbatch.out")
+state=
+for _ in $(seq 600); do
+    scontrol -o show job "$job" >"$tmp/job" 2>/dev/null
+    state=$(sed -n 's/.* JobState=\([A-Z_]*\) .*/\1/p' "$tmp/job")
+    case $state in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) break ;; esac
+    sleep 0.2
+done
+check "the script with two tasks ran to the end, exit status 0 ($state)" \
+    '[ "$state" = COMPLETED ] && grep -q " ExitCode=0:0 " "$tmp/job"' ||
+    { show "$tmp/sbatch.out"; show "$tmp/job"; show "$tmp/job.out"; show "$tmp/out/task-0.txt"; }
 
 check "each task saved its run under its host and task: run-$node-0.json, run-$node-1.json" \
     '[ -s "$tmp/out/run-$node-0.json" ] && [ -s "$tmp/out/run-$node-1.json" ]'
