@@ -259,17 +259,25 @@ static void base_label(const sb_run *run, int slot, int hosts, char *buf, size_t
 {
     const sb_run_device *d = &run->devices[slot];
     const char *host = sb_run_device_host(run, slot);
-    int indexed = 0, platforms = 0;
+    int indexed = 0, platforms = 0, addressed = 0;
     for (int i = 0; i < run->ndevices; i++) {
         const sb_run_device *o = &run->devices[i];
         if (strcmp(o->backend, d->backend) != 0 || strcmp(sb_run_device_host(run, i), host) != 0)
             continue;
         indexed |= !same_index(o, d);
         platforms |= o->info.platform_index != d->info.platform_index;
+        /* Tasks a launcher bound to one GPU each all see it as device 0. */
+        addressed |= o->info.pci_bus_id[0] && d->info.pci_bus_id[0] &&
+                     strcmp(o->info.pci_bus_id, d->info.pci_bus_id) != 0;
     }
     int used = hosts ? snprintf(buf, n, "%s/", host) : 0;
     used = used < 0 || (size_t)used >= n ? 0 : used;
-    if (!indexed)
+    /* The address without its domain, "3b:00.0", where every GPU's is 0000. */
+    const char *bus = d->info.pci_bus_id, *colon = strchr(bus, ':');
+    if (!indexed && addressed)
+        snprintf(buf + used, n - (size_t)used, "%s@%s", d->backend,
+                 colon && strncmp(bus, "0000:", 5) == 0 ? colon + 1 : bus);
+    else if (!indexed)
         snprintf(buf + used, n - (size_t)used, "%s", d->backend);
     else if (platforms)
         snprintf(buf + used, n - (size_t)used, "%s:%d.%d", d->backend, d->info.platform_index,

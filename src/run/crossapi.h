@@ -136,7 +136,9 @@ const char *sb_verdict_basis_name(const sb_verdict *v);
 
 /* A short name of a run's device slot: its backend's name; then, where
  * the run holds another device of that backend with another index, the
- * index (":1", or ":P.D" where their platforms differ too); before it all,
+ * index (":1", or ":P.D" where their platforms differ too), or, at one
+ * index (tasks a launcher bound to one GPU each), the PCI address where
+ * theirs differ ("@3b:00.0", without a domain of 0000); before it all,
  * in a run whose devices come from more than one host, the host and a
  * slash ("gpu07/cuda:1"); and last, where two slots would still read the
  * same (one device opened twice, or two runs of one host merged), "#k",

@@ -278,6 +278,15 @@ static void labels(void **state)
     char one[SB_SLOT_LABEL];
     sb_slot_label(run, 2, one, sizeof one);
     assert_string_equal(one, "gpu02/b");
+    /* Two tasks bound to a GPU each: both device 0, told by address. */
+    run->devices[3] = run->devices[2];
+    snprintf(run->devices[2].info.pci_bus_id, sizeof run->devices[2].info.pci_bus_id,
+             "0000:3b:00.0");
+    snprintf(run->devices[3].info.pci_bus_id, sizeof run->devices[3].info.pci_bus_id,
+             "0001:86:00.0");
+    sb_slot_labels(run, l);
+    assert_string_equal(l[2], "gpu02/b@3b:00.0");
+    assert_string_equal(l[3], "gpu02/b@0001:86:00.0");
     free(l);
     sb_run_free(run);
     free(run);
