@@ -79,9 +79,11 @@ void sb_device_identity_text(const sb_run *run, int slot, char *buf, size_t n)
     if (!run->sources || d->source < 0 || d->source >= run->nsources)
         return;
     const sb_run_source *src = &run->sources[d->source];
+    const char *file = strrchr(src->file, '/') ? strrchr(src->file, '/') + 1 : src->file;
     if (used >= 0 && (size_t)used < n)
-        used += snprintf(buf + used, n - (size_t)used, "; run %d of %d on %s", d->source + 1,
-                         run->nsources, src->host[0] ? src->host : "an unknown host");
+        used += snprintf(buf + used, n - (size_t)used, "; run %d of %d%s%s on %s", d->source + 1,
+                         run->nsources, file[0] ? ", " : "", file,
+                         src->host[0] ? src->host : "an unknown host");
     if (used >= 0 && (size_t)used < n && src->provenance.revision[0])
         used += snprintf(buf + used, n - (size_t)used, ", revision %s",
                          src->provenance.revision);

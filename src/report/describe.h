@@ -27,9 +27,9 @@ void sb_result_size_text(const sb_result *r, char *buf, size_t n);
 
 /* Which physical device a run's slot is, as far as its API said, and in a
  * merged run which run it came from: "device 1 of platform 0, PCI
- * 0000:3b:00.0, UUID 0f1e...; run 2 of 3 on gpu07, revision abc123,
- * started 2026-01-01T00:00:00Z" (the parts the API or the file did not
- * give left out). */
+ * 0000:3b:00.0, UUID 0f1e...; run 2 of 3, run-gpu07-1.json on gpu07,
+ * revision abc123, started 2026-01-01T00:00:00Z" (the parts the API or
+ * the file did not give left out). */
 void sb_device_identity_text(const sb_run *run, int slot, char *buf, size_t n);
 
 /* One fleet row (run/fleet.h) in words, for every writer to lay out. */

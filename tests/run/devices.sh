@@ -121,7 +121,8 @@ check "merge: one result of both runs, each device with its source, the slow one
     '[ $rc -eq 0 ] && [ "$(fact "$tmp/fleet.json" sources)" = 2 ] &&
      [ "$(fact "$tmp/fleet.json" devices)" = 0,1 ] &&
      [ "$(fact "$tmp/fleet.json" outliers)" = opencl:1 ] &&
-     grep -q "^  fleet$" "$tmp/merge.txt" && grep -q "run 2 of 2 on " "$tmp/merge.txt"' ||
+     grep -q "^  fleet$" "$tmp/merge.txt" &&
+     grep -q "run 2 of 2, r-$host-1-1.json on $host" "$tmp/merge.txt"' ||
     show "$tmp/err"
 
 formats_ok=1
