@@ -452,6 +452,44 @@ static int ocl_enumerate(sb_device_info *out, int max)
     return count;
 }
 
+static int is_gpu(cl_device_id d)
+{
+    cl_device_type type = 0;
+    clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    return (type & CL_DEVICE_TYPE_GPU) != 0;
+}
+
+/* Device index of the named platform, else of the first platform with a
+ * GPU that has that index, else of the first that has it: the platform
+ * the default and --device all take, so that --device N and --device
+ * auto on a GPU machine with PoCL at platform 0 reach the GPUs. */
+static int choose_index(const sb_device_request *req, const cl_platform_id *p, cl_uint np,
+                        int *pi, cl_platform_id *pp, cl_device_id *dp)
+{
+    cl_device_id d[MAX_DEVICES];
+    int found = -1;
+    for (int pass = 0; pass < 2 && found < 0; pass++)
+        for (cl_uint i = 0; i < np && found < 0; i++) {
+            if (req->platform >= 0 && (int)i != req->platform)
+                continue;
+            cl_uint nd = get_devices(p[i], d), any_gpu = 0;
+            for (cl_uint j = 0; j < nd; j++)
+                any_gpu |= (cl_uint)is_gpu(d[j]);
+            if (req->platform >= 0 && req->device >= (int)nd)
+                return set_error("OpenCL platform %u has no device %d (it has %u; see --list)", i,
+                                 req->device, nd);
+            if (req->device < (int)nd && (pass == 1 || any_gpu || req->platform >= 0)) {
+                found = (int)i;
+                *dp = d[req->device];
+            }
+        }
+    if (found < 0)
+        return set_error("no OpenCL platform has a device %d (see --list)", req->device);
+    *pi = found;
+    *pp = p[found];
+    return 0;
+}
+
 /* With no platform named, take the first GPU of any platform (PoCL is often
  * platform 0 beside NVIDIA's), else the first device of any platform. */
 static int choose(const sb_device_request *req, int *pi, int *di, cl_platform_id *pp,
@@ -465,27 +503,17 @@ static int choose(const sb_device_request *req, int *pi, int *di, cl_platform_id
     if (req->platform >= (int)np)
         return set_error("OpenCL platform %d does not exist (there are %u; see --list)",
                          req->platform, np);
+    if (req->device >= 0) {
+        *di = req->device;
+        return choose_index(req, p, np, pi, pp, dp);
+    }
     int first_p = -1, first_d = -1;
     for (cl_uint i = 0; i < np; i++) {
         if (req->platform >= 0 && (int)i != req->platform)
             continue;
         cl_uint nd = get_devices(p[i], d);
-        if (req->device >= 0) {
-            if (req->platform < 0 && req->device >= (int)nd)
-                continue;
-            if (req->device >= (int)nd)
-                return set_error("OpenCL platform %u has no device %d (it has %u; see --list)", i,
-                                 req->device, nd);
-            *pi = (int)i;
-            *di = req->device;
-            *pp = p[i];
-            *dp = d[req->device];
-            return 0;
-        }
         for (cl_uint j = 0; j < nd; j++) {
-            cl_device_type type = 0;
-            clGetDeviceInfo(d[j], CL_DEVICE_TYPE, sizeof type, &type, NULL);
-            if (type & CL_DEVICE_TYPE_GPU) {
+            if (is_gpu(d[j])) {
                 *pi = (int)i;
                 *di = (int)j;
                 *pp = p[i];
@@ -498,8 +526,6 @@ static int choose(const sb_device_request *req, int *pi, int *di, cl_platform_id
             }
         }
     }
-    if (first_p < 0 && req->device >= 0)
-        return set_error("no OpenCL platform has a device %d (see --list)", req->device);
     if (first_p < 0)
         return set_error("no OpenCL device found");
     get_devices(p[first_p], d);
