@@ -57,6 +57,15 @@ typedef struct sb_device_info {
     uint64_t local_mem_bytes;/* shared/local memory per block */
     int max_group_size;      /* threads per block / work-items per group */
     int warp_size;           /* 32 on NVIDIA; 0 when the API does not say */
+    /* Which physical device this is, where the API says (ABI 8): its PCI
+       address as lspci writes it, "0000:3b:00.0" (domain:bus:device.function,
+       lower-case hexadecimal; CUDA: cuDeviceGetPCIBusId; OpenCL:
+       cl_khr_pci_bus_info or NVIDIA's CL_DEVICE_PCI_BUS_ID_NV), and its UUID
+       as 8-4-4-4-12 lower-case hexadecimal digits (CUDA: cuDeviceGetUuid,
+       nvidia-smi's "GPU-" UUID without the prefix; OpenCL: cl_khr_device_uuid).
+       "" where the API does not say; an all-zero UUID is none. */
+    char pci_bus_id[32];
+    char uuid[40];
 } sb_device_info;
 
 /* Which device to open: negative fields mean "choose for me". */

@@ -31,7 +31,15 @@ void sb_run_free(sb_run *run)
     for (size_t i = 0; i < run->nresults; i++)
         free(run->results[i].samples);
     free(run->results);
+    free(run->sources);
     memset(run, 0, sizeof *run);
+}
+
+const char *sb_run_device_host(const sb_run *run, int slot)
+{
+    int source = slot >= 0 && slot < run->ndevices ? run->devices[slot].source : -1;
+    return run->sources && source >= 0 && source < run->nsources ? run->sources[source].host
+                                                                  : run->host;
 }
 
 static const char *const unit_words[] = {

@@ -142,6 +142,8 @@ typedef struct sb_result {
 /* One device a run used, with the backend that opened it. */
 typedef struct sb_run_device {
     char backend[16];
+    int source;              /* a merged run's: the index of the run it came from in
+                                sb_run.sources; 0 in a run of its own */
     sb_device_info info;
     double memcpy_gbs;       /* the API's own device copy in this run; 0 if not measured */
     double copy_gbs;         /* the copy kernel in this run; 0 if not measured */
@@ -152,7 +154,7 @@ typedef struct sb_run_device {
     char clocks_note[200];
 } sb_run_device;
 
-#define SB_RUN_MAX_DEVICES 8
+#define SB_RUN_MAX_DEVICES 64
 
 /* The most repetitions a result holds: --reps's bound. */
 #define SB_RESULT_MAX_SAMPLES 100000
@@ -179,6 +181,17 @@ typedef struct sb_run_provenance {
     char end[32];            /* when the run ended: ISO 8601, UTC */
 } sb_run_provenance;
 
+/* One of the runs a merged result (simtbench merge) holds: where and when
+ * it ran, by which build, from which file. */
+typedef struct sb_run_source {
+    char file[256];          /* the saved run it was read from */
+    char tool_version[32];
+    char date[32];           /* when it started */
+    char host[64];
+    sb_run_provenance provenance;
+    int interrupted;
+} sb_run_source;
+
 typedef struct sb_run {
     char tool_version[32];
     char date[32];           /* ISO 8601, UTC: when the run started */
@@ -191,6 +204,11 @@ typedef struct sb_run {
     int interrupted;         /* stopped by a signal: the results are what finished */
     int nunavailable;
     sb_run_unavailable unavailable[SB_RUN_MAX_DEVICES];
+    /* A merged result's runs, each device's source one of them (malloc'd,
+       freed by sb_run_free); 0 and NULL in a run of its own, whose host,
+       date and provenance are its devices'. */
+    int nsources;
+    sb_run_source *sources;
 } sb_run;
 
 /* The key of counter c in data ("global_ld_requests"), NULL outside
@@ -199,6 +217,10 @@ const char *sb_counter_key(int c);
 
 /* The counter whose key is name, or -1. */
 int sb_counter_parse(const char *name);
+
+/* The host a device of the run was measured on: its source's in a merged
+ * run, else the run's. */
+const char *sb_run_device_host(const sb_run *run, int slot);
 
 /* Append a copy of r to the run, with a copy of its samples (r's stay the
  * caller's); returns 0, or -1 when out of memory (the run unchanged). */

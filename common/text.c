@@ -36,3 +36,23 @@ int sb_utf8_copy(char *dst, size_t n, const char *src)
     dst[keep] = '\0';
     return src[keep] != '\0';
 }
+
+void sb_uuid_text(const unsigned char bytes[16], char *dst, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    int any = 0;
+    for (int i = 0; i < 16; i++)
+        any |= bytes[i];
+    if (n > 0)
+        dst[0] = '\0';
+    if (!any || n < 37)
+        return;
+    size_t at = 0;
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            dst[at++] = '-';
+        dst[at++] = hex[bytes[i] >> 4];
+        dst[at++] = hex[bytes[i] & 15];
+    }
+    dst[at] = '\0';
+}

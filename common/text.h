@@ -19,4 +19,9 @@ size_t sb_utf8_cut(const char *s, size_t max_bytes);
  * when src was cut, else 0. */
 int sb_utf8_copy(char *dst, size_t n, const char *src);
 
+/* A device's 16-byte UUID as 8-4-4-4-12 lower-case hexadecimal digits
+ * into dst (37 bytes suffice); "" where all 16 bytes are 0 (an API that
+ * has no UUID to give) or dst is too small. */
+void sb_uuid_text(const unsigned char bytes[16], char *dst, size_t n);
+
 #endif

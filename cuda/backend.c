@@ -15,6 +15,7 @@
 #include "config.h"
 #endif
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -310,12 +311,15 @@ static void *open_driver(void)
 }
 
 /* dlsym of a driver entry point; drivers before CUDA 12.8 export
- * cuEventElapsedTime_v2's signature as cuEventElapsedTime. */
+ * cuEventElapsedTime_v2's signature as cuEventElapsedTime, and those
+ * before CUDA 11.4 cuDeviceGetUuid_v2's as cuDeviceGetUuid. */
 static void *driver_symbol(void *lib, const char *name)
 {
     void *p = dlsym(lib, name);
     if (!p && strcmp(name, "cuEventElapsedTime_v2") == 0)
         p = dlsym(lib, "cuEventElapsedTime");
+    if (!p && strcmp(name, "cuDeviceGetUuid_v2") == 0)
+        p = dlsym(lib, "cuDeviceGetUuid");
     return p;
 }
 
@@ -387,7 +391,7 @@ static struct lib_state cublas_lib;
 /* Loads cuBLAS once, on the first vendor transpose; it stays loaded until
  * exit, its runtime with it.  cublasSgeam's signature is the same in
  * every soname tried. */
-static int load_cublas(void)
+static int load_cublas_now(void)
 {
     int tried = lib_tried(&cublas_lib);
     if (tried <= 0)
@@ -420,7 +424,7 @@ static struct lib_state cupti_lib;
 
 /* Loads CUPTI once, on the first profiled launch; it stays loaded until
  * exit. */
-static int load_cupti(void)
+static int load_cupti_now(void)
 {
     int tried = lib_tried(&cupti_lib);
     if (tried <= 0)
@@ -432,6 +436,28 @@ static int load_cupti(void)
         lib = NULL;
     }
     return lib_settle(&cupti_lib, lib != NULL);
+}
+
+/* Devices measured at the same time may each profile a first launch at
+ * once: one of them loads. */
+static int load_cupti(void)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&lock);
+    int rc = load_cupti_now();
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+/* Devices measured at the same time may each reach their first vendor
+ * transpose at once: one of them loads. */
+static int load_cublas(void)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&lock);
+    int rc = load_cublas_now();
+    pthread_mutex_unlock(&lock);
+    return rc;
 }
 
 static const char *blas_status_name(sb_cublasStatus_t s)
@@ -527,6 +553,22 @@ static const char *driver_release(void)
     return release;
 }
 
+/* Which physical device d is: its PCI address ("0000:3B:00.0" from the
+ * driver, written as lspci does) and its UUID; each "" where the driver
+ * does not say. */
+static void fill_identity(sb_CUdevice d, sb_device_info *info)
+{
+    char bus[64] = "";
+    unsigned domain, busno, slot, function;
+    if (cu.cuDeviceGetPCIBusId(bus, (int)sizeof bus, d) == SB_CUDA_SUCCESS &&
+        sscanf(bus, "%x:%x:%x.%x", &domain, &busno, &slot, &function) == 4)
+        snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "%04x:%02x:%02x.%x", domain, busno,
+                 slot, function);
+    unsigned char u[SB_CU_UUID_BYTES] = {0};
+    if (cu.cuDeviceGetUuid_v2((sb_CUuuid *)u, d) == SB_CUDA_SUCCESS)
+        sb_uuid_text(u, info->uuid, sizeof info->uuid);
+}
+
 static int fill_info(int ordinal, sb_device_info *info)
 {
 #define ATTR(x) attr(d, SB_CU_DEVICE_ATTRIBUTE_##x)
@@ -564,6 +606,7 @@ static int fill_info(int ordinal, sb_device_info *info)
     info->local_mem_bytes = (uint64_t)ATTR(MAX_SHARED_MEMORY_PER_BLOCK);
     info->max_group_size = ATTR(MAX_THREADS_PER_BLOCK);
     info->warp_size = ATTR(WARP_SIZE);
+    fill_identity(d, info);
     return 0;
 #undef ATTR
 }

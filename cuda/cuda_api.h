@@ -34,9 +34,13 @@ typedef struct CUmod_st *sb_CUmodule;
 typedef struct CUfunc_st *sb_CUfunction;
 typedef struct CUstream_st *sb_CUstream;
 typedef struct CUevent_st *sb_CUevent;
+/* cuda.h's 16 bytes; left incomplete here (the backend passes 16 bytes of
+   its own), so that the toolkit's definition is the only one. */
+typedef struct CUuuid_st sb_CUuuid;
+#define SB_CU_UUID_BYTES 16
 #define SB_CUDA_DRIVER_TYPES(X)                                                                  \
     X(CUresult) X(CUdevice_attribute) X(CUfunction_attribute) X(CUdevice) X(CUdeviceptr)         \
-    X(CUcontext) X(CUmodule) X(CUfunction) X(CUstream) X(CUevent)
+    X(CUcontext) X(CUmodule) X(CUfunction) X(CUstream) X(CUevent) X(CUuuid)
 
 /* X(name, value) for every driver constant the backend uses. */
 #define SB_CUDA_DRIVER_CONSTANTS(X)                                                              \
@@ -107,6 +111,9 @@ typedef sb_CUresult (*sb_cuLaunchKernel_fn)(sb_CUfunction fn, unsigned int grid_
                                             unsigned int block_z, unsigned int shared_bytes,
                                             sb_CUstream stream, void **params, void **extra);
 typedef sb_CUresult (*sb_cuMemGetInfo_v2_fn)(size_t *free_bytes, size_t *total_bytes);
+typedef sb_CUresult (*sb_cuDeviceGetPCIBusId_fn)(char *bus_id, int len, sb_CUdevice device);
+/* Drivers before CUDA 11.4 export the same call as cuDeviceGetUuid. */
+typedef sb_CUresult (*sb_cuDeviceGetUuid_v2_fn)(sb_CUuuid *uuid, sb_CUdevice device);
 
 /* X(name) for every driver entry point the backend opens.  The oldest
  * driver that exports them all implements CUDA 11.0
@@ -121,7 +128,7 @@ typedef sb_CUresult (*sb_cuMemGetInfo_v2_fn)(size_t *free_bytes, size_t *total_b
     X(cuFuncGetAttribute) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuMemAlloc_v2)        \
     X(cuMemFree_v2) X(cuMemcpyHtoD_v2) X(cuMemcpyDtoH_v2) X(cuMemcpyDtoDAsync_v2)                \
     X(cuMemsetD32Async) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuLaunchKernel)                    \
-    X(cuMemGetInfo_v2) X(cuDeviceGetPCIBusId)
+    X(cuMemGetInfo_v2) X(cuDeviceGetPCIBusId) X(cuDeviceGetUuid_v2)
 #define SB_CUDA_OLDEST_DRIVER "CUDA 11.0"
 
 /* ---- NVRTC (libnvrtc.so.<major>) ---- */

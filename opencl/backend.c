@@ -12,6 +12,7 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,12 @@
 #define SB_CL_DEVICE_PCI_BUS_ID_NV 0x4008
 #define SB_CL_DEVICE_PCI_SLOT_ID_NV 0x4009
 #define SB_CL_DEVICE_PCI_DOMAIN_ID_NV 0x400A
+/* cl_khr_device_uuid and cl_khr_pci_bus_info, likewise. */
+#define SB_CL_DEVICE_UUID_KHR 0x106A
+#define SB_CL_DEVICE_PCI_BUS_INFO_KHR 0x410F
+typedef struct sb_cl_pci_bus_info {
+    cl_uint domain, bus, device, function;
+} sb_cl_pci_bus_info;
 
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES 64
@@ -367,6 +374,52 @@ static void describe_nvidia(cl_device_id d, sb_device_info *info)
         info->warp_size = (int)warp;
 }
 
+/* Whether the device's extension string names ext, as a whole word. */
+static int has_extension(cl_device_id d, const char *ext)
+{
+    size_t size = 0, len = strlen(ext);
+    if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS || size == 0)
+        return 0;
+    char *all = malloc(size + 1);
+    int found = 0;
+    if (all && clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, size, all, NULL) == CL_SUCCESS) {
+        all[size] = '\0';
+        for (const char *p = all; !found && (p = strstr(p, ext)); p += len)
+            found = (p == all || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0');
+    }
+    free(all);
+    return found;
+}
+
+/* Which physical device d is, where the platform says: its PCI address
+ * (cl_khr_pci_bus_info, else NVIDIA's attribute query, whose slot number
+ * holds the device number above the function's three bits) and its UUID
+ * (cl_khr_device_uuid); "" where it does not. */
+static void describe_identity(cl_device_id d, sb_device_info *info)
+{
+    sb_cl_pci_bus_info pci;
+    cl_uint bus = 0, slot = 0, domain = 0;
+    if (has_extension(d, "cl_khr_pci_bus_info") &&
+        clGetDeviceInfo(d, SB_CL_DEVICE_PCI_BUS_INFO_KHR, sizeof pci, &pci, NULL) == CL_SUCCESS)
+        snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "%04x:%02x:%02x.%x", pci.domain,
+                 pci.bus, pci.device, pci.function);
+    else if (has_extension(d, "cl_nv_device_attribute_query") &&
+             clGetDeviceInfo(d, SB_CL_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus, NULL) ==
+                 CL_SUCCESS &&
+             clGetDeviceInfo(d, SB_CL_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot, NULL) ==
+                 CL_SUCCESS) {
+        if (clGetDeviceInfo(d, SB_CL_DEVICE_PCI_DOMAIN_ID_NV, sizeof domain, &domain, NULL) !=
+            CL_SUCCESS)
+            domain = 0; /* older drivers: the first domain, where every GPU then was */
+        snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "%04x:%02x:%02x.%x", domain, bus,
+                 slot >> 3, slot & 7);
+    }
+    unsigned char uuid[16] = {0};
+    if (has_extension(d, "cl_khr_device_uuid") &&
+        clGetDeviceInfo(d, SB_CL_DEVICE_UUID_KHR, sizeof uuid, uuid, NULL) == CL_SUCCESS)
+        sb_uuid_text(uuid, info->uuid, sizeof info->uuid);
+}
+
 /* Everything the platform says about one device. */
 static void describe(cl_platform_id p, cl_device_id d, int pi, int di, sb_device_info *info)
 {
@@ -381,6 +434,7 @@ static void describe(cl_platform_id p, cl_device_id d, int pi, int di, sb_device
     info_string(p, d, CL_DEVICE_OPENCL_C_VERSION, info->arch, sizeof info->arch);
     describe_numbers(d, info);
     describe_nvidia(d, info);
+    describe_identity(d, info);
 }
 
 static int ocl_enumerate(sb_device_info *out, int max)
@@ -399,6 +453,44 @@ static int ocl_enumerate(sb_device_info *out, int max)
     return count;
 }
 
+static int is_gpu(cl_device_id d)
+{
+    cl_device_type type = 0;
+    clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    return (type & CL_DEVICE_TYPE_GPU) != 0;
+}
+
+/* Device index of the named platform, else of the first platform with a
+ * GPU that has that index, else of the first that has it: the platform
+ * the default and --device all take, so that --device N and --device
+ * auto on a GPU machine with PoCL at platform 0 reach the GPUs. */
+static int choose_index(const sb_device_request *req, const cl_platform_id *p, cl_uint np,
+                        int *pi, cl_platform_id *pp, cl_device_id *dp)
+{
+    cl_device_id d[MAX_DEVICES];
+    int found = -1;
+    for (int pass = 0; pass < 2 && found < 0; pass++)
+        for (cl_uint i = 0; i < np && found < 0; i++) {
+            if (req->platform >= 0 && (int)i != req->platform)
+                continue;
+            cl_uint nd = get_devices(p[i], d), any_gpu = 0;
+            for (cl_uint j = 0; j < nd; j++)
+                any_gpu |= (cl_uint)is_gpu(d[j]);
+            if (req->platform >= 0 && req->device >= (int)nd)
+                return set_error("OpenCL platform %u has no device %d (it has %u; see --list)", i,
+                                 req->device, nd);
+            if (req->device < (int)nd && (pass == 1 || any_gpu || req->platform >= 0)) {
+                found = (int)i;
+                *dp = d[req->device];
+            }
+        }
+    if (found < 0)
+        return set_error("no OpenCL platform has a device %d (see --list)", req->device);
+    *pi = found;
+    *pp = p[found];
+    return 0;
+}
+
 /* With no platform named, take the first GPU of any platform (PoCL is often
  * platform 0 beside NVIDIA's), else the first device of any platform. */
 static int choose(const sb_device_request *req, int *pi, int *di, cl_platform_id *pp,
@@ -412,27 +504,17 @@ static int choose(const sb_device_request *req, int *pi, int *di, cl_platform_id
     if (req->platform >= (int)np)
         return set_error("OpenCL platform %d does not exist (there are %u; see --list)",
                          req->platform, np);
+    if (req->device >= 0) {
+        *di = req->device;
+        return choose_index(req, p, np, pi, pp, dp);
+    }
     int first_p = -1, first_d = -1;
     for (cl_uint i = 0; i < np; i++) {
         if (req->platform >= 0 && (int)i != req->platform)
             continue;
         cl_uint nd = get_devices(p[i], d);
-        if (req->device >= 0) {
-            if (req->platform < 0 && req->device >= (int)nd)
-                continue;
-            if (req->device >= (int)nd)
-                return set_error("OpenCL platform %u has no device %d (it has %u; see --list)", i,
-                                 req->device, nd);
-            *pi = (int)i;
-            *di = req->device;
-            *pp = p[i];
-            *dp = d[req->device];
-            return 0;
-        }
         for (cl_uint j = 0; j < nd; j++) {
-            cl_device_type type = 0;
-            clGetDeviceInfo(d[j], CL_DEVICE_TYPE, sizeof type, &type, NULL);
-            if (type & CL_DEVICE_TYPE_GPU) {
+            if (is_gpu(d[j])) {
                 *pi = (int)i;
                 *di = (int)j;
                 *pp = p[i];
@@ -445,8 +527,6 @@ static int choose(const sb_device_request *req, int *pi, int *di, cl_platform_id
             }
         }
     }
-    if (first_p < 0 && req->device >= 0)
-        return set_error("no OpenCL platform has a device %d (see --list)", req->device);
     if (first_p < 0)
         return set_error("no OpenCL device found");
     get_devices(p[first_p], d);
@@ -959,7 +1039,7 @@ static void *open_clblast(void)
 
 /* Loads CLBlast once; a failure is remembered, since a second try would
  * fail the same way.  It stays loaded until exit. */
-static int load_clblast(void)
+static int load_clblast_now(void)
 {
     if (clblast_state) {
         if (clblast_state < 0)
@@ -986,6 +1066,17 @@ static int load_clblast(void)
     if (clblast_state < 0)
         snprintf(clblast_why, sizeof clblast_why, "%s", last_error_text);
     return clblast_state > 0 ? 0 : -1;
+}
+
+/* Devices measured at the same time may each reach their first vendor
+ * transpose at once: one of them loads. */
+static int load_clblast(void)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&lock);
+    int rc = load_clblast_now();
+    pthread_mutex_unlock(&lock);
+    return rc;
 }
 
 static const char *clblast_status_name(sb_CLBlastStatusCode s)

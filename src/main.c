@@ -1,6 +1,6 @@
 /* simtbench: the door.  Which command, then hand over: the subcommands
- * (model, compare, report) parse their own arguments; everything else is
- * the run command's options (or --help, --version, --list). */
+ * (model, compare, report, merge) parse their own arguments; everything
+ * else is the run command's options (or --help, --version, --list). */
 #include "config.h"
 
 #include <errno.h>
@@ -9,6 +9,7 @@
 
 #include "cli/cmd_compare.h"
 #include "cli/cmd_list.h"
+#include "cli/cmd_merge.h"
 #include "cli/cmd_model.h"
 #include "cli/cmd_report.h"
 #include "cli/cmd_run.h"
@@ -23,6 +24,7 @@ static const struct {
     {"model", sb_cmd_model},
     {"compare", sb_cmd_compare},
     {"report", sb_cmd_report},
+    {"merge", sb_cmd_merge},
 };
 
 /* What was printed on stdout must have reached it (a full disk, a closed

@@ -132,7 +132,7 @@ static void label_of(const sb_run *run, const sb_result *r, char *buf, size_t n)
 /* A result with what it is matched on: its device's label, experiment,
  * variant and size; then its place in its run. */
 typedef struct keyed {
-    char label[24];
+    char label[SB_SLOT_LABEL];
     const sb_result *r;
     size_t i;
 } keyed;
@@ -162,13 +162,21 @@ static int by_key(const void *pa, const void *pb)
 static keyed *sorted_keys(const sb_run *run)
 {
     keyed *k = malloc((run->nresults + 1) * sizeof *k);
-    if (!k)
+    char (*labels)[SB_SLOT_LABEL] = malloc(sizeof *labels * SB_RUN_MAX_DEVICES);
+    if (!k || !labels) {
+        free(k);
+        free(labels);
         return NULL;
+    }
+    sb_slot_labels(run, labels); /* once, not once a result */
     for (size_t i = 0; i < run->nresults; i++) {
         k[i].r = &run->results[i];
         k[i].i = i;
-        label_of(run, k[i].r, k[i].label, sizeof k[i].label);
+        int slot = k[i].r->device_slot;
+        snprintf(k[i].label, sizeof k[i].label, "%s",
+                 slot >= 0 && slot < run->ndevices ? labels[slot] : k[i].r->backend);
     }
+    free(labels);
     qsort(k, run->nresults, sizeof *k, by_key);
     return k;
 }
@@ -259,12 +267,12 @@ static int differences(const sb_run *o, const sb_run *n, difference *d, int max)
     const sb_run *runs[2] = {o, n};
     for (int side = 0; side < 2; side++)
         for (int i = 0; i < runs[side]->ndevices; i++) {
-            char label[24], what[64];
+            char label[SB_SLOT_LABEL], what[96];
             sb_slot_label(runs[side], i, label, sizeof label);
             int j, found = -1;
             const sb_run *other = runs[1 - side];
             for (j = 0; j < other->ndevices && found < 0; j++) {
-                char l2[24];
+                char l2[SB_SLOT_LABEL];
                 sb_slot_label(other, j, l2, sizeof l2);
                 if (strcmp(label, l2) == 0)
                     found = j;
@@ -389,7 +397,8 @@ static void table_row(const sb_run *o, const sb_run *n, const match *m, FILE *ou
 {
     const sb_run *run = m->old_i >= 0 ? o : n;
     const sb_result *r = &run->results[m->old_i >= 0 ? m->old_i : m->new_i];
-    char label[24], size[48], verdict[64], om[24] = "-", nm[24] = "-", change[24] = "-";
+    char label[SB_SLOT_LABEL], size[48], verdict[64], om[24] = "-", nm[24] = "-";
+    char change[24] = "-";
     char interval[48] = "-";
     label_of(run, r, label, sizeof label);
     snprintf(size, sizeof size, "%ldx%ld", r->rows, r->cols);
@@ -509,7 +518,7 @@ static void write_markdown(const settings *s, const sb_run *o, const sb_run *n, 
             continue;
         const sb_run *run = x->old_i >= 0 ? o : n;
         const sb_result *r = &run->results[x->old_i >= 0 ? x->old_i : x->new_i];
-        char label[24], verdict[64];
+        char label[SB_SLOT_LABEL], verdict[64];
         label_of(run, r, label, sizeof label);
         verdict_text(x, verdict, sizeof verdict);
         fputs("| ", out);

@@ -87,10 +87,15 @@ static void list_backends(FILE *f, int width)
         sb_device_info infos[32];
         int n = sb_registry_enumerate(&slot, infos, 32);
         for (int i = 0; i < n; i++) {
-            snprintf(text, sizeof text, "platform %d device %d: %s [%s] %s, driver %s%s",
+            char pci[48] = "", uuid[48] = "";
+            if (infos[i].pci_bus_id[0])
+                snprintf(pci, sizeof pci, ", PCI %s", infos[i].pci_bus_id);
+            if (infos[i].uuid[0])
+                snprintf(uuid, sizeof uuid, ", UUID %s", infos[i].uuid);
+            snprintf(text, sizeof text, "platform %d device %d: %s [%s] %s, driver %s%s%s%s",
                      infos[i].platform_index, infos[i].device_index, infos[i].name,
                      infos[i].platform, infos[i].api_version, infos[i].driver,
-                     infos[i].is_gpu ? ", GPU" : "");
+                     infos[i].is_gpu ? ", GPU" : "", pci, uuid);
             sb_layout_fold(f, width, "           ", 13, text);
         }
         sb_registry_unload(&slot);

@@ -110,6 +110,7 @@ static int write_files(const sb_options *o, const sb_suite *suite, const sb_anal
     if (st->on) {
         for (; st->printed < a->cross.nexperiments; st->printed++)
             sb_table_block(a, st->printed, stdout);
+        sb_table_footer(a, stdout);
         if (a->run->interrupted)
             printf("\ninterrupted: only the results that finished before the signal\n");
         if (fflush(stdout) || ferror(stdout)) {
@@ -171,6 +172,8 @@ int sb_cmd_run(const sb_options *o)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     status = sb_sessions_open(&suite, sessions, &nsessions, &run);
+    if (status)
+        run.ndevices = 0; /* a device that did not open: nothing measured, nothing to report */
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (getenv("SIMTBENCH_TIMINGS"))
         sb_say("timings: backends loaded and devices opened in %.2f s",

@@ -152,7 +152,49 @@ static int parse_backends(const char *list, sb_options *o, char *err, size_t n)
     return 0;
 }
 
-enum { OPT_PLOT = 256, OPT_PTX, OPT_SEED, OPT_VARIANT, OPT_SAVE, OPT_REFERENCE, OPT_COUNTERS };
+/* --device SPEC: "all", "auto", or indices 0..1023 as a comma list, each
+ * once. */
+static int parse_devices(const char *arg, sb_options *o, char *err, size_t n)
+{
+    static const char expected[] = "a device index 0..1023, a comma list of them, all or auto";
+    o->device = -1;
+    o->ndevice_list = 0;
+    o->device_pick = strcmp(arg, "all") == 0    ? SB_DEVICE_ALL
+                     : strcmp(arg, "auto") == 0 ? SB_DEVICE_AUTO
+                                                : SB_DEVICE_LIST;
+    if (o->device_pick != SB_DEVICE_LIST)
+        return 0;
+    char words[SB_MAX_DEVICE_LIST][8];
+    int count = 0, st = split_list(arg, words, sizeof words[0], SB_MAX_DEVICE_LIST, &count);
+    if (st == LIST_TOO_MANY)
+        return fail(err, n, "--device: at most %d devices in a list", SB_MAX_DEVICE_LIST);
+    for (int i = 0; st == LIST_OK && i < count; i++) {
+        long v;
+        if (parse_long(words[i], 0, 1023, &v))
+            st = LIST_MALFORMED;
+        for (int j = 0; st == LIST_OK && j < i; j++)
+            if (o->device_list[j] == (int)v)
+                return fail(err, n, "--device: device %ld is named twice in '%s'", v, arg);
+        o->device_list[i] = (int)v;
+    }
+    if (st)
+        return fail(err, n, "--device: expected %s, got '%s'", expected, arg);
+    o->ndevice_list = count;
+    if (count == 1)
+        o->device = o->device_list[0];
+    return 0;
+}
+
+enum {
+    OPT_PLOT = 256,
+    OPT_PTX,
+    OPT_SEED,
+    OPT_VARIANT,
+    OPT_SAVE,
+    OPT_REFERENCE,
+    OPT_SERIAL,
+    OPT_COUNTERS
+};
 
 static const struct option longopts[] = {
     {"backend", required_argument, NULL, 'b'},
@@ -173,6 +215,7 @@ static const struct option longopts[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"list", no_argument, NULL, 'l'},
     {"quiet", no_argument, NULL, 'q'},
+    {"serial", no_argument, NULL, OPT_SERIAL},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
@@ -205,10 +248,7 @@ static int parse_number_option(int c, const char *arg, sb_options *o, char *err,
     long v;
     switch (c) {
     case 'd':
-        if (parse_long(arg, 0, 1023, &v))
-            return fail(err, n, "--device: expected a device index 0..1023, got '%s'", arg);
-        o->device = (int)v;
-        return 0;
+        return parse_devices(arg, o, err, n);
     case 'p':
         if (parse_long(arg, 0, 1023, &v))
             return fail(err, n, "--platform: expected a platform index 0..1023, got '%s'", arg);
@@ -281,7 +321,8 @@ static int parse_output_option(int c, const char *arg, sb_options *o, char *err,
 static int parse_flag_option(int c, sb_options *o)
 {
     int *flag = c == 'l' ? &o->list : c == 'q' ? &o->quiet : c == 'h' ? &o->help
-              : c == 'V' ? &o->version : c == OPT_COUNTERS ? &o->counters : NULL;
+              : c == 'V' ? &o->version : c == OPT_SERIAL ? &o->serial
+              : c == OPT_COUNTERS ? &o->counters : NULL;
     if (!flag)
         return 1;
     *flag = 1;
@@ -359,6 +400,7 @@ void sb_options_usage(FILE *f)
         "       simtbench model [OPTION]...      ask the memory model (see simtbench model --help)\n"
         "       simtbench compare OLD.json NEW.json   what changed between two saved runs\n"
         "       simtbench report SAVED.json      a saved run again, in any format, with plots\n"
+        "       simtbench merge RUN.json... [-o FLEET.json]   many saved runs into one result\n"
         "\n"
         "Runs the same GPU memory experiments, from one kernel source, through CUDA\n"
         "and OpenCL, verifies every output and prints the measurement beside the\n"
@@ -369,7 +411,14 @@ void sb_options_usage(FILE *f)
         "                         with two or more, the report puts them side by side (a\n"
         "                         backend named twice opens two sessions: opencl,opencl)\n"
         "  -p, --platform N       OpenCL platform index (default: the first with a GPU)\n"
-        "  -d, --device N         device index (default: the first GPU, else the first device)\n"
+        "  -d, --device SPEC      device index N, a list N,M,..., all (every device of each\n"
+        "                         backend; OpenCL: of --platform, else of the first platform\n"
+        "                         with a GPU), or auto (the one Slurm's SLURM_LOCALID or an\n"
+        "                         MPI launcher's local rank gives this task, counted among\n"
+        "                         CUDA_VISIBLE_DEVICES or ROCR_VISIBLE_DEVICES where set);\n"
+        "                         default: the first GPU, else the first device.  Devices\n"
+        "                         run at the same time, each on a thread of its own\n"
+        "      --serial           measure one device after another\n"
         "  -e, --experiment LIST  experiments or families to run (see --list)\n"
         "      --variant LIST     only these variants, or 'all' for every one\n"
         "  -s, --size N|MxN       problem size: N x N matrices (1-D experiments: N*N elements);\n"
@@ -382,7 +431,9 @@ void sb_options_usage(FILE *f)
         "      --reference NAME   side by side, compare every device with the first device of\n"
         "                         backend NAME (default: the first device of the run)\n"
         "  -o, --output FILE      write the report to FILE instead of standard output\n"
-        "      --save FILE        also save the results as JSON (for simtbench compare)\n"
+        "      --save FILE        also save the results as JSON (for simtbench compare); in\n"
+        "                         FILE %h is the host, %d the device, %j SLURM_JOB_ID, %t the\n"
+        "                         task (SLURM_PROCID or the MPI rank), %% a percent sign\n"
         "      --plot DIR         write plots and their data to DIR: DIR/NAME.dat and NAME.gp,\n"
         "                         and NAME.png and NAME.svg when gnuplot is found ($GNUPLOT,\n"
         "                         else the one configure found, else gnuplot on $PATH)\n"

@@ -17,7 +17,18 @@ enum {
 };
 
 #define SB_MAX_NAMES 16
+/* The most device indices one --device list names. */
+#define SB_MAX_DEVICE_LIST 64
 #define SB_SWEEP_SAMPLE_OVER 100
+
+/* What --device names: nothing (each backend's default device), a list of
+ * indices, every device, or the one a launcher gave this task. */
+typedef enum sb_device_pick {
+    SB_DEVICE_DEFAULT, /* no --device: the first GPU, else the first device */
+    SB_DEVICE_LIST,    /* --device N or N,M,...: those indices */
+    SB_DEVICE_ALL,     /* --device all: every device of each backend */
+    SB_DEVICE_AUTO     /* --device auto: SLURM_LOCALID or an MPI launcher's local rank */
+} sb_device_pick;
 
 typedef struct sb_options {
     int nbackends;                 /* 0: every available backend */
@@ -30,7 +41,12 @@ typedef struct sb_options {
     int sample_every;              /* > 1: of a sweep of more than SB_SWEEP_SAMPLE_OVER
                                       variants, run the default ones and every
                                       sample_every-th (the tests on a GPU) */
-    int platform, device;          /* -1: choose */
+    int platform, device;          /* -1: choose; device is the one index of a --device
+                                      naming one, else -1 */
+    sb_device_pick device_pick;    /* what --device said */
+    int ndevice_list;              /* SB_DEVICE_LIST: the indices, in the order named */
+    int device_list[SB_MAX_DEVICE_LIST];
+    int serial;                    /* --serial: one device after another */
     long rows, cols;               /* 0: each experiment's default size */
     int reps, warmup;
     unsigned seed;

@@ -4,9 +4,10 @@
  * columns that compare the line with the same variant on the reference
  * device (crossapi.h), with the speed ratio's 95% interval and the rule
  * the verdict used, and carry the PTX memory summary; last, where the
- * variant's host time went and what the compiler allocated, and the
- * model's totals over the whole kernel (appended, so that older columns
- * keep their places). */
+ * variant's host time went and what the compiler allocated, the model's
+ * totals over the whole kernel and which device on which host (appended,
+ * so that older columns keep their places). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/describe.h"
@@ -98,7 +99,7 @@ static void header(FILE *out)
         fprintf(out, ",f%d_name,f%d_value,f%d_unit", f, f, f);
     for (size_t i = 0; sb_access_totals_field_at(i); i++)
         fprintf(out, ",total_%s", sb_access_totals_field_at(i)->name);
-    fputc('\n', out);
+    fputs(",host,device_index,pci_bus_id,uuid,outlier\n", out);
 }
 
 /* The model's totals; empty where the result has none. */
@@ -199,12 +200,33 @@ static void figure_columns(const sb_result *r, FILE *out)
     }
 }
 
+/* Which device, on which host, and whether the fleet names it an outlier
+ * here: 1, 0 among its peers, empty with no peer. */
+static void identity_columns(const sb_run *run, const sb_result *r, int state, FILE *out)
+{
+    const sb_device_info *d = &run->devices[r->device_slot].info;
+    fputc(',', out);
+    field(out, sb_run_device_host(run, r->device_slot));
+    fprintf(out, ",%d,", d->device_index);
+    field(out, d->pci_bus_id);
+    fputc(',', out);
+    field(out, d->uuid);
+    if (state >= 0)
+        fprintf(out, ",%d", state);
+    else
+        fputc(',', out);
+}
+
 sb_report_writer sb_report_csv;
 
 int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
 {
     (void)err, (void)n; /* nothing a text format cannot hold */
     const sb_run *run = a->run;
+    signed char *state = malloc(run->nresults + 1);
+    if (!state)
+        return SB_REPORT_IO_ERROR;
+    sb_fleet_result_states(run, &a->fleet, &a->cross, state);
     header(out);
     for (size_t i = 0; i < run->nresults; i++) {
         const sb_result *r = &run->results[i];
@@ -221,7 +243,9 @@ int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
                 fputc(',', out);
         figure_columns(r, out);
         totals_columns(r, out);
+        identity_columns(run, r, state[i], out);
         fputc('\n', out);
     }
+    free(state);
     return ferror(out) ? -1 : 0;
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "result.h"
+#include "run/analysis.h"
 
 /* Room for sb_result_model_text's whole text. */
 #define SB_MODEL_TEXT 512
@@ -35,6 +36,33 @@ void sb_result_size_text(const sb_result *r, char *buf, size_t n);
  * count and distribution, each cut to its buffer; -1 for another name. */
 int sb_bins_variant(const char *variant, char *method, size_t mn, long *bins, char *dist,
                     size_t dn);
+
+/* Which physical device a run's slot is, as far as its API said, and in a
+ * merged run which run it came from: "device 1 of platform 0, PCI
+ * 0000:3b:00.0, UUID 0f1e...; run 2 of 3, run-gpu07-1.json on gpu07,
+ * revision abc123, started 2026-01-01T00:00:00Z" (the parts the API or
+ * the file did not give left out). */
+void sb_device_identity_text(const sb_run *run, int slot, char *buf, size_t n);
+
+/* One fleet row (run/fleet.h) in words, for every writer to lay out. */
+typedef struct sb_fleet_text {
+    char variant[112];  /* "copy", or "copy@SIZE" where the size is not the experiment's */
+    char group[320];    /* "cuda x8", with the device's name where its backend has others */
+    char median[32];    /* the median figure: "4012.55" */
+    char fastest[96];   /* "cuda:3 4102.10": the device and its figure */
+    char slowest[96];
+    char outliers[512]; /* "none", or "cuda:5 -20.3%, ..." */
+} sb_fleet_text;
+
+/* Fleet row fr of analysis a in words; f is the first result of its
+ * experiment (for the size). */
+void sb_fleet_row_text(const sb_analysis *a, const sb_result *f, const sb_fleet_row *fr,
+                       sb_fleet_text *t);
+
+/* The row's k-th outlier named: "outlier LABEL (identity): P% below its
+ * peers' median, M scaled MADs; against PEER: VERDICT, 95% interval". */
+void sb_fleet_outlier_text(const sb_analysis *a, const sb_fleet_row *fr, size_t k, char *buf,
+                           size_t n);
 
 /* Theoretical DRAM peak of a device in GB/s from the seed's formula; 0 when
  * the API gave no bus width or memory clock. */

@@ -65,11 +65,11 @@ static void devices(const sb_run *run, FILE *out)
 {
     fputs("<h2>Devices</h2>\n<table><tr><th>slot</th><th>backend</th><th>device</th>"
           "<th>platform</th><th>API</th><th>driver</th><th>arch</th><th>units</th>"
-          "<th>peak GB/s</th><th>API copy GB/s</th></tr>\n",
+          "<th>peak GB/s</th><th>API copy GB/s</th><th>which</th></tr>\n",
           out);
     for (int i = 0; i < run->ndevices; i++) {
         const sb_run_device *d = &run->devices[i];
-        char label[32];
+        char label[SB_SLOT_LABEL];
         sb_slot_label(run, i, label, sizeof label);
         fputs("<tr>", out);
         td(out, NULL, label);
@@ -89,6 +89,9 @@ static void devices(const sb_run *run, FILE *out)
             tdf(out, "%.1f", d->memcpy_gbs);
         else
             td(out, NULL, "-");
+        char which[1024];
+        sb_device_identity_text(run, i, which, sizeof which);
+        td(out, NULL, which);
         fputs("</tr>\n", out);
     }
     fputs("</table>\n", out);
@@ -429,6 +432,12 @@ static void page_head(const sb_analysis *a, const plots *p, FILE *out)
         esc(out, SB_VERDICT_RULE);
         fputs("</p>\n", out);
     }
+    if (sb_fleet_possible(run)) {
+        fputs("<p>Fleet: per variant, each group of like devices (one backend, one device "
+              "name). ", out);
+        esc(out, SB_OUTLIER_RULE);
+        fputs("</p>\n", out);
+    }
     if (p->note[0]) {
         fputs("<p class=\"note\">", out);
         esc(out, p->note);
@@ -439,6 +448,49 @@ static void page_head(const sb_analysis *a, const plots *p, FILE *out)
 sb_report_writer sb_report_html;
 
 /* What block e's numbers show, a paragraph each under its table. */
+/* Experiment e's fleet (run/fleet.h): per variant and group of like
+ * devices, the median, fastest, slowest and outliers, each outlier named
+ * under the table. */
+static void fleet_block(const sb_analysis *a, size_t e, FILE *out)
+{
+    const sb_cross_experiment *ce = &a->cross.experiments[e];
+    const sb_result *f = &a->run->results[ce->first];
+    const sb_fleet *fl = &a->fleet;
+    int rows = 0;
+    for (size_t j = 0; j < ce->nrows && fl->nrows; j++)
+        for (size_t k = 0; k < fl->count_of[ce->rows[j]]; k++) {
+            sb_fleet_text t;
+            sb_fleet_row_text(a, f, &fl->rows[fl->first_of[ce->rows[j]] + k], &t);
+            if (!rows++)
+                fprintf(out, "<h3>Fleet</h3>\n<table><tr><th>variant</th><th>devices</th>"
+                             "<th>median %s</th><th>fastest</th><th>slowest</th>"
+                             "<th>outliers</th></tr>\n",
+                        sb_quantity_unit(f->quantity));
+            fputs("<tr>", out);
+            td(out, NULL, t.variant);
+            td(out, NULL, t.group);
+            td(out, "num", t.median);
+            td(out, NULL, t.fastest);
+            td(out, NULL, t.slowest);
+            td(out, fl->rows[fl->first_of[ce->rows[j]] + k].noutliers ? "slower" : NULL,
+               t.outliers);
+            fputs("</tr>\n", out);
+        }
+    if (rows)
+        fputs("</table>\n", out);
+    for (size_t j = 0; j < ce->nrows && fl->nrows; j++)
+        for (size_t k = 0; k < fl->count_of[ce->rows[j]]; k++) {
+            const sb_fleet_row *fr = &fl->rows[fl->first_of[ce->rows[j]] + k];
+            for (size_t o = 0; o < fr->noutliers; o++) {
+                char text[1024];
+                sb_fleet_outlier_text(a, fr, o, text, sizeof text);
+                fputs("<p class=\"note\">", out);
+                esc(out, text);
+                fputs("</p>\n", out);
+            }
+        }
+}
+
 static void lessons_block(const sb_analysis *a, size_t e, FILE *out)
 {
     sb_lessons l;
@@ -469,6 +521,7 @@ int sb_report_html(const sb_analysis *a, FILE *out, char *err, size_t n)
         else
             single_table(run, g, out);
         lessons_block(a, e, out);
+        fleet_block(a, e, out);
         figures(p, run->results[g->first].experiment, out);
     }
     fputs("</body>\n</html>\n", out);

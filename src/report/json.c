@@ -1,6 +1,7 @@
-/* JSON, schema "simtbench-result/1": the run's provenance, its devices and
- * every result with its statistics and the model's prediction, the
- * reference device and the cross-device comparisons against it (fields
+/* JSON, schema "simtbench-result/1": the run's provenance (and a merged
+ * result's runs), its devices and every result with its statistics and
+ * the model's prediction, the reference device and the cross-device
+ * comparisons against it, the fleet rows with their outliers (fields
  * added to /1 without changing any, so readers of /1 keep working).  Built
  * through jansson so that escaping is never our problem; `simtbench
  * compare` and `simtbench report` read the same schema back.
@@ -22,6 +23,7 @@
 #include "model.h"
 #include "report/describe.h"
 #include "report/json_build.h"
+#include "report/json_fleet.h"
 #include "report/lessons.h"
 #include "report/report.h"
 
@@ -75,11 +77,26 @@ static void clocks_json(json_t *o, const sb_run_device *d, sb_json_builder *b)
         sb_json_put_str(o, "clocks_mhz_reason", d->clocks_note, b);
 }
 
-static json_t *device_json(const sb_run_device *d, sb_json_builder *b)
+/* A string the API may not have given: null where it did not. */
+static void put_given(json_t *o, const char *key, const char *s, sb_json_builder *b)
+{
+    if (s[0])
+        sb_json_put_str(o, key, s, b);
+    else
+        sb_json_put(o, key, json_null(), b);
+}
+
+static json_t *device_json(const sb_run *run, const sb_run_device *d, sb_json_builder *b)
 {
     const sb_device_info *i = &d->info;
     json_t *o = json_object();
     sb_json_put_str(o, "backend", d->backend, b);
+    if (run->sources)
+        sb_json_put_int(o, "source", d->source, b);
+    sb_json_put_int(o, "platform_index", i->platform_index, b);
+    sb_json_put_int(o, "device_index", i->device_index, b);
+    put_given(o, "pci_bus_id", i->pci_bus_id, b);
+    put_given(o, "uuid", i->uuid, b);
     sb_json_put_str(o, "platform", i->platform, b);
     sb_json_put_str(o, "name", i->name, b);
     sb_json_put_str(o, "vendor", i->vendor, b);
@@ -555,6 +572,29 @@ static int comparisons_pass(const sb_run *run, const sb_crossapi *x, FILE *write
     return 0;
 }
 
+/* Every fleet row, as results_pass does the results: the record named in
+   err is its first device's first result. */
+static int fleet_pass(const sb_analysis *a, FILE *write, char *err, size_t n)
+{
+    for (size_t j = 0; j < a->fleet.nrows; j++) {
+        sb_json_builder b = {NULL, NULL};
+        const sb_fleet_row *fr = &a->fleet.rows[j];
+        json_t *o = sb_json_fleet_row(a, fr, &b);
+        if (b.refused) {
+            json_decref(o);
+            long i = a->cross.rows[fr->row].result[fr->first];
+            return refused_result(&a->run->results[i], (size_t)i, &b, err, n);
+        }
+        if (!write)
+            json_decref(o);
+        else if (element(write, j, o))
+            return SB_REPORT_IO_ERROR;
+    }
+    if (write)
+        end_array(write, a->fleet.nrows);
+    return 0;
+}
+
 /* A provenance string, null where unknown; bytes jansson would refuse (a
  * command-line word that is not UTF-8) are written as \xNN. */
 static void put_known_str(json_t *o, const char *key, const char *s, sb_json_builder *b)
@@ -627,7 +667,7 @@ static json_t *checked_head(const sb_run *run, json_t **devices, char *err, size
     }
     *devices = json_array();
     for (int i = 0; i < run->ndevices; i++) {
-        json_t *d = device_json(&run->devices[i], &b);
+        json_t *d = device_json(run, &run->devices[i], &b);
         if (b.refused)
             json_decref(d);
         if (b.refused || json_array_append_new(*devices, d)) {
@@ -653,17 +693,24 @@ int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
     int rc = results_pass(run, NULL, err, n);
     if (!rc)
         rc = comparisons_pass(run, &a->cross, NULL, err, n);
+    if (!rc)
+        rc = fleet_pass(a, NULL, err, n);
     sb_json_builder b = {NULL, NULL}, lb = {NULL, NULL};
     json_t *reference = reference_json(&a->cross, &b);
+    sb_json_builder sb = {NULL, NULL};
+    json_t *sources = run->sources ? sb_json_sources(run, &sb) : NULL;
     json_t *lessons = lessons_json(a, &lb);
     if (!rc && b.refused)
         rc = SB_REPORT_REFUSED, snprintf(err, n, "the reference's %s %s", b.refused, b.why);
+    if (!rc && sb.refused)
+        rc = SB_REPORT_REFUSED, snprintf(err, n, "a source run's %s %s", sb.refused, sb.why);
     if (!rc && lb.refused)
         rc = SB_REPORT_REFUSED, snprintf(err, n, "a lesson's %s %s", lb.refused, lb.why);
     if (rc) {
         json_decref(head);
         json_decref(devices);
         json_decref(reference);
+        json_decref(sources);
         json_decref(lessons);
         return rc;
     }
@@ -673,6 +720,8 @@ int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
     json_object_foreach(head, key, v)
         rc |= member(out, key, json_incref(v), ",\n");
     json_decref(head);
+    if (sources)
+        rc |= member(out, "sources", sources, ",\n");
     rc |= member(out, "devices", devices, ",\n");
     rc |= unavailable_pass(run, out);
     fputs("  \"results\": ", out);
@@ -680,8 +729,11 @@ int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
     rc |= member(out, "reference", reference, ",\n");
     fputs("  \"comparisons\": ", out);
     rc |= comparisons_pass(run, &a->cross, out, err, n);
+    fputs("  \"fleet\": ", out);
+    rc |= fleet_pass(a, out, err, n);
     rc |= member(out, "lessons", lessons, ",\n");
-    rc |= member(out, "verdict_rule", json_string(SB_VERDICT_RULE), "\n}\n");
+    rc |= member(out, "verdict_rule", json_string(SB_VERDICT_RULE), ",\n");
+    rc |= member(out, "outlier_rule", json_string(SB_OUTLIER_RULE), "\n}\n");
     /* A record refused now, when it was not before, was out of memory. */
     return rc || ferror(out) ? SB_REPORT_IO_ERROR : 0;
 }

@@ -329,6 +329,22 @@ static int read_clocks(json_t *d, sb_run_device *out, const field_ctx *c)
     return 0;
 }
 
+static int get_str_or_null(json_t *o, const char *key, char *dst, size_t n, const field_ctx *c);
+
+/* Which device it is (absent in files older than the fields): the
+ * indices the API opened it at, its PCI address and UUID (null where the
+ * API gave none), and in a merged result the run it came from (checked
+ * against the runs once they are read). */
+static int read_identity_fields(json_t *d, sb_run_device *out, const field_ctx *c)
+{
+    sb_device_info *in = &out->info;
+    return get_int(d, "platform_index", 0, INT_MAX, &in->platform_index, c) ||
+           get_int(d, "device_index", 0, INT_MAX, &in->device_index, c) ||
+           get_str_or_null(d, "pci_bus_id", in->pci_bus_id, sizeof in->pci_bus_id, c) ||
+           get_str_or_null(d, "uuid", in->uuid, sizeof in->uuid, c) ||
+           get_int(d, "source", 0, INT_MAX, &out->source, c);
+}
+
 static int read_device(json_t *d, sb_run_device *out, const field_ctx *c)
 {
     memset(out, 0, sizeof *out);
@@ -353,7 +369,8 @@ static int read_device(json_t *d, sb_run_device *out, const field_ctx *c)
            get_int(d, "warp_size", 0, INT_MAX, &in->warp_size, c) ||
            get_real(d, "memcpy_gbs", POSITIVE, 0.0, &out->memcpy_gbs, c) ||
            get_real(d, "copy_kernel_gbs", POSITIVE, 0.0, &out->copy_gbs, c) ||
-           read_clocks(d, out, c);
+           read_clocks(d, out, c) ||
+           read_identity_fields(d, out, c);
 }
 
 static const char *kind_at(int i)
@@ -742,7 +759,7 @@ static int streamed(void *ctx, const char *key)
 {
     reading *rd = ctx;
     if (strcmp(key, "results") != 0)
-        return strcmp(key, "comparisons") == 0;
+        return strcmp(key, "comparisons") == 0 || strcmp(key, "fleet") == 0;
     if (rd->results_seen++ && !rd->why[0])
         snprintf(rd->why, sizeof rd->why, "\"results\" appears twice");
     return 1;
@@ -768,6 +785,8 @@ static int keep_member(void *ctx, const char *key, json_t *value)
 static int take_element(void *ctx, const char *key, size_t index, json_t *value)
 {
     reading *rd = ctx;
+    if (strcmp(key, "fleet") == 0)
+        return 0; /* the writers make the fleet again */
     if (strcmp(key, "comparisons") == 0) {
         json_t *slot = json_object_get(json_object_get(value, "reference"), "slot");
         if (index == 0 && json_is_integer(slot))
@@ -875,6 +894,66 @@ static int read_provenance(json_t *head, sb_run *run, char *why, size_t wn)
            get_str_or_null(o, "end", p->end, sizeof p->end, &c);
 }
 
+/* One run of a merged result: each member a string or null but
+ * "interrupted"; its provenance as a run's is. */
+static int read_source(json_t *o, sb_run_source *src, const field_ctx *c)
+{
+    if (!json_is_object(o)) {
+        snprintf(c->why, c->wn, "%s is not an object", c->rec);
+        return -1;
+    }
+    json_t *p;
+    field_ctx pc = nested(c, "provenance");
+    sb_run_provenance *v = &src->provenance;
+    if (get_str_or_null(o, "file", src->file, sizeof src->file, c) ||
+        get_str_or_null(o, "tool_version", src->tool_version, sizeof src->tool_version, c) ||
+        get_str_or_null(o, "date", src->date, sizeof src->date, c) ||
+        get_str_or_null(o, "host", src->host, sizeof src->host, c) ||
+        get_bool(o, "interrupted", &src->interrupted, c) || get_object(o, "provenance", &p, c))
+        return -1;
+    return p && (get_str_or_null(p, "revision", v->revision, sizeof v->revision, &pc) ||
+                 get_str_or_null(p, "command", v->command, sizeof v->command, &pc) ||
+                 get_str_or_null(p, "os", v->os, sizeof v->os, &pc) ||
+                 get_str_or_null(p, "kernel", v->kernel, sizeof v->kernel, &pc) ||
+                 get_str_or_null(p, "machine", v->machine, sizeof v->machine, &pc) ||
+                 get_str_or_null(p, "cpu", v->cpu, sizeof v->cpu, &pc) ||
+                 get_str_or_null(p, "end", v->end, sizeof v->end, &pc))
+               ? -1
+               : 0;
+}
+
+/* A merged result's runs (absent in a run of its own), and each device's
+ * source among them. */
+static int read_sources(json_t *head, sb_run *run, char *why, size_t wn)
+{
+    json_t *list = json_object_get(head, "sources");
+    if (list && !json_is_array(list)) {
+        char got[64];
+        describe(list, got, sizeof got);
+        snprintf(why, wn, "\"sources\": expected an array, got %s", got);
+        return -1;
+    }
+    size_t n = json_array_size(list);
+    if (list && !(run->sources = calloc(n + 1, sizeof *run->sources))) {
+        snprintf(why, wn, "out of host memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        field_ctx c = {"", why, wn};
+        snprintf(c.rec, sizeof c.rec, "sources[%zu]", i);
+        if (read_source(json_array_get(list, i), &run->sources[i], &c))
+            return -1;
+        run->nsources = (int)i + 1;
+    }
+    for (int i = 0; i < run->ndevices; i++)
+        if (run->devices[i].source != 0 && run->devices[i].source >= run->nsources) {
+            snprintf(why, wn, "devices[%d].source: %d is not a run of the result (it has %d)", i,
+                     run->devices[i].source, run->nsources);
+            return -1;
+        }
+    return 0;
+}
+
 /* Whether the schema is one this program reads; -1 with the message. */
 static int check_schema(const char *path, json_t *head, char *err, size_t n)
 {
@@ -903,7 +982,8 @@ static void finish(reading *rd, int *reference)
         get_str(rd->head, "date", run->date, sizeof run->date, &c) ||
         get_str(rd->head, "host", run->host, sizeof run->host, &c) ||
         read_provenance(rd->head, run, rd->why, sizeof rd->why) ||
-        read_unavailable(rd->head, run, rd->why, sizeof rd->why))
+        read_unavailable(rd->head, run, rd->why, sizeof rd->why) ||
+        read_sources(rd->head, run, rd->why, sizeof rd->why))
         return;
     if (!rd->results_seen || !rd->devices_seen) {
         snprintf(rd->why, sizeof rd->why, "no \"devices\" or \"results\" array");

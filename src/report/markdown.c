@@ -49,12 +49,12 @@ static void devices(const sb_run *run, FILE *out)
 {
     fputs("## Devices\n\n"
           "| slot | backend | device | platform | API | driver | arch | units | "
-          "peak GB/s | API copy GB/s |\n"
-          "|---|---|---|---|---|---|---|---:|---:|---:|\n",
+          "peak GB/s | API copy GB/s | which |\n"
+          "|---|---|---|---|---|---|---|---:|---:|---:|---|\n",
           out);
     for (int i = 0; i < run->ndevices; i++) {
         const sb_run_device *d = &run->devices[i];
-        char label[32];
+        char label[SB_SLOT_LABEL];
         sb_slot_label(run, i, label, sizeof label);
         const char *fields[] = {label, d->backend, d->info.name, d->info.platform,
                                 d->info.api_version, d->info.driver[0] ? d->info.driver : "unknown",
@@ -72,9 +72,14 @@ static void devices(const sb_run *run, FILE *out)
         else
             fputs(" not exposed |", out);
         if (d->memcpy_gbs > 0)
-            fprintf(out, " %.1f |\n", d->memcpy_gbs);
+            fprintf(out, " %.1f |", d->memcpy_gbs);
         else
-            fputs(" - |\n", out);
+            fputs(" - |", out);
+        char which[1024];
+        sb_device_identity_text(run, i, which, sizeof which);
+        fputc(' ', out);
+        cell(out, which);
+        fputs(" |\n", out);
     }
 }
 
@@ -237,6 +242,46 @@ static void lessons_block(const sb_analysis *a, size_t e, FILE *out)
     }
 }
 
+/* Experiment e's fleet (run/fleet.h): per variant and group of like
+ * devices, the median, fastest, slowest and outliers, each outlier named
+ * in a list under the table. */
+static void fleet_block(const sb_analysis *a, size_t e, FILE *out)
+{
+    const sb_cross_experiment *ce = &a->cross.experiments[e];
+    const sb_result *f = &a->run->results[ce->first];
+    const sb_fleet *fl = &a->fleet;
+    int rows = 0;
+    for (size_t j = 0; j < ce->nrows && fl->nrows; j++)
+        for (size_t k = 0; k < fl->count_of[ce->rows[j]]; k++) {
+            const sb_fleet_row *fr = &fl->rows[fl->first_of[ce->rows[j]] + k];
+            sb_fleet_text t;
+            sb_fleet_row_text(a, f, fr, &t);
+            if (!rows++)
+                fprintf(out, "\n**Fleet**\n\n| variant | devices | median %s | fastest | slowest "
+                             "| outliers |\n|---|---|---:|---|---|---|\n",
+                        sb_quantity_unit(f->quantity));
+            const char *cells[] = {t.variant, t.group, t.median, t.fastest, t.slowest,
+                                   t.outliers};
+            for (size_t c = 0; c < sizeof cells / sizeof cells[0]; c++) {
+                fputs(c ? " | " : "| ", out);
+                cell(out, cells[c]);
+            }
+            fputs(" |\n", out);
+        }
+    int listed = 0;
+    for (size_t j = 0; j < ce->nrows && fl->nrows; j++)
+        for (size_t k = 0; k < fl->count_of[ce->rows[j]]; k++) {
+            const sb_fleet_row *fr = &fl->rows[fl->first_of[ce->rows[j]] + k];
+            for (size_t o = 0; o < fr->noutliers; o++) {
+                char text[1024];
+                sb_fleet_outlier_text(a, fr, o, text, sizeof text);
+                fputs(listed++ ? "- " : "\n- ", out);
+                cell(out, text);
+                fputc('\n', out);
+            }
+        }
+}
+
 /* The backends this simtbench has that the run left out, and why. */
 static void unavailable(const sb_run *run, FILE *out)
 {
@@ -273,6 +318,9 @@ int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
         fprintf(out, "Side by side against %s: X/%s is the speed ratio (above 1: X is faster), "
                      "with its 95%% interval. %s\n",
                 x->label[x->reference], x->label[x->reference], SB_VERDICT_RULE);
+    if (sb_fleet_possible(run))
+        fprintf(out, "Fleet: per variant, each group of like devices (one backend, one device "
+                     "name). %s\n", SB_OUTLIER_RULE);
     fputc('\n', out);
     devices(run, out);
     unavailable(run, out);
@@ -282,6 +330,7 @@ int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
         else
             single_table(run, &x->experiments[e], out);
         lessons_block(a, e, out);
+        fleet_block(a, e, out);
     }
     return ferror(out) ? -1 : 0;
 }

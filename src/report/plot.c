@@ -361,7 +361,7 @@ static int collect_sweep(const sb_run *run, const sb_cross_experiment *e, int sp
  * sweep has several. */
 static void series_name(const sb_run *run, const sweep *sw, int s, char *buf, size_t n)
 {
-    char label[24];
+    char label[SB_SLOT_LABEL];
     sb_slot_label(run, sw->slot[s], label, sizeof label);
     if (sw->nkernels > 1)
         snprintf(buf, n, "%s, %s, %d-byte words", label, sw->kernel[s], sw->word[s]);
@@ -677,7 +677,7 @@ static int roofline_points(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
     const sb_run *run = c->run;
     int block = 0;
     for (int s = 0; s < run->ndevices; s++) {
-        char label[24];
+        char label[SB_SLOT_LABEL];
         sb_slot_label(run, s, label, sizeof label);
         int any = 0;
         for (size_t i = 0; i < c->e->nresults; i++) {
@@ -731,7 +731,7 @@ static void roofline_missing(const plot_ctx *c, char *missing, size_t n)
         const sb_device_info *info = &c->run->devices[s].info;
         if (!roofline_measured(c, s) || sb_device_fp32_peak_gflops(info) > 0)
             continue;
-        char label[24];
+        char label[SB_SLOT_LABEL];
         sb_slot_label(c->run, s, label, sizeof label);
         used += (size_t)snprintf(missing + used, n - used, "%s%s (%s)", used ? ", " : "", label,
                                  *info->arch ? info->arch : "architecture not given");
@@ -748,7 +748,7 @@ static void roofline_roofs(const plot_ctx *c, double lo, double hi, int block, p
     for (int s = 0; s < run->ndevices; s++) {
         if (!roofline_measured(c, s))
             continue;
-        char label[24], title[160], style[48];
+        char label[SB_SLOT_LABEL], title[160], style[48];
         sb_slot_label(run, s, label, sizeof label);
         double roof = device_roof(run, s);
         if (roof > 0) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/describe.h"
+#include "report/fleet_table.h"
 #include "report/layout.h"
 #include "report/lessons.h"
 #include "report/report.h"
@@ -89,15 +90,15 @@ static void device_memory(const sb_run_device *d, int width, FILE *out)
     }
 }
 
-static void device_section(const sb_run *run, int width, FILE *out)
+static void device_section(const sb_run *run, const sb_crossapi *x, int width, FILE *out)
 {
     fprintf(out, "Devices\n");
     for (int i = 0; i < run->ndevices; i++) {
         const sb_run_device *d = &run->devices[i];
         const sb_device_info *in = &d->info;
-        char first[32], line[512];
+        char first[SB_SLOT_LABEL + 8], line[512];
         size_t used = 0;
-        snprintf(first, sizeof first, "  %-7s ", d->backend);
+        snprintf(first, sizeof first, "  %-7s ", i < x->ndevices ? x->label[i] : d->backend);
         foldf(out, width, first, DEVICE_MORE, "%s [%s], %s, driver %s, %s", in->name,
               in->platform, in->api_version, in->driver[0] ? in->driver : "unknown", in->arch);
         figure(line, sizeof line, &used, "", in->compute_units, "%.0f compute units",
@@ -118,6 +119,11 @@ static void device_section(const sb_run *run, int width, FILE *out)
             foldf(out, width, "          ", DEVICE_MORE,
                   "clocks at the start, from the driver: SM %d MHz, memory %d MHz",
                   d->sm_mhz_start, d->mem_mhz_start);
+        /* Which one it is, where the run holds more than one. */
+        if (run->ndevices > 1) {
+            sb_device_identity_text(run, i, line, sizeof line);
+            sb_layout_fold(out, width, "          ", DEVICE_MORE, line);
+        }
     }
     for (int i = 0; i < run->nunavailable; i++)
         foldf(out, width, "  ", 4, "not run: %s: %s", run->unavailable[i].backend,
@@ -187,7 +193,9 @@ static void roof_legend(const sb_run *run, const sb_cross_experiment *e, int wid
         if (peak > 0)
             snprintf(of_peak, sizeof of_peak, ", %.1f%% of the theoretical peak",
                      100.0 * roof / peak);
-        foldf(out, width, "  ", 4, "roof: %s %.1f GB/s, %s%s", d->backend, roof,
+        char label[SB_SLOT_LABEL];
+        sb_slot_label(run, slot, label, sizeof label);
+        foldf(out, width, "  ", 4, "roof: %s %.1f GB/s, %s%s", label, roof,
               own_api_copy(run, e, slot, f) ? "this block's API copy"
                                             : "the fastest copy measured before this block",
               of_peak);
@@ -458,6 +466,113 @@ static void cross_section(const sb_run *run, const sb_crossapi *x, const sb_cros
     roof_legend(run, e, width, out);
 }
 
+/* ------------------------------------------------------------ stacked */
+
+/* With more devices than this, side by side would be wider than any
+   terminal: each variant takes a line per device instead. */
+#define SIDE_BY_SIDE_MAX 3
+
+enum { STACK_VARIANT, STACK_DEVICE, STACK_MEDIAN, STACK_SPREAD, STACK_VALUE, STACK_ROOF,
+       STACK_RATIO, STACK_VERDICT, STACK_INTERVAL, STACK_COLUMNS };
+
+/* The stacked columns: the variant (on its first line only), the device,
+   its figures, and its speed ratio and verdict against the reference;
+   the interval gives way first, the ratio last. */
+static void stacked_columns(sb_layout *l, const sb_crossapi *x, sb_quantity q)
+{
+    static const sb_layout_column columns[STACK_COLUMNS] = {
+        [STACK_VARIANT] = {.heading = "variant", .gap = 2},
+        [STACK_DEVICE] = {.heading = "device", .gap = 1},
+        [STACK_MEDIAN] = {.heading = "median", .gap = 2, .right = 1, .give_way = 2, .noted = 1,
+                          .note = "median", .unit = " ms"},
+        [STACK_SPREAD] = {.heading = "spread", .gap = 1, .right = 1, .give_way = 6, .noted = 1,
+                          .note = "spread"},
+        [STACK_VALUE] = {.gap = 1, .right = 1, .give_way = 4, .noted = 1},
+        [STACK_ROOF] = {.heading = "roof%", .gap = 1, .right = 1, .give_way = 5, .noted = 1,
+                        .note = "roof", .unit = "%"},
+        [STACK_RATIO] = {.gap = 2, .right = 1, .give_way = 1, .noted = 1, .note = "ratio"},
+        [STACK_VERDICT] = {.heading = "verdict", .gap = 1, .give_way = 3, .noted = 1},
+        [STACK_INTERVAL] = {.heading = "95% interval", .gap = 1, .give_way = 7, .noted = 1,
+                            .note = "95% interval"},
+    };
+    sb_layout_column value = columns[STACK_VALUE], ratio = columns[STACK_RATIO];
+    const char *unit = sb_quantity_unit(q);
+    snprintf(value.heading, sizeof value.heading, "%s", unit);
+    snprintf(value.unit, sizeof value.unit, " %s", unit);
+    snprintf(ratio.heading, sizeof ratio.heading, "X/%.20s", x->label[x->reference]);
+    for (int c = 0; c < STACK_COLUMNS; c++)
+        sb_layout_add(l, c == STACK_VALUE ? &value : c == STACK_RATIO ? &ratio : &columns[c]);
+}
+
+/* Device s's line of a row: the variant's name on the first line only. */
+static void stacked_cells(const sb_run *run, const sb_crossapi *x, const sb_result *f,
+                          const sb_cross_row *row, int s, int first_line, sb_layout_cells *c)
+{
+    memset(c, 0, sizeof *c);
+    const sb_result *r = &run->results[row->result[s]];
+    if (first_line)
+        variant_cell(f, r, c->cell[STACK_VARIANT], SB_LAYOUT_CELL);
+    snprintf(c->cell[STACK_DEVICE], SB_LAYOUT_CELL, "%s", x->label[s]);
+    snprintf(c->cell[STACK_MEDIAN], SB_LAYOUT_CELL, "%.4f", r->ms.median);
+    snprintf(c->cell[STACK_SPREAD], SB_LAYOUT_CELL, "%.1f%%", 100.0 * r->ms.spread);
+    snprintf(c->cell[STACK_VALUE], SB_LAYOUT_CELL, "%.2f", r->value);
+    if (r->roof_share > 0)
+        snprintf(c->cell[STACK_ROOF], SB_LAYOUT_CELL, "%.1f", 100.0 * r->roof_share);
+    if (s == x->reference) {
+        snprintf(c->cell[STACK_VERDICT], SB_LAYOUT_CELL, "(reference)");
+        return;
+    }
+    const sb_verdict *v = &row->verdict[s];
+    snprintf(c->cell[STACK_RATIO], SB_LAYOUT_CELL, "-");
+    if (v->kind != SB_VERDICT_NONE)
+        snprintf(c->cell[STACK_RATIO], SB_LAYOUT_CELL, "%.3f", v->speed_ratio);
+    sb_verdict_text(v, x->label[x->reference], x->label[s], c->cell[STACK_VERDICT],
+                    SB_LAYOUT_CELL);
+    sb_verdict_interval_text(v, SB_INTERVAL_SPEED, c->cell[STACK_INTERVAL], SB_LAYOUT_CELL);
+}
+
+/* Stacked: a line per device under each variant, each against the
+   reference, then the variant's notes, model and PTX comparisons. */
+static void stacked_section(const sb_run *run, const sb_crossapi *x,
+                            const sb_cross_experiment *e, int width, FILE *out)
+{
+    const sb_result *f = &run->results[e->first];
+    sb_layout l;
+    sb_layout_cells cells;
+    experiment_heading(f, width, out);
+    sb_layout_init(&l, width);
+    stacked_columns(&l, x, f->quantity);
+    for (size_t j = 0; j < e->nrows; j++)
+        for (int s = 0; s < x->ndevices; s++)
+            if (x->rows[e->rows[j]].result[s] >= 0) {
+                stacked_cells(run, x, f, &x->rows[e->rows[j]], s, 1, &cells);
+                sb_layout_measure(&l, &cells);
+            }
+    sb_layout_fit(&l);
+    sb_layout_heading(&l, out);
+    for (size_t j = 0; j < e->nrows; j++) {
+        const sb_cross_row *row = &x->rows[e->rows[j]];
+        const sb_result *any = &run->results[row->first];
+        char details[1024], model[256];
+        for (int s = 0, lines = 0; s < x->ndevices; s++) {
+            if (row->result[s] < 0)
+                continue;
+            stacked_cells(run, x, f, row, s, lines++ == 0, &cells);
+            sb_layout_row(&l, &cells, out);
+            sb_layout_given_way(&l, &cells, details, sizeof details);
+            under_row(details, "", width, out);
+        }
+        sb_result_notes(any, details, sizeof details);
+        sb_result_model_text(any, model, sizeof model);
+        under_row(details, model, width, out);
+        for (int s = 0; s < x->ndevices; s++)
+            if (s != x->reference && row->ptx[s][0])
+                foldf(out, width, UNDER_ROW, UNDER_ROW_MORE, "PTX %s vs %s: %s", x->label[s],
+                      x->label[x->reference], row->ptx[s]);
+    }
+    roof_legend(run, e, width, out);
+}
+
 /* What block e's numbers show, under its table. */
 static void lessons_block(const sb_analysis *a, size_t e, int width, FILE *out)
 {
@@ -492,16 +607,23 @@ void sb_table_header(const sb_analysis *a, FILE *out)
     sb_layout_fold(out, width, "", 2, "GB/s = 10^9 bytes/s of useful bytes read plus written "
                    "over the median device-event time");
     fputc('\n', out);
-    device_section(run, width, out);
+    device_section(run, x, width, out);
     if (sb_crossapi_side_by_side(x)) {
         const char *ref = x->label[x->reference];
         fputc('\n', out);
-        foldf(out, width, "", 0, "Side by side against %s: each device's median time in ms, "
-              "its spread, figure and roof%%; X/%s is the speed ratio (%s's median time over "
-              "X's; above 1, X is faster), with its 95%% interval on the line under the row.",
-              ref, ref, ref);
+        if (x->ndevices > SIDE_BY_SIDE_MAX)
+            foldf(out, width, "", 0, "Against %s: a line per device under each variant, its "
+                  "median time in ms, spread, figure and roof%%; X/%s is the speed ratio (%s's "
+                  "median time over X's; above 1, X is faster), with its 95%% interval.",
+                  ref, ref, ref);
+        else
+            foldf(out, width, "", 0, "Side by side against %s: each device's median time in "
+                  "ms, its spread, figure and roof%%; X/%s is the speed ratio (%s's median time "
+                  "over X's; above 1, X is faster), with its 95%% interval on the line under "
+                  "the row.", ref, ref, ref);
         sb_layout_fold(out, width, "", 0, SB_VERDICT_RULE);
     }
+    sb_table_fleet_legend(a, width, out);
 }
 
 void sb_table_block(const sb_analysis *a, size_t e, FILE *out)
@@ -510,11 +632,14 @@ void sb_table_block(const sb_analysis *a, size_t e, FILE *out)
     const int width = sb_layout_width();
     if (e >= x->nexperiments)
         return;
-    if (sb_crossapi_side_by_side(x))
+    if (x->ndevices > SIDE_BY_SIDE_MAX)
+        stacked_section(a->run, x, &x->experiments[e], width, out);
+    else if (sb_crossapi_side_by_side(x))
         cross_section(a->run, x, &x->experiments[e], width, out);
     else
         experiment_section(a->run, &x->experiments[e], width, out);
     lessons_block(a, e, width, out);
+    sb_table_fleet_block(a, e, width, out);
 }
 
 int sb_report_table(const sb_analysis *a, FILE *out, char *err, size_t n)
@@ -523,5 +648,6 @@ int sb_report_table(const sb_analysis *a, FILE *out, char *err, size_t n)
     sb_table_header(a, out);
     for (size_t e = 0; e < a->cross.nexperiments; e++)
         sb_table_block(a, e, out);
+    sb_table_footer(a, out);
     return ferror(out) ? -1 : 0;
 }

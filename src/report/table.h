@@ -17,4 +17,8 @@ void sb_table_header(const sb_analysis *a, FILE *out);
  * past the last. */
 void sb_table_block(const sb_analysis *a, size_t e, FILE *out);
 
+/* After the last block: the fleet's outliers, device by device (nothing
+ * where the run has no two like devices). */
+void sb_table_footer(const sb_analysis *a, FILE *out);
+
 #endif

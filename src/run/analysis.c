@@ -185,11 +185,14 @@ int sb_analyse_saved(const sb_run *run, const char *reference, sb_analysis *a)
     int slot = sb_crossapi_reference(run, reference);
     if (slot < 0 && run->ndevices > 0)
         return SB_ANALYSIS_NO_REFERENCE;
-    return sb_crossapi_build(run, slot, &a->cross) ? SB_ANALYSIS_NO_MEMORY : 0;
+    if (sb_crossapi_build(run, slot, &a->cross) || sb_fleet_build(run, &a->cross, &a->fleet))
+        return SB_ANALYSIS_NO_MEMORY;
+    return 0;
 }
 
 void sb_analysis_free(sb_analysis *a)
 {
+    sb_fleet_free(&a->fleet);
     sb_crossapi_free(&a->cross);
     memset(a, 0, sizeof *a);
 }

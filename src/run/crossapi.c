@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "run/ptx_summary.h"
+#include "text.h"
 
 static int by_value(const void *pa, const void *pb)
 {
@@ -246,20 +247,78 @@ const char *sb_verdict_basis_name(const sb_verdict *v)
                                          : "none";
 }
 
+/* Whether two devices were opened at one index of one platform. */
+static int same_index(const sb_run_device *a, const sb_run_device *b)
+{
+    return a->info.platform_index == b->info.platform_index &&
+           a->info.device_index == b->info.device_index;
+}
+
+/* Slot's label before any "#k": [host/]backend[:index]. */
+static void base_label(const sb_run *run, int slot, int hosts, char *buf, size_t n)
+{
+    const sb_run_device *d = &run->devices[slot];
+    const char *host = sb_run_device_host(run, slot);
+    int indexed = 0, platforms = 0, addressed = 0;
+    for (int i = 0; i < run->ndevices; i++) {
+        const sb_run_device *o = &run->devices[i];
+        if (strcmp(o->backend, d->backend) != 0 || strcmp(sb_run_device_host(run, i), host) != 0)
+            continue;
+        indexed |= !same_index(o, d);
+        platforms |= o->info.platform_index != d->info.platform_index;
+        /* Tasks a launcher bound to one GPU each all see it as device 0. */
+        addressed |= o->info.pci_bus_id[0] && d->info.pci_bus_id[0] &&
+                     strcmp(o->info.pci_bus_id, d->info.pci_bus_id) != 0;
+    }
+    int used = hosts ? snprintf(buf, n, "%s/", host) : 0;
+    used = used < 0 || (size_t)used >= n ? 0 : used;
+    /* The address without its domain, "3b:00.0", where every GPU's is 0000. */
+    const char *bus = d->info.pci_bus_id, *colon = strchr(bus, ':');
+    if (!indexed && addressed)
+        snprintf(buf + used, n - (size_t)used, "%s@%s", d->backend,
+                 colon && strncmp(bus, "0000:", 5) == 0 ? colon + 1 : bus);
+    else if (!indexed)
+        snprintf(buf + used, n - (size_t)used, "%s", d->backend);
+    else if (platforms)
+        snprintf(buf + used, n - (size_t)used, "%s:%d.%d", d->backend, d->info.platform_index,
+                 d->info.device_index);
+    else
+        snprintf(buf + used, n - (size_t)used, "%s:%d", d->backend, d->info.device_index);
+}
+
+void sb_slot_labels(const sb_run *run, char (*labels)[SB_SLOT_LABEL])
+{
+    int count = run->ndevices < SB_RUN_MAX_DEVICES ? run->ndevices : SB_RUN_MAX_DEVICES;
+    int hosts = 0;
+    for (int i = 1; i < count; i++)
+        hosts |= strcmp(sb_run_device_host(run, i), sb_run_device_host(run, 0)) != 0;
+    for (int i = 0; i < count; i++)
+        base_label(run, i, hosts, labels[i], SB_SLOT_LABEL);
+    char base[SB_RUN_MAX_DEVICES][SB_SLOT_LABEL];
+    memcpy(base, labels, sizeof base[0] * (size_t)count);
+    for (int i = 0; i < count; i++) {
+        int same = 0, nth = 0;
+        for (int j = 0; j < count; j++)
+            if (strcmp(base[j], base[i]) == 0) {
+                same++;
+                nth += j <= i;
+            }
+        if (same > 1) {
+            size_t len = sb_utf8_cut(base[i], SB_SLOT_LABEL - 5);
+            snprintf(labels[i] + len, SB_SLOT_LABEL - len, "#%d", nth);
+        }
+    }
+}
+
 void sb_slot_label(const sb_run *run, int slot, char *buf, size_t n)
 {
-    const char *name = run->devices[slot].backend;
-    int same = 0, nth = 0;
-    for (int i = 0; i < run->ndevices; i++)
-        if (strcmp(run->devices[i].backend, name) == 0) {
-            same++;
-            if (i <= slot)
-                nth++;
-        }
-    if (same > 1)
-        snprintf(buf, n, "%s#%d", name, nth);
-    else
-        snprintf(buf, n, "%s", name);
+    char labels[SB_RUN_MAX_DEVICES][SB_SLOT_LABEL];
+    if (slot < 0 || slot >= run->ndevices || slot >= SB_RUN_MAX_DEVICES) {
+        snprintf(buf, n, "?");
+        return;
+    }
+    sb_slot_labels(run, labels);
+    snprintf(buf, n, "%s", labels[slot]);
 }
 
 /* Append "; what: ref R, other O" to the note when both compilers' figures
@@ -397,7 +456,8 @@ static int pair_rows(const sb_run *run, sb_crossapi *x)
             sb_cross_row *row = &x->rows[base + at];
             if (at == len) {
                 row->first = k[end].i;
-                for (int s = 0; s < SB_RUN_MAX_DEVICES; s++)
+                row->result = x->slots + (base + at) * (size_t)x->ndevices;
+                for (int s = 0; s < x->ndevices; s++)
                     row->result[s] = -1;
                 len++;
             }
@@ -472,7 +532,7 @@ static void group_rows(const sb_run *run, sb_crossapi *x, const size_t *exp_of)
 /* Where verdicts and notes live: none for a run of one device (its only
  * slot is the reference), else one of each per row and slot. */
 static const sb_verdict no_verdicts[SB_RUN_MAX_DEVICES];
-static const char *const no_notes[SB_RUN_MAX_DEVICES] = {"", "", "", "", "", "", "", ""};
+static const char *const no_notes[SB_RUN_MAX_DEVICES] = {[0 ... SB_RUN_MAX_DEVICES - 1] = ""};
 
 /* Each other device's verdict and PTX note against the reference's. */
 static int judge_row(const sb_run *run, sb_crossapi *x, size_t j)
@@ -532,7 +592,9 @@ static void release(sb_crossapi *x)
     free(x->rows);
     free(x->row_of);
     free(x->order);
+    free(x->slots);
     free(x->experiments);
+    x->slots = NULL;
     x->notes = NULL;
     x->verdicts = NULL;
     x->rows = NULL;
@@ -549,9 +611,10 @@ static int build(const sb_run *run, sb_crossapi *x)
     x->rows = calloc(n, sizeof *x->rows);
     x->row_of = malloc(n * sizeof *x->row_of);
     x->order = malloc(2 * n * sizeof *x->order);
+    x->slots = malloc(n * (size_t)(x->ndevices ? x->ndevices : 1) * sizeof *x->slots);
     size_t *exp_of = malloc(n * sizeof *exp_of);
     int rc = -1;
-    if (x->rows && x->row_of && x->order && exp_of) {
+    if (x->rows && x->row_of && x->order && x->slots && exp_of) {
         for (size_t i = 0; i < n; i++)
             x->row_of[i] = -1;
         rc = pair_rows(run, x) || group_experiments(run, x, exp_of) ? -1 : 0;
@@ -568,8 +631,7 @@ int sb_crossapi_build(const sb_run *run, int reference, sb_crossapi *x)
 {
     memset(x, 0, sizeof *x);
     x->ndevices = run->ndevices < SB_RUN_MAX_DEVICES ? run->ndevices : SB_RUN_MAX_DEVICES;
-    for (int i = 0; i < x->ndevices; i++)
-        sb_slot_label(run, i, x->label[i], sizeof x->label[i]);
+    sb_slot_labels(run, x->label);
     x->reference = reference >= 0 && reference < x->ndevices ? reference : 0;
     if (run->nresults == 0)
         return 0;

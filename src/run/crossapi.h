@@ -131,14 +131,30 @@ int sb_verdict_interval_text(const sb_verdict *v, sb_interval_form form, char *b
 /* "interval", "spread rule" or "none": the basis as one word for data. */
 const char *sb_verdict_basis_name(const sb_verdict *v);
 
-/* A short name of a run's device slot: its backend, with "#k" (1-based)
- * when the run opened that backend more than once ("opencl#2"). */
+/* How long a slot's label may be, NUL included. */
+#define SB_SLOT_LABEL 48
+
+/* A short name of a run's device slot: its backend's name; then, where
+ * the run holds another device of that backend with another index, the
+ * index (":1", or ":P.D" where their platforms differ too), or, at one
+ * index (tasks a launcher bound to one GPU each), the PCI address where
+ * theirs differ ("@3b:00.0", without a domain of 0000); before it all,
+ * in a run whose devices come from more than one host, the host and a
+ * slash ("gpu07/cuda:1"); and last, where two slots would still read the
+ * same (one device opened twice, or two runs of one host merged), "#k",
+ * 1-based in slot order ("opencl#2"). */
 void sb_slot_label(const sb_run *run, int slot, char *buf, size_t n);
+
+/* Every slot's label at once (labels[0..run->ndevices)): what
+ * sb_slot_label gives each, in time that grows with the square of the
+ * devices rather than the cube. */
+void sb_slot_labels(const sb_run *run, char (*labels)[SB_SLOT_LABEL]);
 
 /* One variant at one size, across the devices of a run. */
 typedef struct sb_cross_row {
     size_t first;                    /* a result of the row (for experiment, variant, size) */
-    long result[SB_RUN_MAX_DEVICES]; /* index into run->results per device slot; -1: none */
+    long *result;                    /* per device slot (x->ndevices of them): the index
+                                        into run->results; -1: none */
     const sb_verdict *verdict;       /* per device slot (x->ndevices of them): that slot
                                         against the reference slot */
     const char *const *ptx;          /* per device slot: its PTX against the reference's:
@@ -162,7 +178,7 @@ typedef struct sb_crossapi {
     int reference;                        /* the slot others are compared with: the
                                              first device of the run unless asked for
                                              another (sb_crossapi_reference) */
-    char label[SB_RUN_MAX_DEVICES][24];   /* sb_slot_label of each slot */
+    char label[SB_RUN_MAX_DEVICES][SB_SLOT_LABEL]; /* sb_slot_label of each slot */
     size_t nrows;
     sb_cross_row *rows;                   /* in the order the run first met each variant */
     long *row_of;                         /* per result: the row it is in; -1 for a result
@@ -173,6 +189,7 @@ typedef struct sb_crossapi {
     sb_verdict *verdicts;
     const char **notes;
     size_t *order;
+    long *slots;                          /* the rows' results, ndevices a row */
 } sb_crossapi;
 
 /* The slot of the first device of the named backend, the reference that

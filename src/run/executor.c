@@ -5,6 +5,7 @@
 #include "run/executor.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,12 +29,19 @@
 
 #define ERR_LEN 2048
 
-/* Where a run's host time went, for SIMTBENCH_TIMINGS: seconds. */
-static struct {
+/* Where a run's host time went, for SIMTBENCH_TIMINGS: seconds, each
+   thread's own (devices measured at the same time add theirs to the
+   main thread's when they end, so the sum can exceed the wall time). */
+typedef struct host_time {
     double prepare, build, variants;
     /* the variants' steps */
     double alloc, first, warm, timed, poison, download, compare, record;
-} spent;
+} host_time;
+static _Thread_local host_time spent;
+static host_time spent_by_lanes;
+/* Guards spent_by_lanes and the run's results while devices are measured
+   at the same time. */
+static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* How warm each session's device is: device time in the current busy
    stretch, and when that stretch's last launch ended (timing.h). */
@@ -105,7 +113,7 @@ static void report_failure(const sb_session *s, const sb_experiment *e, const sb
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    sb_say("%s: %s/%s: %s", s->slot.name, e->name, v ? v->name : "*", msg);
+    sb_say("%s: %s/%s: %s", s->label, e->name, v ? v->name : "*", msg);
 }
 
 /* A backend call failed: its message, and the status it earns. */
@@ -221,7 +229,7 @@ static int first_launch(variant_run *vr, int *left_out)
     if (vr->v->role != SB_ROLE_VENDOR)
         return status;
     if (!vr->suite->quiet)
-        sb_say("note: %s: %s/%s left out: %s", vr->s->slot.name, vr->e->name, vr->v->name,
+        sb_say("note: %s: %s/%s left out: %s", vr->s->label, vr->e->name, vr->v->name,
                vr->err);
     *left_out = 1;
     return SB_EXIT_OK;
@@ -332,7 +340,10 @@ static void settle(pending *pd, sb_run *run)
         pd->r.verified = 1;
         pd->r.verify_ms = pd->download_ms + c->compare_ms;
         pd->r.host_ms = pd->host_ms + c->compare_ms;
-        if (sb_run_add(run, &pd->r)) {
+        pthread_mutex_lock(&run_lock);
+        int full = sb_run_add(run, &pd->r);
+        pthread_mutex_unlock(&run_lock);
+        if (full) {
             report_failure(pd->s, c->e, c->v, "out of host memory");
             status = SB_EXIT_RUNTIME;
         }
@@ -473,9 +484,11 @@ static void record_ptx(variant_run *vr, sb_result *r)
         return;
     }
     if (dir) {
+        /* Named by the device's label (the backend's name, and its index
+           where it has several), which holds no slash in a run of one host. */
         char path[sizeof r->ptx_file];
         snprintf(path, sizeof path, "%s/%s.%s.%s.ptx", dir, vr->e->name, vr->v->name,
-                 s->slot.name);
+                 s->label);
         FILE *f = make_dir(dir) ? NULL : fopen(path, "w");
         if (!f || fputs(ptx, f) == EOF || fclose(f))
             report_failure(s, vr->e, vr->v, "cannot write %s", path);
@@ -585,7 +598,7 @@ static int variant_ready(const sb_suite *suite, sb_session *s, const sb_experime
     if (v->role == SB_ROLE_VENDOR && !s->slot.provides.vendor_transpose) {
         if (!suite->quiet)
             sb_say("note: %s: %s/%s: no vendor library in this build, row left out",
-                   s->slot.name, e->name, v->name);
+                   s->label, e->name, v->name);
         return 0;
     }
     if (v->role == SB_ROLE_API_COPY || v->role == SB_ROLE_VENDOR)
@@ -625,7 +638,7 @@ static int run_variants(const sb_suite *suite, sb_session *s, const sb_suite_exp
     int status = vr && pd ? SB_EXIT_OK : SB_EXIT_RUNTIME;
     for (int i = 0; i < se->nvariants && vr && pd && !sb_interrupted(); i++) {
         const sb_variant *v = &se->variants[i];
-        sb_progress_step(s->slot.name, e->name, v->name);
+        sb_progress_step(s->label, e->name, v->name);
         if (unfit(suite, s, e, v)) {
             sb_progress_done();
             continue;
@@ -715,7 +728,7 @@ static void workspaces_make(const sb_suite *suite, sb_session *sessions, int nse
             }
         }
     if (jobs && copies && nsessions > 0 && !sb_interrupted()) {
-        sb_progress_step(sessions[0].slot.name, suite->experiments[0].e->name,
+        sb_progress_step(sessions[0].label, suite->experiments[0].e->name,
                          "(building every program)");
         struct timespec t0;
         clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -810,8 +823,129 @@ static void prepare_wait(prepared *p)
     spent.prepare += p->seconds;
 }
 
-/* Experiment x on every session, from its prepared inputs; the run's
-   status so far, with this experiment's first failure if it had none. */
+/* Whether two sessions may be on one physical device: one where their
+   PCI addresses or their UUIDs match (either is enough: two APIs need not
+   word both alike); two where they have one to compare and none matches;
+   of one backend, where its platform and index match (a device opened
+   twice); else, where nothing tells them apart (two APIs, one without an
+   address), assumed one, so that they are measured one after another as
+   before.  Two sessions of one GPU measured at once would each see half
+   of it. */
+static int same_hardware(const sb_session *a, const sb_session *b)
+{
+    const sb_device_info *x = &a->info, *y = &b->info;
+    int pci = x->pci_bus_id[0] && y->pci_bus_id[0], uuid = x->uuid[0] && y->uuid[0];
+    if ((pci && strcmp(x->pci_bus_id, y->pci_bus_id) == 0) ||
+        (uuid && strcmp(x->uuid, y->uuid) == 0))
+        return 1;
+    if (pci || uuid)
+        return 0;
+    if (strcmp(a->slot.name, b->slot.name) == 0)
+        return x->platform_index == y->platform_index && x->device_index == y->device_index;
+    return 1;
+}
+
+/* The lanes: sessions of one physical device share one (measured in
+   session order, as one device cannot measure two things at once), and
+   lanes run at the same time.  lane_of[si] numbers them in the order of
+   their first sessions; returns how many. */
+static int make_lanes(const sb_session *sessions, int nsessions, int *lane_of)
+{
+    int nlanes = 0;
+    for (int si = 0; si < nsessions; si++) {
+        lane_of[si] = -1;
+        for (int sj = 0; sj < si && lane_of[si] < 0; sj++)
+            if (same_hardware(&sessions[si], &sessions[sj]))
+                lane_of[si] = lane_of[sj];
+        if (lane_of[si] < 0)
+            lane_of[si] = nlanes++;
+    }
+    return nlanes;
+}
+
+/* One lane's share of an experiment, on a thread of its own. */
+typedef struct lane_job {
+    const sb_suite *suite;
+    sb_session *sessions;
+    int nsessions, x, lane;
+    const int *lane_of;
+    prepared *p;
+    workspaces *all;
+    sb_run *run;
+    int status;
+    int threaded;
+    pthread_t thread;
+} lane_job;
+
+static void add_time(host_time *to, const host_time *t)
+{
+    to->prepare += t->prepare, to->build += t->build, to->variants += t->variants;
+    to->alloc += t->alloc, to->first += t->first, to->warm += t->warm;
+    to->timed += t->timed, to->poison += t->poison, to->download += t->download;
+    to->compare += t->compare, to->record += t->record;
+}
+
+/* The lane's sessions in order (every session, lane < 0), each once its
+   workspace is done with. */
+static void *run_lane(void *arg)
+{
+    lane_job *j = arg;
+    const sb_suite_experiment *se = &j->suite->experiments[j->x];
+    for (int si = 0; si < j->nsessions && !sb_interrupted(); si++) {
+        if (j->lane >= 0 && j->lane_of[si] != j->lane)
+            continue;
+        int st = run_on_session(j->suite, &j->sessions[si], se, &j->p->size, j->p->host,
+                                j->all->ws[j->x][si], j->all->source[j->x][si], j->run);
+        if (st && !j->status)
+            j->status = st;
+        workspace_done(j->all, j->x, si);
+    }
+    if (j->threaded) {
+        pthread_mutex_lock(&run_lock);
+        add_time(&spent_by_lanes, &spent);
+        pthread_mutex_unlock(&run_lock);
+    }
+    return NULL;
+}
+
+/* A result's place: its session's slot, then where it came among them. */
+typedef struct placed {
+    int slot;
+    size_t at;
+} placed;
+
+static int by_place(const void *pa, const void *pb)
+{
+    const placed *a = pa, *b = pb;
+    if (a->slot != b->slot)
+        return (a->slot > b->slot) - (a->slot < b->slot);
+    return (a->at > b->at) - (a->at < b->at);
+}
+
+/* The results lanes added from first on, in the order one lane after
+   another would have added them: by session, each session's in the order
+   it added them.  Out of host memory they stay as they came. */
+static void order_results(sb_run *run, size_t first)
+{
+    size_t n = run->nresults - first;
+    sb_result *r = run->results + first, *copy = malloc((n + 1) * sizeof *copy);
+    placed *order = malloc((n + 1) * sizeof *order);
+    if (copy && order) {
+        for (size_t i = 0; i < n; i++)
+            order[i] = (placed){r[i].device_slot, i};
+        qsort(order, n, sizeof *order, by_place);
+        memcpy(copy, r, n * sizeof *copy);
+        for (size_t i = 0; i < n; i++)
+            r[i] = copy[order[i].at];
+    }
+    free(copy);
+    free(order);
+}
+
+/* Experiment x on every session, from its prepared inputs: the lanes at
+   the same time, each on a thread (--serial, or a single lane: one after
+   another, here); the run's status so far, with this experiment's first
+   failure if it had none. */
 static int run_experiment(const sb_suite *suite, sb_session *sessions, int nsessions, int x,
                           prepared *p, workspaces *all, sb_run *run, int status)
 {
@@ -820,13 +954,26 @@ static int run_experiment(const sb_suite *suite, sb_session *sessions, int nsess
         sb_say("%s: %s", se->e->name, p->err);
         return status ? status : SB_EXIT_RUNTIME;
     }
-    for (int si = 0; si < nsessions && !sb_interrupted(); si++) {
-        int st = run_on_session(suite, &sessions[si], se, &p->size, p->host, all->ws[x][si],
-                                all->source[x][si], run);
-        if (st && !status)
-            status = st;
-        workspace_done(all, x, si);
+    int lane_of[SB_RUN_MAX_DEVICES];
+    int nlanes = suite->serial ? 1 : make_lanes(sessions, nsessions, lane_of);
+    lane_job jobs[SB_RUN_MAX_DEVICES];
+    size_t first = run->nresults;
+    for (int l = 0; l < nlanes; l++) {
+        jobs[l] = (lane_job){suite, sessions, nsessions, x, nlanes > 1 ? l : -1, lane_of, p,
+                             all, run, SB_EXIT_OK, 0, 0};
+        jobs[l].threaded =
+            nlanes > 1 && pthread_create(&jobs[l].thread, NULL, run_lane, &jobs[l]) == 0;
+        if (!jobs[l].threaded)
+            run_lane(&jobs[l]);
     }
+    for (int l = 0; l < nlanes; l++) {
+        if (jobs[l].threaded)
+            pthread_join(jobs[l].thread, NULL);
+        if (jobs[l].status && !status)
+            status = jobs[l].status;
+    }
+    if (nlanes > 1)
+        order_results(run, first);
     se->e->release(p->host);
     return status;
 }
@@ -849,6 +996,7 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
 {
     int status = SB_EXIT_OK;
     memset(&spent, 0, sizeof spent);
+    memset(&spent_by_lanes, 0, sizeof spent_by_lanes);
     memset(warmth, 0, sizeof warmth);
     sb_progress_begin(count_variants(suite, nsessions),
                       !suite->quiet && isatty(STDERR_FILENO));
@@ -892,6 +1040,7 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
         hosts[i] = NULL;
     }
     run->interrupted = sb_interrupted() != 0;
+    add_time(&spent, &spent_by_lanes);
     if (getenv("SIMTBENCH_TIMINGS")) {
         sb_say("timings: inputs and references %.2f s, kernel builds %.2f s, variants %.2f s",
                spent.prepare, spent.build, spent.variants);

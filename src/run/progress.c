@@ -1,6 +1,7 @@
 /* The progress line (progress.h). */
 #include "run/progress.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +11,12 @@ static struct {
     int enabled, drawn;
     int done, total;
     struct timespec t0;
-    char backend[16], experiment[64], variant[64];
+    char backend[48], experiment[64], variant[64];
 } P;
+
+/* Devices measured at the same time step, finish and speak from threads
+   of their own: one line at a time. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static double seconds_since(const struct timespec *t0)
 {
@@ -56,10 +61,12 @@ void sb_progress_format(char *buf, size_t n, int done, int total, double elapsed
 
 void sb_progress_begin(int total, int enabled)
 {
+    pthread_mutex_lock(&lock);
     memset(&P, 0, sizeof P);
     P.total = total;
     P.enabled = enabled;
     clock_gettime(CLOCK_MONOTONIC, &P.t0);
+    pthread_mutex_unlock(&lock);
 }
 
 static void draw(void)
@@ -74,20 +81,25 @@ static void draw(void)
 
 void sb_progress_step(const char *backend, const char *experiment, const char *variant)
 {
+    pthread_mutex_lock(&lock);
     snprintf(P.backend, sizeof P.backend, "%s", backend);
     snprintf(P.experiment, sizeof P.experiment, "%s", experiment);
     snprintf(P.variant, sizeof P.variant, "%s", variant);
     if (P.enabled)
         draw();
+    pthread_mutex_unlock(&lock);
 }
 
 void sb_progress_done(void)
 {
+    pthread_mutex_lock(&lock);
     if (P.done < P.total)
         P.done++;
+    pthread_mutex_unlock(&lock);
 }
 
-void sb_progress_clear(void)
+/* The line removed; the lock held. */
+static void clear_locked(void)
 {
     if (P.drawn) {
         fputs("\r\033[K", stderr);
@@ -96,13 +108,22 @@ void sb_progress_clear(void)
     P.drawn = 0;
 }
 
+void sb_progress_clear(void)
+{
+    pthread_mutex_lock(&lock);
+    clear_locked();
+    pthread_mutex_unlock(&lock);
+}
+
 void sb_say(const char *fmt, ...)
 {
-    sb_progress_clear();
+    char msg[4096];
     va_list ap;
     va_start(ap, fmt);
-    fputs("simtbench: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    pthread_mutex_lock(&lock);
+    clear_locked();
+    fprintf(stderr, "simtbench: %s\n", msg);
+    pthread_mutex_unlock(&lock);
 }

@@ -506,6 +506,27 @@ int sb_registry_load(const char *name, sb_backend_slot *slot)
     return 0;
 }
 
+int sb_registry_share(const sb_backend_slot *from, sb_backend_slot *to)
+{
+    *to = *from;
+    to->handle = NULL;
+    to->vt = NULL;
+    to->available = 0;
+    if (!from->handle || !from->vt) {
+        snprintf(to->reason, sizeof to->reason, "the %s backend is not loaded", from->name);
+        return -1;
+    }
+    to->handle = dlopen(from->path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (!to->handle) {
+        snprintf(to->reason, sizeof to->reason, "cannot load %s again: %s", from->path,
+                 dlerror());
+        return -1;
+    }
+    to->vt = &to->ops; /* the copy's own vtable, not the one it was copied from */
+    to->available = from->available;
+    return 0;
+}
+
 void sb_registry_unload(sb_backend_slot *slot)
 {
     if (slot->handle)
@@ -526,10 +547,11 @@ const char *sb_registry_error(const sb_backend *vt)
 static void terminate_strings(sb_device_info *info)
 {
     char *fields[] = {info->platform, info->name,  info->vendor,    info->driver,
-                      info->api_version, info->arch, info->cache_name};
+                      info->api_version, info->arch, info->cache_name, info->pci_bus_id,
+                      info->uuid};
     size_t sizes[] = {sizeof info->platform, sizeof info->name,  sizeof info->vendor,
                       sizeof info->driver,   sizeof info->api_version, sizeof info->arch,
-                      sizeof info->cache_name};
+                      sizeof info->cache_name, sizeof info->pci_bus_id, sizeof info->uuid};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         char *f = fields[i];
         unsigned char dropped = (unsigned char)f[sizes[i] - 1];

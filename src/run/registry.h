@@ -82,6 +82,13 @@ void sb_registry_preprobe_reap(void);
  * Returns 0 when the backend is available. */
 int sb_registry_load(const char *name, sb_backend_slot *slot);
 
+/* Another slot for the backend loaded in *from, for another of its
+ * devices: a copy whose module is referenced once more, so that
+ * sb_registry_unload of each releases its own; nothing is probed again.
+ * 0, or -1 (to not loaded, the reason in it) where *from is not loaded
+ * or the module cannot be referenced again. */
+int sb_registry_share(const sb_backend_slot *from, sb_backend_slot *to);
+
 /* Unload a slot filled by sb_registry_load. */
 void sb_registry_unload(sb_backend_slot *slot);
 

@@ -2,10 +2,12 @@
 #include "run/session.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/options.h"
+#include "run/crossapi.h"
 #include "text.h"
 
 /* The device's clocks now into *sm and *mem, or 0 with the reason kept in
@@ -102,32 +104,122 @@ static int none_available(const sb_run *run)
     return SB_EXIT_UNAVAILABLE;
 }
 
-/* No backend named: each known one that loads and opens, in the
-   registry's order.  One this simtbench has but that cannot run (no
-   driver, no device, its module missing) is left out and named in
-   run->unavailable[]; one neither built nor installed is not. */
-static int open_every_available(const sb_suite *suite, sb_session *sessions, int *n, sb_run *run)
+/* The platform --device all takes its devices from: --platform, else the
+   first with a GPU, else the first that has a device. */
+static int all_platform(const sb_suite *suite, const sb_device_info *info, int count)
 {
+    if (suite->device.platform >= 0)
+        return suite->device.platform;
+    for (int i = 0; i < count; i++)
+        if (info[i].is_gpu)
+            return info[i].platform_index;
+    return count > 0 ? info[0].platform_index : -1;
+}
+
+/* Every device of the chosen platform, as requests: their count, or -1
+   with why in err. */
+static int every_device(const sb_suite *suite, const sb_backend_slot *slot,
+                        sb_device_request *req, int max, char *err, size_t n)
+{
+    sb_device_info *info = calloc(SB_RUN_MAX_DEVICES + 1, sizeof *info);
+    int count = info ? sb_registry_enumerate(slot, info, SB_RUN_MAX_DEVICES + 1) : -1, m = 0;
+    if (count < 0)
+        snprintf(err, n, "--device all: cannot list its devices: %s",
+                 info ? sb_registry_error(slot->vt) : "out of host memory");
+    int platform = count > 0 ? all_platform(suite, info, count) : -1;
+    for (int i = 0; i < count && m >= 0; i++) {
+        if (info[i].platform_index != platform)
+            continue;
+        if (m == max) {
+            snprintf(err, n, "--device all: more devices than the %d sessions left in a run "
+                             "(%d in all)", max, SB_RUN_MAX_DEVICES);
+            m = -1;
+            break;
+        }
+        req[m++] = (sb_device_request){info[i].platform_index, info[i].device_index};
+    }
+    if (count == 0 || (count > 0 && m == 0))
+        snprintf(err, n, "--device all: no device found%s", platform >= 0 ? " on the platform" : "");
+    free(info);
+    return count > 0 && m > 0 ? m : -1;
+}
+
+/* The devices the backend in slot opens sessions on, as requests into
+   req[0..max): their count, or -1 with why in err. */
+static int device_requests(const sb_suite *suite, const sb_backend_slot *slot,
+                           sb_device_request *req, int max, char *err, size_t n)
+{
+    if (suite->device_pick == SB_DEVICE_ALL)
+        return every_device(suite, slot, req, max, err, n);
+    int count = suite->device_pick == SB_DEVICE_LIST ? suite->ndevices : 1;
+    if (count > max) {
+        snprintf(err, n, "too many devices in one run (at most %d)", SB_RUN_MAX_DEVICES);
+        return -1;
+    }
+    for (int i = 0; i < count; i++)
+        req[i] = (sb_device_request){suite->device.platform,
+                                     suite->device_pick == SB_DEVICE_LIST ? suite->devices[i]
+                                                                           : suite->device.device};
+    return count;
+}
+
+/* Sessions on each device of the loaded backend in base, from
+   sessions[*n] on, each with its own reference to the module.  Named: the
+   first failure's status, said on stderr.  Not named: a device that does
+   not open is left out (run->unavailable[]), the others kept. */
+static int open_devices(const sb_suite *suite, const sb_backend_slot *base, int named,
+                        sb_session *sessions, int *n, sb_run *run)
+{
+    sb_device_request req[SB_RUN_MAX_DEVICES];
     char err[1400];
-    for (int b = 0; b < sb_nknown_backends && *n < SB_RUN_MAX_DEVICES; b++) {
+    int count = device_requests(suite, base, req, SB_RUN_MAX_DEVICES - *n, err, sizeof err);
+    if (count < 0 && named) {
+        fprintf(stderr, "simtbench: %s: %s\n", base->name, err);
+        return SB_EXIT_UNAVAILABLE;
+    }
+    if (count < 0)
+        left_out(run, base->name, err);
+    for (int k = 0; k < count; k++) {
         sb_session *s = &sessions[*n];
         memset(s, 0, sizeof *s);
-        if (sb_registry_load(sb_known_backends[b], &s->slot)) {
-            if (sb_registry_has(&s->slot))
-                left_out(run, s->slot.name, s->slot.reason);
-            sb_registry_unload(&s->slot);
+        int st = sb_registry_share(base, &s->slot) ? SB_EXIT_UNAVAILABLE
+                 : sb_session_open(s, &req[k], run, err, sizeof err);
+        if (st == SB_EXIT_OK) {
+            (*n)++;
             continue;
         }
-        int st = sb_session_open(s, &suite->device, run, err, sizeof err);
-        if (st) {
-            if (st == SB_EXIT_UNAVAILABLE)
-                snprintf(err, sizeof err, "cannot open a device: %s",
-                         sb_registry_error(s->slot.vt));
-            left_out(run, s->slot.name, err);
-            sb_registry_unload(&s->slot);
-            continue;
+        if (!s->slot.vt)
+            snprintf(err, sizeof err, "%s", s->slot.reason);
+        else if (!named && st == SB_EXIT_UNAVAILABLE && req[k].device >= 0)
+            snprintf(err, sizeof err, "cannot open device %d: %s", req[k].device,
+                     sb_registry_error(s->slot.vt));
+        else if (!named && st == SB_EXIT_UNAVAILABLE)
+            snprintf(err, sizeof err, "cannot open a device: %s", sb_registry_error(s->slot.vt));
+        sb_registry_unload(&s->slot);
+        if (named) {
+            fprintf(stderr, "simtbench: %s\n", err);
+            return st;
         }
-        (*n)++;
+        left_out(run, base->name, err);
+    }
+    return SB_EXIT_OK;
+}
+
+/* No backend named: each known one that loads, on each of its devices
+   that opens, in the registry's order.  One this simtbench has but that
+   cannot run (no driver, no device, its module missing) is left out and
+   named in run->unavailable[]; one neither built nor installed is not. */
+static int open_every_available(const sb_suite *suite, sb_session *sessions, int *n, sb_run *run)
+{
+    for (int b = 0; b < sb_nknown_backends && *n < SB_RUN_MAX_DEVICES; b++) {
+        sb_backend_slot base;
+        if (sb_registry_load(sb_known_backends[b], &base)) {
+            if (sb_registry_has(&base))
+                left_out(run, base.name, base.reason);
+        } else {
+            open_devices(suite, &base, 0, sessions, n, run);
+        }
+        sb_registry_unload(&base);
     }
     if (*n == 0)
         return none_available(run);
@@ -139,16 +231,15 @@ static int open_every_available(const sb_suite *suite, sb_session *sessions, int
 
 /* Every named backend loaded before any device opens, so that one that
    is not available stops the run before another has measured. */
-static int load_named(const sb_suite *suite, sb_session *sessions)
+static int load_named(const sb_suite *suite, sb_backend_slot *slots)
 {
     for (int b = 0; b < suite->nsessions; b++) {
-        memset(&sessions[b], 0, sizeof sessions[b]);
-        sb_registry_load(suite->sessions[b], &sessions[b].slot);
-        if (!sessions[b].slot.available) {
-            fprintf(stderr, "simtbench: the %s backend is not available: %s\n",
-                    sessions[b].slot.name, sessions[b].slot.reason);
+        sb_registry_load(suite->sessions[b], &slots[b]);
+        if (!slots[b].available) {
+            fprintf(stderr, "simtbench: the %s backend is not available: %s\n", slots[b].name,
+                    slots[b].reason);
             for (int i = 0; i <= b; i++)
-                sb_registry_unload(&sessions[i].slot);
+                sb_registry_unload(&slots[i]);
             return SB_EXIT_UNAVAILABLE;
         }
     }
@@ -159,7 +250,7 @@ static int open_all(const sb_suite *suite, sb_session *sessions, int *n, sb_run 
 
 int sb_sessions_open(const sb_suite *suite, sb_session *sessions, int *n, sb_run *run)
 {
-    const char *names[SB_RUN_MAX_DEVICES];
+    const char *names[SB_RUN_MAX_DEVICES] = {NULL};
     int nnames = 0;
     if (suite->nsessions == 0)
         for (int b = 0; b < sb_nknown_backends && nnames < SB_RUN_MAX_DEVICES; b++)
@@ -169,28 +260,32 @@ int sb_sessions_open(const sb_suite *suite, sb_session *sessions, int *n, sb_run
     sb_registry_preprobe(names, nnames);
     int st = open_all(suite, sessions, n, run);
     sb_registry_preprobe_reap();
+    char (*labels)[SB_SLOT_LABEL] = malloc(sizeof *labels * SB_RUN_MAX_DEVICES);
+    if (labels)
+        sb_slot_labels(run, labels);
+    for (int i = 0; i < *n; i++)
+        snprintf(sessions[i].label, sizeof sessions[i].label, "%s",
+                 labels ? labels[sessions[i].run_device] : sessions[i].slot.name);
+    free(labels);
     return st;
 }
 
 static int open_all(const sb_suite *suite, sb_session *sessions, int *n, sb_run *run)
 {
-    char err[1024];
     *n = 0;
     if (suite->nsessions == 0)
         return open_every_available(suite, sessions, n, run);
-    int st = load_named(suite, sessions);
-    if (st)
-        return st;
-    for (int b = 0; b < suite->nsessions && st == SB_EXIT_OK; b++) {
-        st = sb_session_open(&sessions[b], &suite->device, run, err, sizeof err);
-        if (st)
-            fprintf(stderr, "simtbench: %s\n", err);
-        else
-            (*n)++;
+    sb_backend_slot *slots = calloc((size_t)suite->nsessions, sizeof *slots);
+    if (!slots) {
+        fprintf(stderr, "simtbench: out of host memory\n");
+        return SB_EXIT_RUNTIME;
     }
-    /* The loaded backends past the sessions opened. */
-    for (int b = *n; st && b < suite->nsessions; b++)
-        sb_registry_unload(&sessions[b].slot);
+    int st = load_named(suite, slots);
+    for (int b = 0; b < suite->nsessions && st == SB_EXIT_OK; b++)
+        st = open_devices(suite, &slots[b], 1, sessions, n, run);
+    for (int b = 0; b < suite->nsessions; b++)
+        sb_registry_unload(&slots[b]); /* each session holds its own reference */
+    free(slots);
     return st;
 }
 

@@ -14,6 +14,7 @@
 
 #include "experiments/catalogue.h"
 #include "run/kernel_source.h"
+#include "run/launcher.h"
 #include "run/registry.h"
 #include "report/output_file.h"
 
@@ -115,8 +116,28 @@ static int choose_variants(const sb_options *o, const sb_experiment *const *exps
     return SB_EXIT_OK;
 }
 
-/* The sessions --backend names: each a backend the registry knows, and no
-   more than one run holds. */
+/* Which devices each backend opens: --device auto becomes the one the
+   launcher gave this task. */
+static int plan_devices(const sb_options *o, sb_suite *s, char *err, size_t en)
+{
+    s->device_pick = o->device_pick;
+    s->ndevices = 0;
+    if (o->device_pick == SB_DEVICE_AUTO) {
+        int index = sb_launcher_device(err, en);
+        if (index < 0)
+            return SB_EXIT_USAGE;
+        s->device_pick = SB_DEVICE_LIST;
+        s->devices[s->ndevices++] = index;
+    } else if (o->device_pick == SB_DEVICE_LIST) {
+        s->ndevices = o->ndevice_list;
+        memcpy(s->devices, o->device_list, sizeof s->devices[0] * (size_t)o->ndevice_list);
+    }
+    s->device.device = s->device_pick == SB_DEVICE_LIST && s->ndevices == 1 ? s->devices[0] : -1;
+    return SB_EXIT_OK;
+}
+
+/* The sessions --backend names: each a backend the registry knows, and,
+   with the devices listed, no more than one run holds. */
 static int plan_sessions(const sb_options *o, sb_suite *s, char *err, size_t en)
 {
     char known[128];
@@ -125,13 +146,44 @@ static int plan_sessions(const sb_options *o, sb_suite *s, char *err, size_t en)
         if (!sb_registry_knows(o->backends[i]))
             return fail(SB_EXIT_USAGE, err, en, "--backend: unknown backend '%s' (known: %s, all)",
                         o->backends[i], known);
-    if (o->nbackends > SB_RUN_MAX_DEVICES)
+    int st = plan_devices(o, s, err, en);
+    if (st)
+        return st;
+    int per_backend = s->device_pick == SB_DEVICE_LIST ? s->ndevices : 1;
+    /* Without --backend, the ones that open are counted as they do. */
+    int backends = o->nbackends ? o->nbackends : 1;
+    if (backends * per_backend > SB_RUN_MAX_DEVICES)
         return fail(SB_EXIT_USAGE, err, en,
-                    "--backend: %d sessions asked for, one run holds at most %d", o->nbackends,
-                    SB_RUN_MAX_DEVICES);
+                    "--backend, --device: %d sessions asked for (%d backend%s x %d device%s), "
+                    "one run holds at most %d",
+                    backends * per_backend, backends, backends == 1 ? "" : "s", per_backend,
+                    per_backend == 1 ? "" : "s", SB_RUN_MAX_DEVICES);
     s->nsessions = o->nbackends;
     for (int i = 0; i < o->nbackends; i++)
         snprintf(s->sessions[i], sizeof s->sessions[i], "%s", o->backends[i]);
+    return SB_EXIT_OK;
+}
+
+/* --save's escapes expanded (launcher.h): %d is the device as --device
+   named it, the launcher's index for auto; "default" where none was. */
+static int plan_save(const sb_options *o, sb_suite *s, char *err, size_t en)
+{
+    if (!o->save)
+        return SB_EXIT_OK;
+    char device[8 * SB_MAX_DEVICE_LIST] = "default", host[256], job[256], task[256];
+    size_t used = 0;
+    if (s->device_pick == SB_DEVICE_ALL)
+        snprintf(device, sizeof device, "all");
+    for (int i = 0; s->device_pick == SB_DEVICE_LIST && i < s->ndevices; i++) {
+        int w = snprintf(device + used, sizeof device - used, "%s%d", i ? "," : "",
+                         s->devices[i]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    sb_save_values v;
+    sb_save_values_here(&v, device, host, job, task, sizeof host);
+    if (sb_save_expand(o->save, &v, s->save_path, sizeof s->save_path, err, en))
+        return SB_EXIT_USAGE;
+    s->save = s->save_path;
     return SB_EXIT_OK;
 }
 
@@ -161,7 +213,7 @@ static int check_kernel_sources(const sb_suite *s, char *err, size_t en)
 static void copy_policy(const sb_options *o, sb_suite *s)
 {
     s->device.platform = o->platform;
-    s->device.device = o->device;
+    s->serial = o->serial;
     s->rows = o->rows;
     s->cols = o->cols;
     s->reps = o->reps;
@@ -170,7 +222,6 @@ static void copy_policy(const sb_options *o, sb_suite *s)
     s->quiet = o->quiet;
     s->counters = o->counters;
     s->output = o->output;
-    s->save = o->save;
     s->plot_dir = o->plot_dir;
     s->ptx_dir = o->ptx_dir;
 }
@@ -193,8 +244,10 @@ int sb_suite_plan(const sb_options *o, sb_suite *s, char *err, size_t n)
         st = plan_sessions(o, s, err, n);
     if (!st) {
         copy_policy(o, s);
-        st = check_outputs(s, err, n);
+        st = plan_save(o, s, err, n);
     }
+    if (!st)
+        st = check_outputs(s, err, n);
     if (!st)
         st = check_kernel_sources(s, err, n);
     if (st)

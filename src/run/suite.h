@@ -31,21 +31,30 @@ typedef struct sb_suite {
        left out and named in the run (sb_sessions_open). */
     int nsessions;
     char sessions[SB_RUN_MAX_DEVICES][16];
-    sb_device_request device;  /* which device each session opens */
+    sb_device_request device;  /* the platform, and the device of SB_DEVICE_DEFAULT */
+    sb_device_pick device_pick; /* DEFAULT, LIST or ALL: --device auto is resolved to
+                                   the launcher's device as a LIST of one */
+    int ndevices;              /* SB_DEVICE_LIST: the indices; each backend opens a
+                                  session on each, in this order */
+    int devices[SB_MAX_DEVICE_LIST];
+    int serial;                /* devices one after another, not at the same time */
     long rows, cols;           /* 0: the largest default any session's device asks for */
     int reps, warmup;
     unsigned seed;
     int quiet;                 /* no progress and no notes on stderr */
     int counters;              /* one profiled launch of every kernel row (--counters) */
     const char *output;        /* the report; NULL: standard output */
-    const char *save;          /* the JSON copy; NULL: none */
+    const char *save;          /* the JSON copy, its escapes expanded (save_path); NULL:
+                                  none */
+    char save_path[4096];
     const char *plot_dir;      /* NULL: no plots */
     const char *ptx_dir;       /* NULL: PTX is summarised, not saved */
 } sb_suite;
 
 /* Resolve and check options into *s: SB_EXIT_OK; SB_EXIT_USAGE for an
- * unknown experiment, variant or backend, or more sessions than a run
- * holds; SB_EXIT_IO for an output path that cannot be written or a
+ * unknown experiment, variant or backend, more sessions than a run holds
+ * (backends times listed devices), a --device auto that no launcher
+ * answers, or a --save escape that is unknown or has no value; SB_EXIT_IO for an output path that cannot be written or a
  * kernel source that cannot be read;
  * SB_EXIT_RUNTIME when out of host memory.  On failure the one line a
  * user reads is in err (without the program's name), *s holds nothing to

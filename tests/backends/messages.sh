@@ -25,7 +25,7 @@ unfold() { awk '/^             [^ ]/ && n { sub(/^ +/, " "); l = l $0; next }
     { if (n) print l; l = $0; n = 1 } END { if (n) print l }'; }
 list() { env "$@" "$SB" --list >"$tmp/all" 2>"$tmp/err"; rc=$?; sed -n '/^Backends/,$p' "$tmp/all" | unfold >"$tmp/out"; }
 
-echo "1..11"
+echo "1..12"
 
 list
 cuda_built=1
@@ -69,7 +69,15 @@ if [ $cuda_built = 1 ] && [ -r "$stub" ] && [ -r "$libc" ]; then
     check "a driver: the cuda backend lists its device, or says which NVRTC it looked for" \
         'grep -q "^           platform 0 device 0: simtbench test stub \[NVIDIA CUDA\]" "$tmp/out" ||
          grep -q "^  cuda     unavailable: NVRTC not found: looked for libnvrtc.so.13, .*set SIMTBENCH_NVRTC to its path" "$tmp/out"'
+    if grep -q "^           platform 0 device 0: simtbench test stub" "$tmp/out"; then
+        # The stub's driver gives "0000:3B:00.0" and the bytes 0x10..0x1f.
+        check "a driver: the device's PCI address as lspci writes it, and its UUID" \
+            'grep -q "simtbench test stub .*, PCI 0000:3b:00.0, UUID 10111213-1415-1617-1819-1a1b1c1d1e1f$" "$tmp/out"'
+    else
+        skip "no NVRTC here, so the stub device is not listed"
+    fi
 else
+    skip "the CUDA module or the stub driver is not built"
     skip "the CUDA module or the stub driver is not built"
     skip "the CUDA module or the stub driver is not built"
     skip "the CUDA module or the stub driver is not built"

@@ -42,6 +42,9 @@ SB_CUBLAS_OPTIONAL_CALLS(SAME_CALL)
 _Static_assert(_Generic((cudaStream_t){0}, sb_CUstream: 1, default: 0),
                "cuda_api.h: sb_CUstream is not the toolkit's cudaStream_t");
 
+/* The backend passes SB_CU_UUID_BYTES bytes where cuda.h's CUuuid goes. */
+_Static_assert(sizeof(CUuuid) == SB_CU_UUID_BYTES, "cuda_api.h: CUuuid is not 16 bytes");
+
 #define COUNT(...) +1
 
 int main(void)

@@ -8,7 +8,7 @@ if ! command -v bash >/dev/null 2>&1; then
     echo "1..0 # SKIP no bash"
     exit 0
 fi
-echo "1..6"
+echo "1..8"
 # complete WORDS...: what the completion offers for the last word.
 complete_for() {
     bash -c '
@@ -32,4 +32,7 @@ check "--experiment's comma list completes its last name" \
     "$(complete_for simtbench --experiment matmul,vec)" "matmul,vecadd "
 check "a first word completes a command" "$(complete_for simtbench co)" "compare "
 check "an option completes" "$(complete_for simtbench --sa)" "--save "
+check "--device offers all and auto" "$(complete_for simtbench --device a)" "all auto "
+check "merge completes as a command and its options" \
+    "$(complete_for simtbench me) $(complete_for simtbench merge --o)" "merge  --output "
 exit $failed

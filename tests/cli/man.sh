@@ -50,7 +50,7 @@ mentions() {
     grep -Eq -- "$1([^a-z-]|\$)" "$tmp/man.txt"
 }
 
-for cmd in "" model compare report; do
+for cmd in "" model compare report merge; do
     label="simtbench${cmd:+ $cmd} --help"
     # shellcheck disable=SC2086
     if ! "$SB" $cmd --help >"$tmp/help" 2>/dev/null; then

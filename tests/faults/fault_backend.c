@@ -12,6 +12,7 @@
 
 #include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@ static const char *injected;     /* the message of the last injected failure */
 static long download_calls_left; /* download-noop-after=N: real downloads left */
 static double bad_time;          /* what a timing fault reports */
 static int in_batch;
+static int fault_arg_slow = -1;  /* slow-device=N: N */
 static int nbatch_times;
 static double *batch_times[SB_BATCH_MAX]; /* ms pointers of the open batch */
 
@@ -159,6 +161,8 @@ static void fill_strings(sb_device_info *info)
     memset(info->api_version, 'A', sizeof info->api_version);
     memset(info->arch, 'R', sizeof info->arch);
     memset(info->cache_name, 'C', sizeof info->cache_name);
+    memset(info->pci_bus_id, 'B', sizeof info->pci_bus_id);
+    memset(info->uuid, 'U', sizeof info->uuid);
 }
 
 static int long_strings_enumerate(sb_device_info *out, int max)
@@ -255,6 +259,167 @@ static int slow_copy(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms)
     return real->copy(dst, src, bytes, ms);
 }
 
+/* ------------------------------------------------- one device slow, and
+ * devices at the same time
+ *
+ * slow-device=N: every device time of the device opened at index N is
+ * reported SLOW_FACTOR times longer, so that a run of several like devices
+ * has one that the fleet's outlier rule must name, whatever the noise of a
+ * CPU device.  Its programs, kernels and buffers are remembered (entries
+ * of other devices pass through untouched), its batch times scaled at
+ * batch_end.  overlap: the most devices inside a batch at one time, written
+ * to $SB_FAULT_OVERLAP at exit, so that a test can tell devices measured
+ * at the same time from one after another. */
+#define SLOW_FACTOR 100.0
+#define SLOW_OBJECTS 8192
+
+static pthread_mutex_t slow_lock = PTHREAD_MUTEX_INITIALIZER;
+static sb_device *slow_dev;
+static const void *slow_objects[SLOW_OBJECTS];
+static int nslow_objects;
+static double *slow_pending[SB_BATCH_MAX]; /* touched by the slow device's calls only */
+static int nslow_pending, slow_in_batch;
+static _Atomic int busy_devices, most_busy;
+
+static int is_slow(const void *p)
+{
+    int found = 0;
+    pthread_mutex_lock(&slow_lock);
+    for (int i = 0; i < nslow_objects && !found; i++)
+        found = slow_objects[i] == p;
+    pthread_mutex_unlock(&slow_lock);
+    return found;
+}
+
+static void mark_slow(const void *p, int slow)
+{
+    pthread_mutex_lock(&slow_lock);
+    for (int i = 0; i < nslow_objects; i++)
+        if (slow_objects[i] == p) {
+            slow_objects[i] = slow_objects[--nslow_objects]; /* freed: its address is reused */
+            break;
+        }
+    if (slow && nslow_objects < SLOW_OBJECTS)
+        slow_objects[nslow_objects++] = p;
+    pthread_mutex_unlock(&slow_lock);
+}
+
+/* A time of the slow device: scaled now, or at its batch's end. */
+static void slow_time(double *ms)
+{
+    if (!ms)
+        return;
+    if (!slow_in_batch)
+        *ms *= SLOW_FACTOR;
+    else if (nslow_pending < SB_BATCH_MAX)
+        slow_pending[nslow_pending++] = ms;
+}
+
+static int slow_dev_open(const sb_device_request *req, sb_device **dev, sb_device_info *info)
+{
+    int st = real->open(req, dev, info);
+    if (st == 0 && info->device_index == fault_arg_slow)
+        slow_dev = *dev;
+    return st;
+}
+
+static int slow_dev_build(sb_device *dev, const char *source, const char *const *defines,
+                          int ndefines, sb_program **prog)
+{
+    int st = real->build(dev, source, defines, ndefines, prog);
+    if (st == 0)
+        mark_slow(*prog, dev == slow_dev);
+    return st;
+}
+
+static void slow_dev_release_program(sb_program *prog)
+{
+    mark_slow(prog, 0);
+    real->release_program(prog);
+}
+
+static int slow_dev_kernel(sb_program *prog, const char *name, sb_kernel **k)
+{
+    int st = real->kernel(prog, name, k);
+    if (st == 0)
+        mark_slow(*k, is_slow(prog));
+    return st;
+}
+
+static void slow_dev_release_kernel(sb_kernel *k)
+{
+    mark_slow(k, 0);
+    real->release_kernel(k);
+}
+
+static int slow_dev_alloc(sb_device *dev, size_t bytes, sb_buffer **buf)
+{
+    int st = real->alloc(dev, bytes, buf);
+    if (st == 0)
+        mark_slow(*buf, dev == slow_dev);
+    return st;
+}
+
+static void slow_dev_free(sb_buffer *buf)
+{
+    mark_slow(buf, 0);
+    real->free(buf);
+}
+
+static int slow_dev_launch(sb_kernel *k, const sb_launch *geometry, const sb_arg *args,
+                           int nargs, double *ms)
+{
+    int st = real->launch(k, geometry, args, nargs, ms);
+    if (st == 0 && is_slow(k))
+        slow_time(ms);
+    return st;
+}
+
+static int slow_dev_copy(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms)
+{
+    int st = real->copy(dst, src, bytes, ms);
+    if (st == 0 && is_slow(dst))
+        slow_time(ms);
+    return st;
+}
+
+static int slow_dev_vendor(sb_buffer *dst, sb_buffer *src, int rows, int cols, double *ms)
+{
+    int st = real->vendor_transpose(dst, src, rows, cols, ms);
+    if (st == 0 && is_slow(dst))
+        slow_time(ms);
+    return st;
+}
+
+static int counted_batch_begin(sb_device *dev, int max)
+{
+    int st = real->batch_begin(dev, max);
+    if (st == 0) {
+        int now = ++busy_devices, most = most_busy;
+        while (now > most && !__atomic_compare_exchange_n(&most_busy, &most, now, 0,
+                                                          __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+            ;
+    }
+    if (st == 0 && dev == slow_dev) {
+        slow_in_batch = 1;
+        nslow_pending = 0;
+    }
+    return st;
+}
+
+static int counted_batch_end(sb_device *dev)
+{
+    int st = real->batch_end(dev);
+    busy_devices--;
+    if (dev == slow_dev) {
+        for (int i = 0; i < nslow_pending; i++)
+            *slow_pending[i] *= SLOW_FACTOR;
+        slow_in_batch = 0;
+        nslow_pending = 0;
+    }
+    return st;
+}
+
 /* A probe that dies the way dlopen of a damaged library does. */
 static int crash_probe(void)
 {
@@ -307,6 +472,14 @@ static void fault_timing_inf(sb_backend *b) { install_timing(b, INFINITY); }
 static void fault_error_null(sb_backend *b) { b->last_error = null_last_error; }
 static void fault_abi_old(sb_backend *b) { b->abi = SB_BACKEND_ABI - 1; }
 
+static void fault_overlap(sb_backend *b)
+{
+    if (b->batch_begin && b->batch_end) {
+        b->batch_begin = counted_batch_begin;
+        b->batch_end = counted_batch_end;
+    }
+}
+
 static void fault_download_noop(sb_backend *b)
 {
     download_calls_left = fault_arg;
@@ -334,6 +507,23 @@ static void fault_optional_null(sb_backend *b)
     b->fill = NULL;
     b->host_alloc = NULL;
     b->host_free = NULL;
+}
+
+static void fault_slow_device(sb_backend *b)
+{
+    fault_arg_slow = (int)fault_arg;
+    b->open = slow_dev_open;
+    b->build = slow_dev_build;
+    b->release_program = slow_dev_release_program;
+    b->kernel = slow_dev_kernel;
+    b->release_kernel = slow_dev_release_kernel;
+    b->alloc = slow_dev_alloc;
+    b->free = slow_dev_free;
+    b->launch = slow_dev_launch;
+    b->copy = slow_dev_copy;
+    if (b->vendor_transpose)
+        b->vendor_transpose = slow_dev_vendor;
+    fault_overlap(b);
 }
 
 /* A required entry missing: the registry must refuse the module. */
@@ -368,6 +558,8 @@ static const struct {
     {"abi-old", fault_abi_old},                   /* the previous ABI number */
     {"optional-null", fault_optional_null},       /* every optional entry NULL */
     {"missing-download", fault_missing_download}, /* a required entry NULL */
+    {"slow-device", fault_slow_device},           /* =N: device N's times x100; overlap too */
+    {"overlap", fault_overlap},                   /* devices in a batch at once, to a file */
 };
 
 /* ------------------------------------------------------------- loading */
@@ -438,6 +630,12 @@ __attribute__((constructor)) static void load_real(void)
 
 __attribute__((destructor)) static void unload_real(void)
 {
+    const char *overlap = getenv("SB_FAULT_OVERLAP");
+    FILE *f = overlap && *overlap ? fopen(overlap, "w") : NULL;
+    if (f) {
+        fprintf(f, "%d\n", most_busy);
+        fclose(f);
+    }
     if (real_handle)
         dlclose(real_handle);
 }

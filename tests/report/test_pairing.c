@@ -44,7 +44,7 @@ static int same_row(const sb_result *a, const sb_result *b)
 
 /* The rule, by search: each result joins the first row of its variant
  * and size that has no result yet on its device, else starts one. */
-static size_t search_rows(const sb_run *run, sb_cross_row *rows)
+static size_t search_rows(const sb_run *run, sb_cross_row *rows, long *pool)
 {
     size_t nrows = 0;
     for (size_t i = 0; i < run->nresults; i++) {
@@ -58,6 +58,7 @@ static size_t search_rows(const sb_run *run, sb_cross_row *rows)
         if (!row) {
             row = &rows[nrows++];
             row->first = i;
+            row->result = pool + (nrows - 1) * SB_RUN_MAX_DEVICES;
             for (int s = 0; s < SB_RUN_MAX_DEVICES; s++)
                 row->result[s] = -1;
         }
@@ -101,7 +102,8 @@ static void sorted_pairs_match_searched_pairs(void **state)
         int ndevices = 1 + (int)(seed % 4);
         random_run(&run, seed, 50 + 13 * seed, ndevices);
         sb_cross_row *want = calloc(run.nresults, sizeof *want);
-        size_t nwant = search_rows(&run, want);
+        long *pool = calloc(run.nresults * SB_RUN_MAX_DEVICES, sizeof *pool);
+        size_t nwant = search_rows(&run, want, pool);
         sb_crossapi x;
         assert_int_equal(sb_crossapi_build(&run, 0, &x), 0);
         assert_int_equal(x.nrows, nwant);
@@ -116,6 +118,7 @@ static void sorted_pairs_match_searched_pairs(void **state)
         check_experiments(&run, &x);
         sb_crossapi_free(&x);
         free(want);
+        free(pool);
         sb_run_free(&run);
     }
 }

@@ -18,17 +18,19 @@ quiet_fail() { [ $rc -eq "$1" ] && [ ! -s "$tmp/out" ] && [ "$(lines "$tmp/err")
 
 echo "1..8"
 
-nine=opencl,opencl,opencl,opencl,opencl,opencl,opencl,opencl,opencl
-run --backend $nine --experiment transpose --size 64 --reps 2 --quiet
-check "nine sessions: exit 2 before any opens, one line, nothing on stdout" \
+# 16 backends on 5 devices each: 80 sessions, more than the 64 a run holds.
+many=opencl,opencl,opencl,opencl,opencl,opencl,opencl,opencl,opencl,opencl,opencl,opencl,opencl,opencl,opencl,opencl
+run --backend $many --device 0,1,2,3,4 --experiment transpose --size 64 --reps 2 --quiet
+check "80 sessions: exit 2 before any opens, one line, nothing on stdout" \
     'quiet_fail 2 && grep -q -- "--backend" "$tmp/err"'
 
 printf 'an earlier report\n' >"$tmp/existing"
 cp "$tmp/existing" "$tmp/expected"
 unchanged() { cmp -s "$tmp/existing" "$tmp/expected"; }
 
-run --backend $nine --experiment transpose --size 64 --quiet -o "$tmp/existing"
-check "nine sessions with -o EXISTING: EXISTING unchanged" 'quiet_fail 2 && unchanged'
+run --backend $many --device 0,1,2,3,4 --experiment transpose --size 64 --quiet \
+    -o "$tmp/existing"
+check "80 sessions with -o EXISTING: EXISTING unchanged" 'quiet_fail 2 && unchanged'
 
 run --experiment nosuch -o "$tmp/existing"
 check "unknown experiment with -o EXISTING: exit 2, EXISTING unchanged" 'quiet_fail 2 && unchanged'

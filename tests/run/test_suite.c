@@ -151,19 +151,69 @@ static void sessions_a_run_holds(void **state)
     sb_options o;
     sb_suite s;
     sb_options_defaults(&o);
-    o.nbackends = SB_RUN_MAX_DEVICES;
+    o.nbackends = SB_MAX_NAMES;
     for (int i = 0; i < o.nbackends; i++)
         SET(o.backends[i], sb_known_backends[i % sb_nknown_backends]);
+    /* Backends times listed devices: exactly what a run holds. */
+    o.device_pick = SB_DEVICE_LIST;
+    o.ndevice_list = SB_RUN_MAX_DEVICES / SB_MAX_NAMES;
+    for (int i = 0; i < o.ndevice_list; i++)
+        o.device_list[i] = i;
     assert_int_equal(plan(&o, &s), SB_EXIT_OK);
-    assert_int_equal(s.nsessions, SB_RUN_MAX_DEVICES);
+    assert_int_equal(s.nsessions, SB_MAX_NAMES);
+    assert_int_equal(s.ndevices, o.ndevice_list);
+    assert_int_equal(s.device.device, -1);
     for (int i = 0; i < s.nsessions; i++)
         assert_string_equal(s.sessions[i], o.backends[i]);
     sb_suite_free(&s);
 
-    o.nbackends = SB_RUN_MAX_DEVICES + 1;
-    SET(o.backends[SB_RUN_MAX_DEVICES], sb_known_backends[0]);
+    o.device_list[o.ndevice_list++] = 7;
     assert_int_equal(plan(&o, &s), SB_EXIT_USAGE);
-    assert_non_null(strstr(err, "--backend"));
+    assert_non_null(strstr(err, "--device"));
+    assert_non_null(strstr(err, "sessions"));
+}
+
+/* --device auto: the launcher's task, counted among the visible devices;
+   no launcher, or more tasks than devices, is refused. */
+static void device_auto(void **state)
+{
+    (void)state;
+    sb_options o;
+    sb_suite s;
+    sb_options_defaults(&o);
+    o.device_pick = SB_DEVICE_AUTO;
+    unsetenv("SLURM_LOCALID");
+    unsetenv("OMPI_COMM_WORLD_LOCAL_RANK");
+    unsetenv("PMI_LOCAL_RANK");
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    unsetenv("ROCR_VISIBLE_DEVICES");
+    assert_int_equal(plan(&o, &s), SB_EXIT_USAGE);
+    assert_non_null(strstr(err, "SLURM_LOCALID"));
+    setenv("PMI_LOCAL_RANK", "3", 1);
+    assert_int_equal(plan(&o, &s), SB_EXIT_OK);
+    assert_int_equal(s.device_pick, SB_DEVICE_LIST);
+    assert_int_equal(s.device.device, 3);
+    sb_suite_free(&s);
+    setenv("SLURM_LOCALID", "1", 1); /* Slurm's comes first */
+    assert_int_equal(plan(&o, &s), SB_EXIT_OK);
+    assert_int_equal(s.device.device, 1);
+    sb_suite_free(&s);
+    setenv("CUDA_VISIBLE_DEVICES", "5", 1); /* bound to one: it is device 0 */
+    assert_int_equal(plan(&o, &s), SB_EXIT_OK);
+    assert_int_equal(s.device.device, 0);
+    sb_suite_free(&s);
+    setenv("CUDA_VISIBLE_DEVICES", "4,5,6", 1);
+    assert_int_equal(plan(&o, &s), SB_EXIT_OK);
+    assert_int_equal(s.device.device, 1);
+    sb_suite_free(&s);
+    setenv("SLURM_LOCALID", "3", 1);
+    assert_int_equal(plan(&o, &s), SB_EXIT_USAGE);
+    assert_non_null(strstr(err, "CUDA_VISIBLE_DEVICES"));
+    setenv("SLURM_LOCALID", "x", 1);
+    assert_int_equal(plan(&o, &s), SB_EXIT_USAGE);
+    unsetenv("SLURM_LOCALID");
+    unsetenv("PMI_LOCAL_RANK");
+    unsetenv("CUDA_VISIBLE_DEVICES");
 }
 
 /* The bytes of a file, malloc'd, or NULL when there is none. */
@@ -267,9 +317,13 @@ static void usage_before_files(void **state)
     sb_suite s;
     sb_options_defaults(&o);
     o.output = "/nonexistent/dir/x";
-    o.nbackends = SB_RUN_MAX_DEVICES + 1;
+    o.nbackends = SB_MAX_NAMES;
     for (int i = 0; i < o.nbackends; i++)
         SET(o.backends[i], sb_known_backends[0]);
+    o.device_pick = SB_DEVICE_LIST;
+    o.ndevice_list = SB_RUN_MAX_DEVICES / SB_MAX_NAMES + 1;
+    for (int i = 0; i < o.ndevice_list; i++)
+        o.device_list[i] = i;
     assert_int_equal(plan(&o, &s), SB_EXIT_USAGE);
 }
 
@@ -326,6 +380,7 @@ int main(void)
         cmocka_unit_test(experiments_and_variants),
         cmocka_unit_test(unknown_names),
         cmocka_unit_test(sessions_a_run_holds),
+        cmocka_unit_test(device_auto),
         cmocka_unit_test(unwritable_files),
         cmocka_unit_test(writable_files_left_alone),
         cmocka_unit_test(output_directories),
