@@ -136,7 +136,8 @@ static void tally_plan(tally *t, const sb_plan *plan)
 }
 
 /* The footprint of the prepared host data on one device: 0, or -1 when
- * no variant's plan takes the size (the executor will say why). */
+ * no variant's plan takes the size nor leaves it out (the executor will
+ * say why). */
 static int footprint_on(const sb_suite_experiment *se, void *host, const sb_problem *size,
                         const sb_device_info *dev, double prepared, sb_footprint *fp)
 {
@@ -147,10 +148,11 @@ static int footprint_on(const sb_suite_experiment *se, void *host, const sb_prob
     sb_plan plan;
     for (int v = 0; v < se->nvariants; v++) {
         memset(&plan, 0, sizeof plan);
-        if (se->e->plan(host, size, &se->variants[v], dev, &plan, err, sizeof err) == 0) {
+        int rc = se->e->plan(host, size, &se->variants[v], dev, &plan, err, sizeof err);
+        if (rc == 0)
             tally_plan(&t, &plan);
-            planned = 1;
-        }
+        /* A size that leaves every variant out still holds its host data. */
+        planned |= rc == 0 || rc == SB_PLAN_LEFT_OUT;
     }
     fp->device = t.inputs + t.outputs_max;
     fp->largest = t.largest;
