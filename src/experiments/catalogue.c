@@ -10,6 +10,7 @@
     X(transpose)                                                                               \
     X(matmul)                                                                                  \
     X(vecadd)                                                                                  \
+    X(latency)                                                                                 \
     X(occupancy)                                                                               \
     X(global_stride)                                                                           \
     X(global_offset)                                                                           \
@@ -18,7 +19,10 @@
     X(global_walk)                                                                             \
     X(shared_stride)                                                                           \
     X(shared_broadcast)                                                                        \
-    X(shared_tile)
+    X(shared_tile)                                                                             \
+    X(dram_burst)                                                                              \
+    X(dram_channels)                                                                           \
+    X(dram_working_set)
 
 #define SB_DECLARE_EXPERIMENT(name) extern const sb_experiment sb_exp_##name;
 SB_EXPERIMENTS(SB_DECLARE_EXPERIMENT)
