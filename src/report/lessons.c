@@ -38,6 +38,8 @@ static const lesson_rule rules[] = {
      .what = "an XOR swizzle of the tile"},
     {.experiment = "transpose", .kind = RULE_PAIR, .tried = "naive_write",
      .against = "naive_read", .what = "coalescing the reads rather than the writes"},
+    {.experiment = "transpose", .kind = RULE_PAIR, .tried = "diagonal", .against = "padded",
+     .what = "taking the tiles in diagonal order (the fix for partition camping)"},
     {.experiment = "shared_tile", .kind = RULE_PAIR, .tried = "32x33-column-load",
      .against = "32x32-column-load", .what = "[32][33] padding"},
     {.experiment = "shared_tile", .kind = RULE_PAIR, .tried = "32x32-xor-column-load",
