@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "report/lessons_memory.h"
 
 /* ---------------------------------------------------------------- rules */
 
@@ -14,7 +15,13 @@ typedef enum rule_kind {
     RULE_PAIR, /* one variant against another: what the change does to the time */
     RULE_TRACK,  /* every variant against the model's cost: does the time follow it */
     RULE_COARSEN, /* the coarseN variants: which factor pays, and where it stops */
-    RULE_THREADS  /* bandwidth against the threads each configuration keeps busy */
+    RULE_THREADS, /* bandwidth against the threads each configuration keeps busy */
+    /* The memory hierarchy's (lessons_memory.h), one device at a time: */
+    RULE_BURST,       /* the chunk that reaches 90% of the copy in place */
+    RULE_CHANNELS,    /* power-of-two distances against random order */
+    RULE_LATENCY,     /* the latency plateaus */
+    RULE_WORKING_SET, /* the cache's plateau and DRAM's */
+    RULE_LITTLE       /* the knee Little's law predicts, and the knee measured */
 } rule_kind;
 
 /* The model's cost of an access, relative to the ideal one. */
@@ -57,6 +64,11 @@ static const lesson_rule rules[] = {
      .against = "corner_turning", .what = "padding the corner-turned tile"},
     {.experiment = "vecadd", .kind = RULE_COARSEN},
     {.experiment = "occupancy", .kind = RULE_THREADS},
+    {.experiment = "occupancy", .kind = RULE_LITTLE},
+    {.experiment = "dram_burst", .kind = RULE_BURST},
+    {.experiment = "dram_channels", .kind = RULE_CHANNELS},
+    {.experiment = "dram_working_set", .kind = RULE_WORKING_SET},
+    {.experiment = "latency", .kind = RULE_LATENCY},
 };
 
 /* A track rule's verdict on one device: the headline row's measured
@@ -564,6 +576,22 @@ static int threads_clause(const sb_analysis *a, const sb_cross_experiment *e, in
 
 /* ---------------------------------------------------------------- lessons */
 
+/* The clause of a rule said device by device (per_device); NULL for the
+   pair and track rules, which put their devices together themselves. */
+static clause_fn *clause_of(rule_kind kind)
+{
+    switch (kind) {
+    case RULE_COARSEN: return coarse_clause;
+    case RULE_THREADS: return threads_clause;
+    case RULE_BURST: return sb_lesson_burst;
+    case RULE_CHANNELS: return sb_lesson_channels;
+    case RULE_LATENCY: return sb_lesson_latency;
+    case RULE_WORKING_SET: return sb_lesson_working_set;
+    case RULE_LITTLE: return sb_lesson_littles_law;
+    default: return NULL;
+    }
+}
+
 void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out)
 {
     out->n = 0;
@@ -578,8 +606,8 @@ void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out)
         char *buf = out->text[out->n];
         int made = rule->kind == RULE_PAIR    ? pair_lesson(a, x, rule, buf, SB_LESSON_BYTES)
                    : rule->kind == RULE_TRACK ? track_lesson(a, x, rule, buf, SB_LESSON_BYTES)
-                   : per_device(a, x, rule->kind == RULE_COARSEN ? coarse_clause : threads_clause,
-                                buf, SB_LESSON_BYTES);
+                                              : per_device(a, x, clause_of(rule->kind), buf,
+                                                           SB_LESSON_BYTES);
         if (made) {
             buf[0] = (char)(buf[0] >= 'a' && buf[0] <= 'z' ? buf[0] - 'a' + 'A' : buf[0]);
             out->n++;

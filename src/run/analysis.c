@@ -176,12 +176,14 @@ int sb_analyse(sb_run *run, const char *reference, sb_analysis *a)
     return sb_analyse_saved(run, reference, a);
 }
 
-/* The pairing, which is all a saved run gets: its figures were derived
-   when it was measured. */
+/* The pairing and the memory hierarchy, which is all a saved run gets:
+   its figures were derived when it was measured. */
 int sb_analyse_saved(const sb_run *run, const char *reference, sb_analysis *a)
 {
     memset(a, 0, sizeof *a);
     a->run = run;
+    for (int s = 0; s < run->ndevices && s < SB_RUN_MAX_DEVICES; s++)
+        sb_memory_levels_of(run, s, &a->memory[s]);
     int slot = sb_crossapi_reference(run, reference);
     if (slot < 0 && run->ndevices > 0)
         return SB_ANALYSIS_NO_REFERENCE;
