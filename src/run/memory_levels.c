@@ -98,7 +98,7 @@ static void inflight_knee(const sb_run *run, int slot, sb_memory_levels *m)
     for (size_t i = 0; i < run->nresults; i++) {
         const sb_result *r = &run->results[i];
         if (r->device_slot == slot && strcmp(r->experiment, m->inflight) == 0 &&
-            sb_bytes_in_flight(r, 0) > 0 && r->value > 0) {
+            sb_figure_find(r->figure, r->nfigures, "bytes_per_thread") && r->value > 0) {
             m->in_flight &= r->threads_in_flight > 0;
             m->best_gbs = r->value > m->best_gbs ? r->value : m->best_gbs;
         }
