@@ -162,8 +162,8 @@ int sb_lesson_channels(const sb_analysis *a, const sb_cross_experiment *e, int s
     }
     if (best >= 0) {
         factor(best_by + 1, f, sizeof f);
-        add(buf, n, "; %s is %s faster than random, its chunks in flight sharing DRAM pages",
-            run->results[sw->row[best]].variant, f);
+        add(buf, n, "; %s runs %s faster than random order", run->results[sw->row[best]].variant,
+            f);
     }
     return 1;
 }
