@@ -283,7 +283,7 @@ int sb_lesson_working_set(const sb_analysis *a, const sb_cross_experiment *e, in
     }
     if (past && np >= 2)
         four_caches(a, sw, s, sw->x[p[np - 1].first], buf, n);
-    else if (cache > 0)
+    else if (!past && cache > 0)
         within_cache(a->run, s, largest, buf, n);
     return 1;
 }
