@@ -23,6 +23,35 @@ double sb_dram_bank_utilisation(double latency_ratio)
     return latency_ratio < 0 ? 0.0 : 1.0 / (latency_ratio + 1.0);
 }
 
+long sb_burst_count(long chunk_bytes, long burst_bytes, long offset)
+{
+    if (chunk_bytes <= 0 || burst_bytes <= 0 || offset < 0)
+        return 0;
+    long first = offset / burst_bytes, last = (offset + chunk_bytes - 1) / burst_bytes;
+    return last - first + 1;
+}
+
+double sb_burst_efficiency(long chunk_bytes, long burst_bytes, long offset)
+{
+    long bursts = sb_burst_count(chunk_bytes, burst_bytes, offset);
+    return bursts ? (double)chunk_bytes / ((double)bursts * (double)burst_bytes) : 0.0;
+}
+
+double sb_burst_fetched_bytes(long chunk_bytes, double share)
+{
+    return share > 0 ? (double)chunk_bytes / share : 0.0;
+}
+
+double sb_littles_bytes(double gbs, double latency_ns)
+{
+    return gbs > 0 && latency_ns > 0 ? gbs * latency_ns : 0.0;
+}
+
+double sb_littles_gbs(double bytes, double latency_ns)
+{
+    return latency_ns > 0 && bytes > 0 ? bytes / latency_ns : 0.0;
+}
+
 double sb_intensity(double flops, double bytes)
 {
     return bytes > 0 ? flops / bytes : 0.0;

@@ -46,6 +46,7 @@ static const char *const unit_words[] = {
     [SB_QUANTITY_BANDWIDTH] = "GB/s",
     [SB_QUANTITY_FLOPS] = "GFLOP/s",
     [SB_QUANTITY_ACCESS] = "ns/access",
+    [SB_QUANTITY_LATENCY] = "ns/load",
 };
 
 const char *sb_quantity_unit(sb_quantity q)
@@ -131,4 +132,25 @@ int sb_counter_parse(const char *name)
         if (strcmp(counter_keys[c], name) == 0)
             return c;
     return -1;
+}
+
+const sb_figure *sb_figure_find(const sb_figure *figs, int n, const char *name)
+{
+    for (int i = 0; i < n && i < SB_MAX_FIGURES; i++)
+        if (strcmp(figs[i].name, name) == 0)
+            return &figs[i];
+    return NULL;
+}
+
+int sb_figure_set(sb_figure *figs, int *n, const char *name, double value, const char *unit)
+{
+    sb_figure *f = (sb_figure *)sb_figure_find(figs, *n, name);
+    if (!f)
+        return sb_figure_add(figs, n, name, value, unit);
+    if (strlen(unit) >= sizeof f->unit)
+        return -1;
+    f->value = value;
+    memset(f->unit, 0, sizeof f->unit);
+    memcpy(f->unit, unit, strlen(unit));
+    return 0;
 }

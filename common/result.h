@@ -22,10 +22,12 @@
 typedef enum sb_quantity {
     SB_QUANTITY_BANDWIDTH, /* GB/s of useful bytes */
     SB_QUANTITY_FLOPS,     /* GFLOP/s */
-    SB_QUANTITY_ACCESS     /* ns per warp-wide access per multiprocessor */
+    SB_QUANTITY_ACCESS,    /* ns per warp-wide access per multiprocessor */
+    SB_QUANTITY_LATENCY    /* ns per dependent load: a pointer chase's latency */
 } sb_quantity;
 
-/* The unit a quantity is written in: "GB/s", "GFLOP/s", "ns/access". */
+/* The unit a quantity is written in: "GB/s", "GFLOP/s", "ns/access",
+ * "ns/load". */
 const char *sb_quantity_unit(sb_quantity q);
 
 /* The quantity whose unit is the given word; 0, or -1 for another word. */
@@ -68,6 +70,14 @@ typedef struct sb_figure {
  * 0, or -1 when full or the name or unit does not fit (nothing added). */
 int sb_figure_add(sb_figure *figs, int *n, const char *name, double value, const char *unit);
 
+/* The figure of that name among figs[0..n), or NULL. */
+const sb_figure *sb_figure_find(const sb_figure *figs, int n, const char *name);
+
+/* Set the figure of that name to value and unit, in place when figs has
+ * one (analysis derives some again each time a run is analysed), else
+ * appended as sb_figure_add does; 0, or -1 as sb_figure_add. */
+int sb_figure_set(sb_figure *figs, int *n, const char *name, double value, const char *unit);
+
 typedef struct sb_result {
     char backend[16];
     int device_slot;         /* index into sb_run.devices */
@@ -88,7 +98,8 @@ typedef struct sb_result {
     size_t nsamples;
     double bytes;            /* useful bytes per launch */
     double flops;            /* per launch */
-    double accesses;         /* warp-wide shared accesses per launch */
+    double accesses;         /* per launch: warp-wide shared accesses (ns/access), or the
+                                dependent loads of a pointer chase (ns/load) */
     double intensity;        /* FLOP per byte implied; 0 if none */
     sb_quantity quantity;    /* what value measures */
     double value;            /* the headline figure at the median time */

@@ -10,6 +10,10 @@
  *   GROUP       > 0: visit tiles in column-major groups of GROUP tile rows,
  *               so the blocks in flight cover a compact square of the
  *               matrix (DRAM pages shared by reads and by writes)
+ *   DIAGONAL    1: visit tiles in diagonal order, NVIDIA's transpose
+ *               sample's fix for partition camping (the blocks in flight
+ *               write columns of c whose addresses, a whole row of c
+ *               apart, fell on few memory partitions of older GPUs)
  *   ITEMS       float4s per thread in the vector copy
  *
  * Indices are int: the frontend refuses matrices of 2^31 elements or more. */
@@ -28,6 +32,9 @@
 
 #ifndef GROUP
 #define GROUP 0
+#endif
+#ifndef DIAGONAL
+#define DIAGONAL 0
 #endif
 #ifndef ITEMS
 #define ITEMS 4
@@ -126,6 +133,16 @@ KERNEL void transpose_tiled(int rows, int cols, GLOBAL const float *RESTRICT a,
         int pos = lin % (GROUP * tiles_x);
         tile_y = first + pos % height;
         tile_x = pos / height;
+    }
+#elif DIAGONAL
+    {
+        /* The sample's mapping for any shape: block b of the launch takes
+           row b mod tiles_y, column (b / tiles_y + row) mod tiles_x, a
+           bijection of the tiles. */
+        int tiles_x = NUM_GROUPS(0), tiles_y = NUM_GROUPS(1);
+        int lin = tile_y * tiles_x + tile_x;
+        tile_y = lin % tiles_y;
+        tile_x = (lin / tiles_y + tile_y) % tiles_x;
     }
 #endif
     int bx = tile_x * TILE, by = tile_y * TILE;

@@ -10,6 +10,7 @@
     X(transpose)                                                                               \
     X(matmul)                                                                                  \
     X(vecadd)                                                                                  \
+    X(latency)                                                                                 \
     X(occupancy)                                                                               \
     X(global_stride)                                                                           \
     X(global_offset)                                                                           \
@@ -20,7 +21,10 @@
     X(shared_broadcast)                                                                        \
     X(shared_tile)                                                                             \
     X(histogram)                                                                               \
-    X(sum)
+    X(sum)                                                                                     \
+    X(dram_burst)                                                                              \
+    X(dram_channels)                                                                           \
+    X(dram_working_set)
 
 #define SB_DECLARE_EXPERIMENT(name) extern const sb_experiment sb_exp_##name;
 SB_EXPERIMENTS(SB_DECLARE_EXPERIMENT)

@@ -92,6 +92,9 @@ typedef struct sb_plan {
     sb_figure figure[SB_MAX_FIGURES];
 } sb_plan;
 
+/* plan's answer for a variant the size leaves out (see sb_experiment). */
+#define SB_PLAN_LEFT_OUT 1
+
 typedef struct sb_experiment {
     const char *name;    /* "transpose" */
     const char *family;  /* "transpose", "global", "shared", ... */
@@ -111,6 +114,10 @@ typedef struct sb_experiment {
     /* Host inputs (random) and reference for one size. */
     int (*prepare)(const sb_problem *p, unsigned seed, void **host, char *err, size_t n);
     void (*release)(void *host);
+    /* How to run v at this size on this device: 0; SB_PLAN_LEFT_OUT with
+       the reason in err when the size leaves the variant out (a working
+       set of a sweep larger than the size asked for), which the run notes
+       and is no failure; else -1 with what is wrong in err. */
     int (*plan)(void *host, const sb_problem *p, const sb_variant *v,
                 const sb_device_info *dev, sb_plan *plan, char *err, size_t n);
     /* Check the outputs (the plan's output buffers, in order) against the

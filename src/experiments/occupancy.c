@@ -10,6 +10,10 @@
  * (compute unit); b<B>-full: one thread per element.  Grids are capped at
  * one thread per element, so a small size can launch fewer than G per unit.
  *
+ * Each kernel row declares the bytes a thread keeps in flight, so that the
+ * report can hold the bandwidth against the bytes in flight and against
+ * the knee Little's law predicts from the latency family's DRAM latency.
+ *
  * Size rows x cols: n = rows * cols elements.  Verified bit for bit. */
 #include <stdbool.h>
 #include <stdio.h>
@@ -154,6 +158,10 @@ static int occupancy_plan(void *host, const sb_problem *p, const sb_variant *v,
                                             SB_SITES_COMPILER, 1}, h->n, 1);
     sb_plan_declare_walk(plan, &(sb_access){"store", SB_ACCESS_STORE, dense, 0,
                                             SB_SITES_COMPILER, 0}, h->n, 1);
+    /* What a thread keeps in flight as the kernel is written: one float
+       load at a time (the store that follows does not wait).  Threads in
+       flight x this is the curve Little's law is held against. */
+    sb_figure_add(plan->figure, &plan->nfigures, "bytes_per_thread", sizeof(float), "");
     return 0;
 }
 

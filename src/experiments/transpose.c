@@ -1,7 +1,8 @@
 /* The transpose family (seed 000): the copy roofs, naive transposes that
  * coalesce only one side, tiled ones that stage through shared memory with
- * no padding, [32][33] padding, an XOR swizzle, and coarsening, and vector
- * transposes with 16-byte accesses on both sides. */
+ * no padding, [32][33] padding, an XOR swizzle, and coarsening, tiles in
+ * grouped or diagonal order (partition camping, seed 001's channels), and
+ * vector transposes with 16-byte accesses on both sides. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +61,7 @@ typedef struct transpose_entry {
     const char *name;
     transpose_kernel kernel;
     int tile, block_rows, pad, group;
-    bool swizzle;
+    bool swizzle, diagonal;
     int items;
     sb_role role;
     int in_default;
@@ -118,6 +119,11 @@ static const transpose_entry transpose_table[] = {
      .group = 16},
     {.name = "t64x8_g16", .kernel = KERNEL_TILED, .tile = 64, .block_rows = 8, .pad = 1,
      .group = 16},
+    /* padded with the tiles in diagonal order: NVIDIA's fix for partition
+       camping, to see whether a GPU that hashes addresses over its
+       channels still needs it. */
+    {.name = "diagonal", .kernel = KERNEL_TILED, .tile = 32, .block_rows = 8, .pad = 1,
+     .diagonal = 1},
 };
 
 /* The vector transposes: 16-byte accesses on both global sides (4 x 4
@@ -174,6 +180,8 @@ static void variant_of(sb_variant *v, const transpose_entry *e)
             sb_variant_define(v, "SWIZZLE=1");
         if (e->group)
             sb_variant_define(v, "GROUP=%d", e->group);
+        if (e->diagonal)
+            sb_variant_define(v, "DIAGONAL=1");
     }
     transpose_knobs k = {.kernel = e->kernel, .tile = e->tile, .pad = e->pad,
                          .items = e->items, .swizzle = e->swizzle};
@@ -560,7 +568,7 @@ const sb_experiment sb_exp_transpose = {
     .family = "transpose",
     .source = "transpose.cl",
     .summary = "matrix transpose: copy roof, naive, tiled [32][32], padded [32][33], "
-               "XOR-swizzled, coarsened, 16-byte vector tiles and block order",
+               "XOR-swizzled, coarsened, 16-byte vector tiles and block order (grouped, diagonal)",
     .quantity = SB_QUANTITY_BANDWIDTH,
     .size_kind = SB_SIZE_MATRIX,
     .in_default = 1,

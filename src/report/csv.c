@@ -195,7 +195,7 @@ static void figure_columns(const sb_result *r, FILE *out)
             continue;
         }
         field(out, r->figure[f].name);
-        fprintf(out, ",%.6g,", r->figure[f].value);
+        fprintf(out, ",%.10g,", r->figure[f].value); /* a size in bytes whole */
         field(out, r->figure[f].unit);
     }
 }

@@ -1,10 +1,33 @@
 #include "report/describe.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dram.h"
+
+/* A figure's value with its unit: bytes in binary units ("16 KiB", "4
+ * GiB"), whole counts whole ("65536"), the rest to four figures. */
+static void figure_text(const sb_figure *f, char *buf, size_t n)
+{
+    static const char *const binary[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = f->value;
+    if (strcmp(f->unit, "B") == 0 && v >= 0) {
+        int k = 0;
+        while (v >= 1024 && k < 4 && fmod(v, 1024) == 0) {
+            v /= 1024;
+            k++;
+        }
+        snprintf(buf, n, "%.4g %s", v, binary[k]);
+        return;
+    }
+    const char *space = f->unit[0] && f->unit[0] != 'x' ? " " : "";
+    if (v == floor(v) && fabs(v) < 1e15)
+        snprintf(buf, n, "%.0f%s%s", v, space, f->unit);
+    else
+        snprintf(buf, n, "%.4g%s%s", v, space, f->unit);
+}
 
 void sb_result_model_text(const sb_result *r, char *buf, size_t n)
 {
@@ -26,8 +49,9 @@ void sb_result_model_text(const sb_result *r, char *buf, size_t n)
         for (char *c = name; *c; c++)
             if (*c == '_')
                 *c = ' ';
-        used += (size_t)snprintf(buf + used, n - used, "%s%s %.4g%s%s", used ? "; " : "", name,
-                                 f->value, f->unit[0] && f->unit[0] != 'x' ? " " : "", f->unit);
+        char value[48];
+        figure_text(f, value, sizeof value);
+        used += (size_t)snprintf(buf + used, n - used, "%s%s %s", used ? "; " : "", name, value);
     }
     char totals[160];
     if (used < n && r->has_totals &&

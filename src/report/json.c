@@ -651,6 +651,9 @@ static json_t *head_json(const sb_run *run, sb_json_builder *b)
                         "median time x multiprocessors / warp-wide shared accesses: one "
                         "multiprocessor's time per access",
                         b);
+        sb_json_put_str(units, "ns/load",
+                        "median time / dependent loads of a pointer chase: one load's latency",
+                        b);
     }
     return root;
 }

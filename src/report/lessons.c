@@ -8,6 +8,7 @@
 
 #include "model.h"
 #include "report/describe.h"
+#include "report/lessons_memory.h"
 
 /* ---------------------------------------------------------------- rules */
 
@@ -16,7 +17,13 @@ typedef enum rule_kind {
     RULE_TRACK,  /* every variant against the model's cost: does the time follow it */
     RULE_COARSEN, /* the coarseN variants: which factor pays, and where it stops */
     RULE_THREADS, /* bandwidth against the threads each configuration keeps busy */
-    RULE_PRIVATE  /* a histogram's private copies against its global atomics, bins ascending */
+    RULE_PRIVATE, /* a histogram's private copies against its global atomics, bins ascending */
+    /* The memory hierarchy's (lessons_memory.h), one device at a time: */
+    RULE_BURST,       /* the chunk that reaches 90% of the copy in place */
+    RULE_CHANNELS,    /* power-of-two distances against random order */
+    RULE_LATENCY,     /* the latency plateaus */
+    RULE_WORKING_SET, /* the cache's plateau and DRAM's */
+    RULE_LITTLE       /* the knee Little's law predicts, and the knee measured */
 } rule_kind;
 
 /* The model's cost of an access, relative to the ideal one. */
@@ -41,6 +48,8 @@ static const lesson_rule rules[] = {
      .what = "an XOR swizzle of the tile"},
     {.experiment = "transpose", .kind = RULE_PAIR, .tried = "naive_write",
      .against = "naive_read", .what = "coalescing the reads rather than the writes"},
+    {.experiment = "transpose", .kind = RULE_PAIR, .tried = "diagonal", .against = "padded",
+     .what = "taking the tiles in diagonal order (the fix for partition camping)"},
     {.experiment = "shared_tile", .kind = RULE_PAIR, .tried = "32x33-column-load",
      .against = "32x32-column-load", .what = "[32][33] padding"},
     {.experiment = "shared_tile", .kind = RULE_PAIR, .tried = "32x32-xor-column-load",
@@ -66,6 +75,11 @@ static const lesson_rule rules[] = {
      .what = "summing per block before one atomic"},
     {.experiment = "sum", .kind = RULE_PAIR, .tried = "block_coarse", .against = "block",
      .what = "coarsening the per-block sums (32 inputs a thread)"},
+    {.experiment = "occupancy", .kind = RULE_LITTLE},
+    {.experiment = "dram_burst", .kind = RULE_BURST},
+    {.experiment = "dram_channels", .kind = RULE_CHANNELS},
+    {.experiment = "dram_working_set", .kind = RULE_WORKING_SET},
+    {.experiment = "latency", .kind = RULE_LATENCY},
 };
 
 /* A track rule's verdict on one device: the headline row's measured
@@ -705,17 +719,25 @@ static int private_uniform_clause(const sb_analysis *a, const sb_cross_experimen
     return private_clause(a, e, s, "uniform", buf, n);
 }
 
-/* The clause function of a per-device rule. */
+/* ---------------------------------------------------------------- lessons */
+
+/* The clause of a rule said device by device (per_device); NULL for the
+   pair and track rules, which put their devices together themselves. */
 static clause_fn *clause_of(const lesson_rule *rule)
 {
-    if (rule->kind == RULE_COARSEN)
-        return coarse_clause;
-    if (rule->kind == RULE_PRIVATE)
+    switch (rule->kind) {
+    case RULE_COARSEN: return coarse_clause;
+    case RULE_THREADS: return threads_clause;
+    case RULE_PRIVATE:
         return strcmp(rule->dist, "skewed") == 0 ? private_skewed_clause : private_uniform_clause;
-    return threads_clause;
+    case RULE_BURST: return sb_lesson_burst;
+    case RULE_CHANNELS: return sb_lesson_channels;
+    case RULE_LATENCY: return sb_lesson_latency;
+    case RULE_WORKING_SET: return sb_lesson_working_set;
+    case RULE_LITTLE: return sb_lesson_littles_law;
+    default: return NULL;
+    }
 }
-
-/* ---------------------------------------------------------------- lessons */
 
 void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out)
 {

@@ -13,7 +13,9 @@
  * prediction was borne out.  Two variants are compared by the verdict of
  * run/crossapi.h, so "the same" means what it means everywhere else.  The
  * table, Markdown, HTML and JSON writers print them at the end of each
- * block. */
+ * block.  The memory hierarchy's blocks (the dram and latency families,
+ * and Little's law under occupancy) have rules of their own in
+ * lessons_memory.h. */
 #ifndef SB_LESSONS_H
 #define SB_LESSONS_H
 
@@ -22,7 +24,7 @@
 #include "run/analysis.h"
 
 #define SB_LESSONS_MAX 4
-#define SB_LESSON_BYTES 512
+#define SB_LESSON_BYTES 1024
 
 /* The lessons of one block, in the order of the rules. */
 typedef struct sb_lessons {

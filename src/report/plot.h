@@ -19,6 +19,19 @@
  *                     per distribution, a point shape per device, and bin
  *                     updates per ns (one per 4-byte input) on the right
  *                     where the figure is input bandwidth
+ *   <exp>-sweep       rows with a size in bytes (their first figure in
+ *                     unit "B": a chunk, a distance, a working set): the
+ *                     headline against it, log x with a tic per size, per
+ *                     device; the rows at no one size (the copy in place,
+ *                     random order) as dashed lines and, for bandwidths,
+ *                     90% of the fastest dotted; over a working set the
+ *                     plateaus found in the data (plateau.h) as thick
+ *                     segments; latencies on a log y axis
+ *   <exp>-inflight    rows that declare the bytes a thread keeps in flight
+ *                     (occupancy): GB/s against threads x those bytes, log
+ *                     x, with the knee measured dashed and the one Little's
+ *                     law predicts from the run's DRAM latency dotted
+ *                     (run/memory_levels.h); beside the bars
  *   <exp>-bars        every other experiment (transpose, vector add,
  *                     occupancy...): the headline figure of each variant,
  *                     one bar per device; bandwidths with each device's

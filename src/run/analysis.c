@@ -20,15 +20,23 @@ static double headline(const sb_result *r, const sb_device_info *info, double ms
         return r->accesses > 0
                    ? ms * 1e6 * (info->compute_units > 0 ? info->compute_units : 1) / r->accesses
                    : 0.0;
+    case SB_QUANTITY_LATENCY:
+        /* The loads of a chase wait for each other: the time is their sum. */
+        return r->accesses > 0 ? ms * 1e6 / r->accesses : 0.0;
     }
     return 0.0;
 }
 
+/* A latency is also said in cycles of the clock the device reports (set
+   again, not added, each time the run is analysed). */
 static void derive_headline(const sb_run *run, sb_result *r)
 {
     const sb_device_info *info = &run->devices[r->device_slot].info;
     r->value = headline(r, info, r->ms.median);
     r->value_best = headline(r, info, r->ms.min);
+    if (r->quantity == SB_QUANTITY_LATENCY && info->clock_mhz > 0 && r->value > 0)
+        sb_figure_set(r->figure, &r->nfigures, "cycles_per_load",
+                      r->value * info->clock_mhz * 1e-3, "cycles");
 }
 
 /* Latency is covered by what is resident, not by what is launched:
@@ -176,12 +184,14 @@ int sb_analyse(sb_run *run, const char *reference, sb_analysis *a)
     return sb_analyse_saved(run, reference, a);
 }
 
-/* The pairing, which is all a saved run gets: its figures were derived
-   when it was measured. */
+/* The pairing and the memory hierarchy, which is all a saved run gets:
+   its figures were derived when it was measured. */
 int sb_analyse_saved(const sb_run *run, const char *reference, sb_analysis *a)
 {
     memset(a, 0, sizeof *a);
     a->run = run;
+    for (int s = 0; s < run->ndevices && s < SB_RUN_MAX_DEVICES; s++)
+        sb_memory_levels_of(run, s, &a->memory[s]);
     int slot = sb_crossapi_reference(run, reference);
     if (slot < 0 && run->ndevices > 0)
         return SB_ANALYSIS_NO_REFERENCE;

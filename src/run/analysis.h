@@ -1,7 +1,8 @@
 /* Analysis: everything a report shows that is computed from measured
  * records rather than measured: shares of the copy roof, slowdowns against
  * each group's baseline, the cross-device pairs with their verdicts, and
- * the fleet of like devices with its outliers (fleet.h).
+ * the fleet of like devices with its outliers (fleet.h), and across
+ * experiments the memory hierarchy (latency plateaus, Little's law).
  * Computed once, after the executor and before any writer, with no
  * device.  A saved run read back keeps the figures it was saved with and
  * is only paired again (sb_analyse_saved). */
@@ -11,11 +12,14 @@
 #include "result.h"
 #include "run/crossapi.h"
 #include "run/fleet.h"
+#include "run/memory_levels.h"
 
 typedef struct sb_analysis {
     const sb_run *run;
     sb_crossapi cross; /* the run's rows across its devices, and verdicts */
     sb_fleet fleet;    /* the groups of like devices in those rows, and outliers */
+    sb_memory_levels memory[SB_RUN_MAX_DEVICES]; /* per device slot: its plateaus, its DRAM
+                                                    latency and Little's law (memory_levels.h) */
 } sb_analysis;
 
 /* What sb_analyse and sb_analyse_saved return besides 0. */

@@ -571,11 +571,44 @@ static int measure_variant(variant_run *vr, pending *pd, sb_run *run)
     return status;
 }
 
+/* The variants of one experiment the size left out (SB_PLAN_LEFT_OUT):
+   said once, after the experiment, with the first one's reason. */
+typedef struct left_out {
+    int n;
+    char first[48], last[48];
+    char why[ERR_LEN];
+} left_out;
+
+static void note_left_out(left_out *lo, const variant_run *vr)
+{
+    if (lo->n++ == 0) {
+        snprintf(lo->first, sizeof lo->first, "%s", vr->v->name);
+        snprintf(lo->why, sizeof lo->why, "%s", vr->err);
+    }
+    snprintf(lo->last, sizeof lo->last, "%s", vr->v->name);
+}
+
+static void say_left_out(const left_out *lo, const sb_session *s, const sb_experiment *e)
+{
+    if (lo->n == 1)
+        sb_say("note: %s: %s/%s left out at this size: %s", s->slot.name, e->name, lo->first,
+               lo->why);
+    else if (lo->n > 1)
+        sb_say("note: %s: %s: %d variants left out at this size (%s .. %s): %s", s->slot.name,
+               e->name, lo->n, lo->first, lo->last, lo->why);
+}
+
 /* One variant on one session: everything from the plan to the record. */
-static int run_variant(variant_run *vr, pending *pd, sb_run *run)
+static int run_variant(variant_run *vr, pending *pd, sb_run *run, left_out *lo)
 {
     clock_gettime(CLOCK_MONOTONIC, &vr->t0);
-    if (vr->e->plan(vr->host, vr->p, vr->v, &vr->s->info, &vr->plan, vr->err, sizeof vr->err)) {
+    int planned =
+        vr->e->plan(vr->host, vr->p, vr->v, &vr->s->info, &vr->plan, vr->err, sizeof vr->err);
+    if (planned == SB_PLAN_LEFT_OUT) {
+        note_left_out(lo, vr);
+        return SB_EXIT_OK;
+    }
+    if (planned) {
         report_failure(vr->s, vr->e, vr->v, "%s", vr->err);
         return SB_EXIT_USAGE;
     }
@@ -626,8 +659,15 @@ static int unfit(const sb_suite *suite, const sb_session *s, const sb_experiment
     return 1;
 }
 
+/* Whether the variants' loop lacks what it holds (out of host memory). */
+static int status_fatal(const variant_run *vr, const pending *pd, const left_out *lo)
+{
+    return !vr || !pd || !lo;
+}
+
 /* The variants one by one: each measured and read back while the one
-   before is compared; the last is settled before the workspace goes. */
+   before is compared; the last is settled before the workspace goes;
+   those the size left out are said once at the end. */
 static int run_variants(const sb_suite *suite, sb_session *s, const sb_suite_experiment *se,
                         const sb_problem *size, void *host, sb_workspace *ws,
                         const char *source, sb_run *run)
@@ -635,8 +675,9 @@ static int run_variants(const sb_suite *suite, sb_session *s, const sb_suite_exp
     const sb_experiment *e = se->e;
     variant_run *vr = malloc(sizeof *vr);
     pending *pd = calloc(1, sizeof *pd);
-    int status = vr && pd ? SB_EXIT_OK : SB_EXIT_RUNTIME;
-    for (int i = 0; i < se->nvariants && vr && pd && !sb_interrupted(); i++) {
+    left_out *lo = calloc(1, sizeof *lo);
+    int status = vr && pd && lo ? SB_EXIT_OK : SB_EXIT_RUNTIME;
+    for (int i = 0; i < se->nvariants && !status_fatal(vr, pd, lo) && !sb_interrupted(); i++) {
         const sb_variant *v = &se->variants[i];
         sb_progress_step(s->label, e->name, v->name);
         if (unfit(suite, s, e, v)) {
@@ -651,7 +692,7 @@ static int run_variants(const sb_suite *suite, sb_session *s, const sb_suite_exp
         if (ready) {
             *vr = (variant_run){.suite = suite, .s = s, .e = e, .p = size, .v = v,
                                 .host = host, .prog = prog, .ws = ws, .set = pd->next_set};
-            int st = run_variant(vr, pd, run);
+            int st = run_variant(vr, pd, run, lo);
             if (st && !status)
                 status = st;
             lap(&spent.variants, &t0);
@@ -663,6 +704,9 @@ static int run_variants(const sb_suite *suite, sb_session *s, const sb_suite_exp
         if (pd->status && !status)
             status = pd->status;
     }
+    if (lo && !suite->quiet)
+        say_left_out(lo, s, e);
+    free(lo);
     free(pd);
     free(vr);
     return status;

@@ -118,17 +118,21 @@ typedef struct layout {
 } layout;
 
 /* The variants' buffers at size on dev into lay: 0, or -1 when no
- * variant's plan takes the size (the executor will say why). */
+ * variant's plan takes the size nor leaves it out (the executor will say
+ * why). */
 static int layout_of(const sb_suite_experiment *se, void *host, const sb_problem *size,
                      const sb_device_info *dev, layout *lay, const void **init)
 {
     char err[1024];
     sb_plan plan;
-    int planned = 0;
+    int planned = 0, left_out = 0;
     lay->n = 0;
     for (int v = 0; v < se->nvariants; v++) {
         memset(&plan, 0, sizeof plan);
-        if (se->e->plan(host, size, &se->variants[v], dev, &plan, err, sizeof err) != 0)
+        int rc = se->e->plan(host, size, &se->variants[v], dev, &plan, err, sizeof err);
+        /* A size that leaves every variant out still holds its host data. */
+        left_out |= rc == SB_PLAN_LEFT_OUT;
+        if (rc != 0)
             continue;
         int nout = 0;
         for (int i = 0; i < plan.nbuffers && lay->n < MAX_TERMS; i++) {
@@ -142,7 +146,7 @@ static int layout_of(const sb_suite_experiment *se, void *host, const sb_problem
         }
         planned++;
     }
-    return planned ? 0 : -1;
+    return planned || left_out ? 0 : -1;
 }
 
 /* The footprint of a layout on dev, with the host memory prepare took:

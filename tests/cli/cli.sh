@@ -16,7 +16,7 @@ check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
 run() { "$SB" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 lines() { wc -l <"$1" | tr -d ' '; }
 
-echo "1..19"
+echo "1..23"
 
 run --help
 check "--help exits 0 and documents exit status 3" \
@@ -60,6 +60,11 @@ check "unknown variant: exit 2" '[ $rc -eq 2 ] && grep -q nosuch "$tmp/err"'
 run --list
 check "--list shows experiments and both backends" \
     '[ $rc -eq 0 ] && grep -q "transpose" "$tmp/out" && grep -q "^  cuda" "$tmp/out" && grep -q "^  opencl" "$tmp/out"'
+check "--list names the dram family's three experiments and the latency one, each saying its family" \
+    '[ "$(grep -c "^  dram_[a-z_]*  *dram  .*" "$tmp/out")" = 3 ] &&
+     grep -q "^  latency  *latency  .*pointer chase" "$tmp/out" &&
+     [ "$(tr -s " \n" "  " <"$tmp/out" | grep -o "(family dram)" | wc -l)" = 3 ] &&
+     [ "$(tr -s " \n" "  " <"$tmp/out" | grep -o "(family latency)" | wc -l)" = 1 ]'
 
 if grep -q "^  cuda     unavailable" "$tmp/out"; then
     run --backend cuda --experiment transpose --size 64
@@ -101,11 +106,26 @@ if grep -q "^  opencl   available" "$tmp/out" || "$SB" --list | grep -q "^  open
     run --backend opencl --experiment matmul,vecadd,occupancy --size 48 --reps 2 --quiet
     check "opencl matmul,vecadd,occupancy: verified, with 0.25, 8 and 12.8 FLOP/B" \
         '[ $rc -eq 0 ] && [ "$(grep -c "every row verified" "$tmp/out")" = 3 ] && under simple | grep -q "^      0.25 FLOP/B" && under tiled32 | grep -q "^      8 FLOP/B" && under coarse4 | grep -q "^      12.8 FLOP/B"'
+
+    # Issue 17: --experiment dram runs the family, its figures in the CSV,
+    # a note for the working sets past the size; the lessons of a saved
+    # run read back are the run's.
+    run --backend opencl --experiment dram --size 512x1024 --reps 2 --format csv
+    check "opencl --experiment dram: its three experiments in the CSV with their size figures, a note for what the size leaves out" \
+        '[ $rc -eq 0 ] && (for e in dram_burst dram_channels dram_working_set; do
+         grep -q "^opencl,[^,]*,[^,]*,[^,]*,$e," "$tmp/out" || exit 1; done) &&
+         grep -q ",chunk,1024,B," "$tmp/out" && grep -q ",distance,4096,B," "$tmp/out" &&
+         grep -q ",working_set,4194304,B," "$tmp/out" &&
+         grep -q "^simtbench: note: opencl: dram_working_set: [0-9]* variants left out at this size (ws8M .. ws8G)" "$tmp/err"'
+    run --backend opencl --experiment latency,occupancy --size 256x256 --reps 3 --quiet --save "$tmp/mem.json"
+    grep "Lesson:" -A3 "$tmp/out" >"$tmp/lessons.run"
+    check "latency,occupancy: the latency in ns/load with its cycles, and Little's law's lesson under occupancy" \
+        '[ $rc -eq 0 ] && grep -q "ns/load" "$tmp/out" && grep -q "cycles per load [0-9.]* cycles" "$tmp/out" &&
+         grep -q "Lesson: Little.s law" "$tmp/out"'
+    run report "$tmp/mem.json"
+    check "the saved run read back gives the same lessons" \
+        '[ $rc -eq 0 ] && grep "Lesson:" -A3 "$tmp/out" | cmp -s - "$tmp/lessons.run"'
 else
-    skip "no OpenCL device"
-    skip "no OpenCL device"
-    skip "no OpenCL device"
-    skip "no OpenCL device"
-    skip "no OpenCL device"
+    for i in 1 2 3 4 5 6 7 8; do skip "no OpenCL device"; done
 fi
 exit 0

@@ -7,14 +7,17 @@
 # key instead of names; the transpose bars their copy roof and shares;
 # the HTML of a PoCL run is well-formed and says in one sentence why it
 # has no charts when GNUPLOT is empty; the histogram of a PoCL run its
-# throughput against bins; and gnuplot, where present, renders every script
-# without a word on stderr.  TAP output.
+# throughput against bins; the memory families' sweeps of a PoCL run (log
+# x with a tic per size, the rows at no one size and 90% of the fastest as
+# lines, plateaus where the axis is a working set) and the occupancy rows
+# against their bytes in flight with the knee measured; and gnuplot, where
+# present, renders every script without a word on stderr.  TAP output.
 SB=${SIMTBENCH:-./simtbench}
 src=${srcdir:-.}
 n=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-TESTS=12
+TESTS=15
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
@@ -163,6 +166,28 @@ else
     fi
 fi
 
+# The memory families on PoCL, at their CPU default sizes (seconds).
+m="$tmp/memory"
+if ! "$SB" --list 2>/dev/null | grep -q "^  opencl   available"; then
+    while [ $n -lt 14 ]; do skip "no OpenCL device"; done
+else
+    GNUPLOT= "$SB" --backend opencl --experiment latency,occupancy,dram --reps 3 --quiet \
+        --plot "$m" >/dev/null 2>&1
+    check "memory sweeps: log x, a tic per size, plateaus only over a working set, references and 90% of the fastest" \
+        'grep -q "^set logscale x 2" "$m/latency-sweep.gp" && grep -q "^set logscale y" "$m/latency-sweep.gp" &&
+         grep -q "^set xtics rotate by -45 (.16K. 16384, .32K. 32768" "$m/latency-sweep.gp" &&
+         series "$m/latency-sweep.gp" | grep -q "title .opencl plateaus (" &&
+         series "$m/dram_working_set-sweep.gp" | grep -q "title .opencl plateaus (" &&
+         series "$m/dram_burst-sweep.gp" | grep -q "dt 3 .*title .opencl 90% of sequential: " &&
+         series "$m/dram_channels-sweep.gp" | grep -q "dt 2 .*title .opencl random: " &&
+         ! grep -q "plateaus" "$m/dram_burst-sweep.gp" && [ -z "$(twice "$m/dram_burst-sweep.gp")" ]'
+    check "occupancy against bytes in flight: sorted, its knee measured as a line, bars kept" \
+        'series "$m/occupancy-inflight.gp" | grep -q "dt 2 .*title .opencl knee measured: [0-9.]* MB (" &&
+         grep -q "^set logscale x 2" "$m/occupancy-inflight.gp" && [ -s "$m/occupancy-bars.gp" ] &&
+         awk "/^# opencl: bytes in flight/ { on = 1; next } on && NF == 0 { exit }
+              on { if (\$1 + 0 < last) bad = 1; last = \$1 + 0 } END { exit bad }" "$m/occupancy-inflight.dat"'
+fi
+
 # Every script renders, gnuplot saying nothing on stderr.
 if command -v gnuplot >/dev/null 2>&1 && [ -d "$tmp/h200" ]; then
     bad=""
@@ -174,5 +199,16 @@ if command -v gnuplot >/dev/null 2>&1 && [ -d "$tmp/h200" ]; then
     check "gnuplot renders every plot of the H200 run without a warning (failed:$bad)" '[ -z "$bad" ]'
 else
     skip "no gnuplot, or no H200 run"
+fi
+if command -v gnuplot >/dev/null 2>&1 && [ -d "$m" ]; then
+    bad=""
+    for gp in "$m"/*.gp; do
+        name=$(basename "$gp" .gp)
+        (cd "$m" && gnuplot "$name.gp" >/dev/null 2>"$name.err") &&
+            [ ! -s "$m/$name.err" ] && [ -s "$m/$name.png" ] || bad="$bad $name"
+    done
+    check "gnuplot renders every memory plot of the PoCL run without a warning (failed:$bad)" '[ -z "$bad" ]'
+else
+    skip "no gnuplot, or no PoCL run"
 fi
 exit 0

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The JSON the program writes against the JSON Schemas it installs
 # (doc/schema): a PoCL run, the same run saved and written again by
-# `simtbench report`, and `simtbench model`'s output; a deliberately broken
+# `simtbench report`, a run of the latency and burst families (ns/load,
+# model figures in bytes and cycles), and `simtbench model`'s output; a deliberately broken
 # copy of each must fail, so that the check is known to check.  Needs
 # python3's jsonschema (Debian: python3-jsonschema).  TAP output.
 SB=${SIMTBENCH:-./simtbench}
@@ -14,7 +15,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
-TESTS=10
+TESTS=11
 echo "1..$TESTS"
 skip_all() {
     i=0
@@ -67,6 +68,9 @@ fi
 check_valid "$result" "$tmp/run.json" "a PoCL run's JSON is simtbench-result/1"
 "$SB" report "$tmp/saved.json" -f json >"$tmp/again.json"
 check_valid "$result" "$tmp/again.json" "a saved run written again is simtbench-result/1"
+"$SB" --backend opencl -e latency,dram_burst -s 512x1024 -r 3 -f json --quiet >"$tmp/memory.json"
+check_valid "$result" "$tmp/memory.json" \
+    "a PoCL run of the latency and burst families (ns/load, figures) is simtbench-result/1"
 check_invalid "$result" "$tmp/run.json" 'd["results"][0]["reps"] = "3"' \
     "a result with a mistyped field fails the schema"
 check_invalid "$result" "$tmp/run.json" 'del d["provenance"]["cpu"]' \

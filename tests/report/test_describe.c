@@ -1,5 +1,6 @@
 /* The per-architecture FP32 lanes table and the theoretical FP32 peak the
- * roofline's compute roof is drawn at: multiprocessors x clock x lanes x 2. */
+ * roofline's compute roof is drawn at: multiprocessors x clock x lanes x 2;
+ * and a family's figures in the model text, in words a reader takes in. */
 #include "test_util.h"
 
 #include <string.h>
@@ -40,11 +41,31 @@ static void fp32_peak(void **state)
     assert_float_equal(sb_device_fp32_peak_gflops(&info), 0.0, 0.0);
 }
 
+/* Bytes in binary units where they are whole ones, counts whole, the
+ * rest to four figures; a factor's "x" without a space. */
+static void figures_in_words(void **state)
+{
+    (void)state;
+    sb_result r;
+    memset(&r, 0, sizeof r);
+    sb_figure_add(r.figure, &r.nfigures, "working_set", 16384, "B");
+    sb_figure_add(r.figure, &r.nfigures, "lines", 128, "");
+    sb_figure_add(r.figure, &r.nfigures, "chunk", 96, "B");
+    sb_figure_add(r.figure, &r.nfigures, "distance", 3 << 20, "B");
+    sb_figure_add(r.figure, &r.nfigures, "cycles_per_load", 1188.4, "cycles");
+    sb_figure_add(r.figure, &r.nfigures, "slowdown", 7.5, "x");
+    char text[256];
+    sb_result_model_text(&r, text, sizeof text);
+    assert_string_equal(text, "working set 16 KiB; lines 128; chunk 96 B; distance 3 MiB; "
+                              "cycles per load 1188 cycles; slowdown 7.5x");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lanes_per_architecture),
         cmocka_unit_test(fp32_peak),
+        cmocka_unit_test(figures_in_words),
     };
     SB_TEST_MAIN(tests);
 }

@@ -349,6 +349,261 @@ static void threads_in_flight_or_not(void **state)
     sb_run_free(&run);
 }
 
+/* ------------------------------------------------ the memory hierarchy */
+
+/* One row of a memory family on slot: its headline (time 1000 / value,
+ * so that the verdicts compare what the headlines say; for ns/load the
+ * time grows with the value), with its axis figure when axis > 0. */
+static sb_result *mem_row(sb_run *run, int slot, const char *experiment, const char *variant,
+                          sb_quantity q, double value, double axis)
+{
+    add(run, slot, experiment, variant, q == SB_QUANTITY_LATENCY ? value : 1000.0 / value,
+        SB_SPACE_GLOBAL, 16, 0);
+    sb_result *r = &run->results[run->nresults - 1];
+    r->quantity = q;
+    r->value = value;
+    r->npatterns = q == SB_QUANTITY_LATENCY ? 0 : 1;
+    r->prediction[0].efficiency = 1.0;
+    if (axis > 0)
+        assert_int_equal(sb_figure_add(r->figure, &r->nfigures,
+                                       strcmp(experiment, "dram_channels") == 0 ? "distance"
+                                                                               : "chunk",
+                                       axis, "B"),
+                         0);
+    return r;
+}
+
+/* "c32", "d4K", "ws512M": the size in the variants' names. */
+static void sized(const char *prefix, double bytes, char *buf, size_t n)
+{
+    if (bytes >= 1073741824.0)
+        snprintf(buf, n, "%s%.0fG", prefix, bytes / 1073741824.0);
+    else if (bytes >= 1048576.0)
+        snprintf(buf, n, "%s%.0fM", prefix, bytes / 1048576.0);
+    else if (bytes >= 1024.0)
+        snprintf(buf, n, "%s%.0fK", prefix, bytes / 1024.0);
+    else
+        snprintf(buf, n, "%s%.0f", prefix, bytes);
+}
+
+static void burst_run(sb_run *run, const double gbs[9])
+{
+    devices(run, 1);
+    mem_row(run, 0, "dram_burst", "sequential", SB_QUANTITY_BANDWIDTH, 4000, 0);
+    for (int k = 0; k < 9; k++) {
+        char name[16];
+        sized("c", 32.0 * (1 << k), name, sizeof name);
+        mem_row(run, 0, "dram_burst", name, SB_QUANTITY_BANDWIDTH, gbs[k], 32.0 * (1 << k));
+    }
+}
+
+static void burst_reaches_or_not(void **state)
+{
+    (void)state;
+    sb_run run;
+    /* c1K reaches 90% of 4000 and every larger chunk stays there; c256's
+       3650 alone does not count, for c512 falls below again. */
+    burst_run(&run, (double[]){800, 1500, 2600, 3650, 3500, 3700, 3850, 3900, 3950});
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "Chunks of 1 KiB or more reach 90% of the same copy in place, "
+                                   "4000 GB/s (c1K: 92%); 32 B chunks move at 20% of it, each "
+                                   "taking the time of 160 sequential bytes, where the sector "
+                                   "model sees every chunk used whole.");
+    sb_run_free(&run);
+    burst_run(&run, (double[]){400, 700, 1200, 1900, 2500, 2900, 3100, 3150, 3200});
+    run.results[9].prediction[0].efficiency = 0.5; /* a model that sees waste */
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "No chunk up to 8 KiB reaches 90% of the same copy in place, "
+                                   "4000 GB/s (c8K: 80%); 32 B chunks move at 10% of it, each "
+                                   "taking the time of 320 sequential bytes.");
+    sb_run_free(&run);
+}
+
+static void channels_run(sb_run *run, double camping)
+{
+    devices(run, 1);
+    mem_row(run, 0, "dram_channels", "random", SB_QUANTITY_BANDWIDTH, 3000, 0);
+    for (int k = 0; k < 13; k++) {
+        char name[16];
+        double d = 256.0 * (1 << k);
+        sized("d", d, name, sizeof name);
+        /* the far distances slowed by `camping`, d256 faster */
+        double gbs = k == 0 ? 4500 : k >= 8 ? 3000 / camping : 3000 * (1 - 0.01 * (k % 3));
+        mem_row(run, 0, "dram_channels", name, SB_QUANTITY_BANDWIDTH, gbs, d);
+    }
+}
+
+static void channels_camp_or_not(void **state)
+{
+    (void)state;
+    sb_run run;
+    channels_run(&run, 1.0);
+    sb_lessons l = lessons(&run);
+    assert_string_equal(l.text[0], "No power-of-two distance from 256 B to 1 MiB runs 10% slower "
+                                   "than the same chunks at random: the address mapping spreads "
+                                   "them over the channels, so no stride camps here; d256 runs "
+                                   "1.50x faster than random order.");
+    sb_run_free(&run);
+    channels_run(&run, 2.0);
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "5 of the 13 distances (d64K to d1M) run slower than the same "
+                                   "chunks at random, up to 2.00x (d64K): those strides camp on "
+                                   "few channels; d256 runs 1.50x faster than random order.");
+    sb_run_free(&run);
+}
+
+/* A GPU-like chase, 16 KiB .. 4 GiB (test_plateau's curve), on a device
+ * with a 60 MiB L2 at 1980 MHz; with `after`, the occupancy rows first. */
+static const double chase_ns[19] = {33, 33, 34, 35, 150, 205, 208, 210, 270, 272,
+                                    275, 400, 560, 580, 620, 700, 800, 810, 812};
+
+static void latency_rows(sb_run *run, int slot, int levels)
+{
+    run->devices[slot].info.l2_bytes = 60 << 20;
+    run->devices[slot].info.clock_mhz = 1980;
+    for (int j = 0; j < levels; j++) {
+        char name[16];
+        sized("ws", 16384.0 * (1 << j), name, sizeof name);
+        sb_result *r = mem_row(run, slot, "latency", name, SB_QUANTITY_LATENCY, chase_ns[j], 0);
+        assert_int_equal(sb_figure_add(r->figure, &r->nfigures, "working_set",
+                                       16384.0 * (1 << j), "B"),
+                         0);
+    }
+}
+
+static void latency_plateaus_named_from_the_data(void **state)
+{
+    (void)state;
+    sb_run run;
+    devices(&run, 1);
+    latency_rows(&run, 0, 19);
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "Plateaus: L1 33.5 ns (66 cycles) from 16 KiB to 128 KiB; L2 "
+                                   "240 ns (475 cycles) from 512 KiB to 16 MiB; DRAM 700 ns (1386 "
+                                   "cycles) from 64 MiB to 4 GiB.");
+    sb_run_free(&run);
+    /* The same chase stopped at 256 KiB, inside the cache: no DRAM. */
+    devices(&run, 1);
+    latency_rows(&run, 0, 5);
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "One plateau: level 1 33.5 ns (66 cycles) from 16 KiB to 128 "
+                                   "KiB; the largest working set, 256 KiB, is within twice the 60 "
+                                   "MiB the device reports as its cache, so none of them is "
+                                   "DRAM's.");
+    sb_run_free(&run);
+}
+
+static void working_set_run(sb_run *run, double cache)
+{
+    static const double gbs[18] = {90, 180, 360, 700, 1400, 2800, 6000, 6500, 6400, 6300,
+                                   3000, 4100, 4150, 4140, 4120, 4130, 4150, 4160};
+    devices(run, 1);
+    run->devices[0].info.l2_bytes = (uint64_t)cache;
+    for (int k = 0; k < 18; k++) {
+        char name[16];
+        double ws = 65536.0 * (1 << k);
+        sized("ws", ws, name, sizeof name);
+        sb_result *r = mem_row(run, 0, "dram_working_set", name, SB_QUANTITY_BANDWIDTH, gbs[k], 0);
+        assert_int_equal(sb_figure_add(r->figure, &r->nfigures, "working_set", ws, "B"), 0);
+    }
+}
+
+static void working_set_plateaus(void **state)
+{
+    (void)state;
+    sb_run run;
+    working_set_run(&run, 60 << 20);
+    sb_lessons l = lessons(&run);
+    assert_string_equal(l.text[0], "The cache's: 6350 GB/s from 4 MiB to 32 MiB; DRAM's: 4140 GB/s "
+                                   "from 128 MiB to 8 GiB; two buffers of four times the 60 MiB "
+                                   "the device reports as its cache (ws512M) copy at 4140 GB/s, on "
+                                   "the DRAM plateau: why the bandwidth experiments' default "
+                                   "buffers are at least four caches.");
+    sb_run_free(&run);
+    /* A cache figure that is not the L2 (OpenCL's on NVIDIA): four of
+       them are still on the cache's plateau. */
+    working_set_run(&run, 4 << 20);
+    l = lessons(&run);
+    assert_non_null(strstr(l.text[0], "four times the 4 MiB the device reports as its cache "
+                                      "(ws32M) copy at 6300 GB/s, not yet on the DRAM plateau."));
+    sb_run_free(&run);
+}
+
+/* The occupancy rows with what each thread keeps in flight, against a
+ * 4170 GB/s API copy. */
+static void occupancy_rows(sb_run *run)
+{
+    occ(run, "memcpy", 4170, -1);
+    occ(run, "b32-g1x", 284, 4224);
+    occ(run, "b256-g4x", 3461, 135168);
+    occ(run, "b256-g8x", 3608, 270336);
+    occ(run, "b256-g32x", 3762, 270336);
+    for (size_t i = run->nresults - 4; i < run->nresults; i++) {
+        sb_result *r = &run->results[i];
+        r->roof_share = r->value / 4170;
+        assert_int_equal(sb_figure_add(r->figure, &r->nfigures, "bytes_per_thread", 4, ""), 0);
+    }
+}
+
+static void littles_law_predicted_or_needed(void **state)
+{
+    (void)state;
+    sb_run run;
+    devices(&run, 1);
+    latency_rows(&run, 0, 19);
+    occupancy_rows(&run);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    sb_lessons l;
+    sb_lessons_of(&a, 1, &l); /* the occupancy block */
+    assert_int_equal(l.n, 2);
+    assert_string_equal(l.text[1], "Little's law: the copy's reads, 2085 GB/s (half its 4170), x "
+                                   "the DRAM latency, 700 ns, need 1.46 MB of loads in flight, "
+                                   "364875 threads of 4 B; measured, b256-g8x reaches 95% of the "
+                                   "best bandwidth with 1.08 MB in flight (270336 threads in "
+                                   "flight x 4 B): 0.74x the prediction.");
+    assert_double_equal(a.memory[0].need_bytes, 2085.0 * 700, 1e-6);
+    assert_double_equal(a.memory[0].knee_bytes, 270336.0 * 4, 0);
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+    /* No latency in the run, or measured only after: what the prediction needs. */
+    for (int after = 0; after <= 1; after++) {
+        devices(&run, 1);
+        occupancy_rows(&run);
+        if (after)
+            latency_rows(&run, 0, 19);
+        l = lessons(&run);
+        assert_int_equal(l.n, 2);
+        assert_string_equal(l.text[1], "Little's law needs the DRAM latency measured before "
+                                       "this block to predict the knee (--experiment "
+                                       "latency,occupancy); measured, b256-g8x reaches 95% of the "
+                                       "best bandwidth with 1.08 MB in flight (270336 threads in "
+                                       "flight x 4 B).");
+        sb_run_free(&run);
+    }
+}
+
+static void diagonal_order_pays_or_not(void **state)
+{
+    (void)state;
+    sb_run run;
+    devices(&run, 1);
+    add(&run, 0, "transpose", "padded", 0.150, SB_SPACE_SHARED, 1, 0);
+    add(&run, 0, "transpose", "diagonal", 0.151, SB_SPACE_SHARED, 1, 0);
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "Taking the tiles in diagonal order (the fix for partition "
+                                   "camping) changes nothing here: diagonal and padded run the "
+                                   "same, within 2.0%.");
+    run.results[1].ms.median = 0.100;
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "Taking the tiles in diagonal order (the fix for partition "
+                                   "camping) pays: diagonal is 1.50x faster than padded.");
+    sb_run_free(&run);
+}
+
 /* No rule for the experiment, or its variants not in the run: nothing. */
 /* A histogram's rows of one distribution on one device: at each bin count
  * its global atomics, its coarsened private copy and a plain private copy
@@ -571,6 +826,12 @@ int main(void)
         cmocka_unit_test(threads_in_flight_or_not),
         cmocka_unit_test(privatisation_pays_or_stops),
         cmocka_unit_test(partial_sums_pay_or_not),
+        cmocka_unit_test(burst_reaches_or_not),
+        cmocka_unit_test(channels_camp_or_not),
+        cmocka_unit_test(latency_plateaus_named_from_the_data),
+        cmocka_unit_test(working_set_plateaus),
+        cmocka_unit_test(littles_law_predicted_or_needed),
+        cmocka_unit_test(diagonal_order_pays_or_not),
         cmocka_unit_test(nothing_to_say),
         cmocka_unit_test(every_format_ends_the_block_with_it),
     };

@@ -1,10 +1,13 @@
 /* Plots chosen from result records alone: a global stride sweep gives a
  * bandwidth plot with the model's curve, a shared one a conflict plot with
  * the predicted ways, GFLOP/s with an intensity a roofline, a histogram's
- * bin counts throughput against bins, anything else bars; without gnuplot
- * the data and scripts are written and the user is told, with it PNG and
- * SVG appear; a gnuplot that fails, or writes its images short, is an
- * error that keeps the images there were. */
+ * bin counts throughput against bins, rows with a size in bytes a sweep
+ * over it (log x, the rows at no one size and 90% of the fastest as lines,
+ * the plateaus of a working set), rows with bytes in flight a curve
+ * against them with the knee measured and Little's law's, anything else
+ * bars; without gnuplot the data and scripts are written and the user is
+ * told, with it PNG and SVG appear; a gnuplot that fails, or writes its
+ * images short, is an error that keeps the images there were. */
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -275,6 +278,110 @@ static void histogram_bins_sweep(void **state)
     sb_run_free(&run);
 }
 
+static sb_result *memory_row(sb_run *run, int slot, const char *exp, const char *variant,
+                             const char *unit, double value, const char *name, double bytes)
+{
+    add(run, slot, exp, variant, "k", unit, 1.0 / value, NULL);
+    sb_result *r = &run->results[run->nresults - 1];
+    r->value = value;
+    if (bytes > 0)
+        assert_int_equal(sb_figure_add(r->figure, &r->nfigures, name, bytes, "B"), 0);
+    return r;
+}
+
+/* The burst sweep on both devices, a latency sweep on cuda only, then the
+ * occupancy rows with what each thread keeps in flight on both. */
+static void memory_fixture(sb_run *run)
+{
+    static const double ns[19] = {33,  33,  34,  35,  150, 205, 208, 210, 270, 272,
+                                  275, 400, 560, 580, 620, 700, 800, 810, 812};
+    static const struct { const char *v; double gbs; long in_flight; } occ[] = {
+        {"b32-g1x", 284, 4224}, {"b256-g4x", 3461, 135168}, {"b256-g8x", 3608, 270336},
+        {"b256-g32x", 3762, 270336}};
+    memset(run, 0, sizeof *run);
+    run->ndevices = 2;
+    snprintf(run->devices[0].backend, sizeof run->devices[0].backend, "cuda");
+    snprintf(run->devices[1].backend, sizeof run->devices[1].backend, "opencl");
+    for (int s = 0; s < 2; s++) {
+        run->devices[s].info.l2_bytes = 60 << 20;
+        run->devices[s].info.clock_mhz = 1980;
+        memory_row(run, s, "dram_burst", "sequential", "GB/s", 4000, NULL, 0);
+        for (int k = 0; k < 9; k++) {
+            char v[16];
+            snprintf(v, sizeof v, "c%d", 32 << k);
+            memory_row(run, s, "dram_burst", v, "GB/s", 500.0 * (k + 1), "chunk", 32 << k);
+        }
+    }
+    for (int j = 0; j < 19; j++) {
+        char v[16];
+        snprintf(v, sizeof v, "ws%d", j);
+        memory_row(run, 0, "latency", v, "ns/load", ns[j], "working_set", 16384.0 * (1 << j));
+    }
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < sizeof occ / sizeof occ[0]; i++) {
+            sb_result *r = memory_row(run, s, "occupancy", occ[i].v, "GB/s", occ[i].gbs, NULL, 0);
+            r->threads_in_flight = occ[i].in_flight;
+            r->roof_share = occ[i].gbs / 4170;
+            assert_int_equal(sb_figure_add(r->figure, &r->nfigures, "bytes_per_thread", 4, ""), 0);
+        }
+}
+
+static void memory_sweeps_and_bytes_in_flight(void **state)
+{
+    (void)state;
+    sb_run run;
+    memory_fixture(&run);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    sb_plot_list list;
+    char err[256];
+    assert_int_equal(sb_plot_write(&a, dir, &list, err, sizeof err), 0);
+    assert_int_equal(list.n, 4);
+    assert_string_equal(list.name[0], "dram_burst-sweep");
+    assert_string_equal(list.name[1], "latency-sweep");
+    assert_string_equal(list.name[2], "occupancy-inflight");
+    assert_string_equal(list.name[3], "occupancy-bars");
+    /* The chunks on a log axis named in bytes; the copy in place and 90%
+       of it as lines; no plateaus: a chunk is not a working set. */
+    char *gp = slurp("dram_burst-sweep.gp");
+    assert_non_null(strstr(gp, "set logscale x 2\n"));
+    assert_non_null(strstr(gp, "set xtics rotate by -45 ('32' 32, '64' 64, "));
+    assert_non_null(strstr(gp, "'8K' 8192)\n"));
+    assert_non_null(strstr(gp, "set yrange [0:4950]\n")); /* 1.1 x the best point, 4500 */
+    assert_non_null(strstr(gp, "title 'cuda sequential: 4000 GB/s'"));
+    assert_non_null(strstr(gp, "title 'opencl 90% of sequential: 3600 GB/s'"));
+    assert_null(strstr(gp, "plateaus"));
+    free(gp);
+    char *dat = slurp("dram_burst-sweep.dat");
+    assert_non_null(strstr(dat, "# cuda: bytes, headline, variant\n32 500 \"c32\"\n"));
+    free(dat);
+    /* Latency: log-log, cuda alone, its three plateaus as segments. */
+    gp = slurp("latency-sweep.gp");
+    assert_non_null(strstr(gp, "set logscale y\n"));
+    assert_non_null(strstr(gp, "title 'cuda plateaus (3 found in the data)'"));
+    assert_null(strstr(gp, "opencl"));
+    free(gp);
+    dat = slurp("latency-sweep.dat");
+    assert_non_null(strstr(dat, "16384 33.5\n131072 33.5\n\n524288 240\n16777216 240\n\n"
+                                "67108864 700\n4294967296 700\n"));
+    free(dat);
+    /* Bytes in flight: sorted, with cuda's knee and Little's law's (its
+       latency came first), opencl's knee alone. */
+    dat = slurp("occupancy-inflight.dat");
+    assert_non_null(strstr(dat, "# cuda: bytes in flight, GB/s, variant\n16896 284 \"b32-g1x\"\n"
+                                "540672 3461 \"b256-g4x\"\n1081344 3608 \"b256-g8x\"\n"));
+    free(dat);
+    gp = slurp("occupancy-inflight.gp");
+    assert_non_null(strstr(gp, "title 'cuda knee measured: 1.08 MB (b256-g8x, 95% of the best)'"));
+    assert_non_null(strstr(gp, "title 'cuda Little''s law: 1.46 MB (2085 GB/s of reads x 700 "
+                               "ns)'"));
+    assert_non_null(strstr(gp, "title 'opencl knee measured: 1.08 MB"));
+    assert_null(strstr(gp, "opencl Little"));
+    free(gp);
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
 static void without_gnuplot_a_note(void **state)
 {
     (void)state;
@@ -421,6 +528,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(chooses_plots_from_records),
         cmocka_unit_test(histogram_bins_sweep),
+        cmocka_unit_test(memory_sweeps_and_bytes_in_flight),
         cmocka_unit_test(without_gnuplot_a_note),
         cmocka_unit_test(with_gnuplot_png_and_svg),
         cmocka_unit_test(unwritable_dir_is_an_error),

@@ -36,15 +36,34 @@ typedef struct run_case {
 static sb_session session;
 static run_case cases[MAX_CASES];
 
-/* The variants this backend can run: a vendor row needs the backend to
- * have been built with its library. */
+/* Whether the size leaves variant v out (a sweep's working set larger
+ * than the size): the run notes it and measures nothing. */
+static int left_out(const sb_experiment *e, void *host, const sb_problem *p, const sb_variant *v)
+{
+    sb_plan plan;
+    char err[512];
+    memset(&plan, 0, sizeof plan);
+    return host && e->plan(host, p, v, &session.info, &plan, err, sizeof err) == SB_PLAN_LEFT_OUT;
+}
+
+/* The variants this backend can run at the case's size: a vendor row
+ * needs the backend to have been built with its library, and those the
+ * size leaves out are not run. */
 static int count_variants(const sb_experiment *e, const sb_options *o)
 {
     sb_variant *vs = calloc(SB_MAX_VARIANTS, sizeof *vs);
     int n = e->variants(vs, SB_MAX_VARIANTS), runnable = 0;
+    sb_problem p = {o->rows, o->cols};
+    void *host = NULL;
+    char err[512];
+    if (e->prepare(&p, o->seed, &host, err, sizeof err))
+        host = NULL;
     for (int i = 0; i < n; i++)
         runnable += sb_variant_selected(o, &vs[i], i, n) &&
-                    (vs[i].role != SB_ROLE_VENDOR || session.slot.provides.vendor_transpose);
+                    (vs[i].role != SB_ROLE_VENDOR || session.slot.provides.vendor_transpose) &&
+                    !left_out(e, host, &p, &vs[i]);
+    if (host)
+        e->release(host);
     free(vs);
     return runnable;
 }

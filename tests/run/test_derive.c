@@ -1,7 +1,7 @@
 /* What analysis derives from the executor's raw records, on a fixture run
- * with no device: headline figures at the median and the fastest time,
- * threads in flight, the model's predictions, each device's copy roofs and
- * the shares of them. */
+ * with no device: headline figures at the median and the fastest time
+ * (a latency in cycles too), threads in flight, the model's predictions,
+ * each device's copy roofs and the shares of them. */
 #include "test_util.h"
 
 #include <string.h>
@@ -37,6 +37,7 @@ static void fixture(sb_run *run)
     memset(run, 0, sizeof *run);
     run->ndevices = 1;
     run->devices[0].info.compute_units = UNITS;
+    run->devices[0].info.clock_mhz = 1980;
     sb_result api = row("memcpy", SB_ROLE_API_COPY, SB_QUANTITY_BANDWIDTH, 1.0, 0.5);
     api.bytes = 2e9;
     sb_result roof = row("copy", SB_ROLE_COPY_ROOF, SB_QUANTITY_BANDWIDTH, 1.0, 1.0);
@@ -54,7 +55,10 @@ static void fixture(sb_run *run)
     flops.occupancy = 100; /* more resident than launched */
     sb_result access = row("shared", SB_ROLE_KERNEL, SB_QUANTITY_ACCESS, 1.0, 0.5);
     access.accesses = 1e6;
-    const sb_result rows[] = {api, roof, kernel, flops, access};
+    sb_result chase = row("ws16K", SB_ROLE_KERNEL, SB_QUANTITY_LATENCY, 0.5, 0.4);
+    chase.accesses = 1000;
+    assert_int_equal(sb_figure_add(chase.figure, &chase.nfigures, "working_set", 16384, "B"), 0);
+    const sb_result rows[] = {api, roof, kernel, flops, access, chase};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         assert_int_equal(sb_run_add(run, &rows[i]), 0);
 }
@@ -76,11 +80,29 @@ static void headlines_and_roofs(void **state)
     /* 1 ms on each of UNITS multiprocessors over 1e6 accesses */
     assert_double_equal(r[4].value, 1e6 * UNITS / 1e6, 1e-9);
     assert_double_equal(r[4].value_best, 0.5e6 * UNITS / 1e6, 1e-9);
+    /* 0.5 ms over 1000 dependent loads; at 1980 MHz, 990 cycles each. */
+    assert_double_equal(r[5].value, 500.0, 1e-9);
+    assert_double_equal(r[5].value_best, 400.0, 1e-9);
+    assert_true(r[5].roof_share == 0.0);
+    assert_int_equal(r[5].nfigures, 2);
+    assert_string_equal(r[5].figure[1].name, "cycles_per_load");
+    assert_double_equal(r[5].figure[1].value, 990.0, 1e-9);
+    assert_string_equal(r[5].figure[1].unit, "cycles");
     /* The API copy is the roof where there is one; the copy kernel is kept. */
     assert_double_equal(run.devices[0].memcpy_gbs, 2000.0, 1e-9);
     assert_double_equal(run.devices[0].copy_gbs, 1000.0, 1e-9);
     assert_double_equal(r[2].roof_share, 0.25, 1e-12);
     assert_double_equal(r[3].roof_share, 500.0 / (1.0 * 2000.0), 1e-12);
+    sb_analysis_free(&a);
+    /* Analysed again, the cycles are set again, not added. */
+    run.results[5].ms.median = 1.0;
+    assert_int_equal(sb_analyse(&run, NULL, &a), 0);
+    assert_int_equal(r[5].nfigures, 2);
+    assert_double_equal(r[5].figure[1].value, 1980.0, 1e-9);
+    assert_string_equal(sb_quantity_unit(r[5].quantity), "ns/load");
+    sb_quantity q;
+    assert_int_equal(sb_quantity_parse("ns/load", &q), 0);
+    assert_int_equal(q, SB_QUANTITY_LATENCY);
     sb_analysis_free(&a);
     sb_run_free(&run);
 }

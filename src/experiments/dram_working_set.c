@@ -1,0 +1,211 @@
+/* The working-set experiment (family dram): copy bandwidth against the
+ * bytes a copy touches, 64 KiB to 8 GiB (its two buffers together).
+ * While both buffers fit the L2 the copy runs at the L2's speed; past it,
+ * at DRAM's: the plateaus say where the L2 ends, and why every bandwidth
+ * experiment's default buffers are at least four L2 sizes each (the copy
+ * of such buffers is well onto the DRAM plateau).  A small working set is
+ * copied many times in one launch (ws_copy in common/kernels/dram.cl), so
+ * that the launch's own cost does not hide the cache's speed.
+ *
+ * Variant ws<W>: buffers of W / 2 bytes each.  Size: the largest buffer in
+ * 4-byte words (a working set larger than twice the size is left out).
+ * The input is the size's bytes, and the largest working set the size
+ * holds writes into an output of the size's bytes too (the rest must stay
+ * poison), so that what a run holds is twice the size, as the preflight
+ * reckons it from small sizes.  Verified word for word. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "run/host_data.h"
+#include "experiments/variant.h"
+
+#define WS_MIN (64L << 10)
+#define WS_MAX (8L << 30)
+#define WS_BLOCK 256
+#define WS_WORD 16                /* bytes a thread moves: one uint4 */
+#define WS_GPU_FLOOR (256L << 20) /* bytes read per launch at least */
+#define WS_CPU_FLOOR (2L << 20)
+#define WS_THREADS (1L << 21)     /* threads of a launch that repeats its copy */
+
+typedef struct ws_knobs {
+    long working_set; /* bytes: both buffers */
+} ws_knobs;
+SB_KNOBS(ws_knobs)
+
+typedef struct ws_host {
+    long bytes; /* of the input: the size's, in whole 16-byte words */
+    long top;   /* the largest working set's buffer the size holds */
+    uint32_t *in;
+} ws_host;
+
+/* "ws256K", "ws32M", "ws8G". */
+static void ws_name(long bytes, char *buf, size_t n)
+{
+    if (bytes >= (1L << 30))
+        snprintf(buf, n, "ws%ldG", bytes >> 30);
+    else if (bytes >= (1L << 20))
+        snprintf(buf, n, "ws%ldM", bytes >> 20);
+    else
+        snprintf(buf, n, "ws%ldK", bytes >> 10);
+}
+
+static int ws_variants(sb_variant *out, int max)
+{
+    int n = 0;
+    for (long w = WS_MIN; w <= WS_MAX && n < max; w *= 2) {
+        char name[16];
+        ws_name(w, name, sizeof name);
+        sb_variant_init(&out[n], name, "ws_copy", WS_BLOCK, 1, 1);
+        ws_knobs k = {w};
+        set_knobs(&out[n++], &k);
+    }
+    return n;
+}
+
+/* The largest buffer: 4 GiB on a GPU within its memory (both buffers
+   stay there), 16 MiB on a CPU. */
+static void ws_default_size(const sb_device_info *dev, sb_problem *p)
+{
+    long bytes = dev->is_gpu ? WS_MAX / 2 : 16L << 20;
+    while (bytes > WS_MIN / 2 &&
+           ((dev->max_alloc_bytes && (uint64_t)bytes > dev->max_alloc_bytes) ||
+            (dev->global_mem_bytes && (uint64_t)bytes > dev->global_mem_bytes / 4)))
+        bytes /= 2;
+    p->rows = bytes / 4 / 1024;
+    p->cols = 1024;
+}
+
+static int ws_prepare(const sb_problem *p, unsigned seed, void **host, char *err, size_t n)
+{
+    double words = (double)p->rows * (double)p->cols;
+    ws_host *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(err, n, "out of host memory");
+        return -1;
+    }
+    double bytes = 4.0 * words < WS_MAX / 2 ? 4.0 * words : WS_MAX / 2;
+    h->bytes = (long)bytes / WS_WORD * WS_WORD;
+    h->top = WS_MIN / 2;
+    while (h->top * 2 <= h->bytes)
+        h->top *= 2;
+    if (h->bytes < WS_MIN / 2) {
+        snprintf(err, n, "a size of %.0f words is under the smallest buffer, %ld KiB: give at "
+                         "least --size %ldx1",
+                 words, WS_MIN / 2 >> 10, WS_MIN / 2 / 4);
+        free(h);
+        return -1;
+    }
+    if (!(h->in = sb_host_alloc((size_t)h->bytes, err, n))) {
+        free(h);
+        return -1;
+    }
+    sb_random_words(h->in, (size_t)h->bytes / 4, seed);
+    *host = h;
+    return 0;
+}
+
+static void ws_release(void *host)
+{
+    ws_host *h = host;
+    if (h)
+        free(h->in);
+    free(h);
+}
+
+static int log2_of(long pow2)
+{
+    int l = 0;
+    while ((1L << l) < pow2)
+        l++;
+    return l;
+}
+
+/* The copy's arguments and grid: one thread a word when one pass is
+   enough, else a fixed grid that walks every pass. */
+static void ws_launch(const ws_host *h, const sb_variant *v, long buffer, long passes,
+                      sb_plan *plan)
+{
+    plan->nbuffers = 2;
+    plan->buffer[0].bytes = (size_t)h->bytes; /* the whole input: one upload for all */
+    plan->buffer[0].init = h->in;
+    plan->buffer[1].bytes = (size_t)(buffer == h->top ? h->bytes : buffer);
+    plan->buffer[1].init = NULL;
+    plan->nargs = 4;
+    plan->arg[0].kind = SB_PLAN_INT;
+    plan->arg[0].i = log2_of(buffer / WS_WORD);
+    plan->arg[1].kind = SB_PLAN_INT;
+    plan->arg[1].i = (int32_t)passes;
+    for (int i = 0; i < 2; i++) {
+        plan->arg[2 + i].kind = SB_PLAN_BUFFER;
+        plan->arg[2 + i].buffer = i;
+    }
+    long total = passes * (buffer / WS_WORD);
+    long threads = passes == 1 || total <= WS_THREADS ? total : WS_THREADS;
+    sb_grid_2d(&plan->geometry, v, threads, 1, WS_BLOCK, 1);
+    plan->bytes = 2.0 * (double)buffer * (double)passes;
+}
+
+static int ws_plan(void *host, const sb_problem *p, const sb_variant *v,
+                   const sb_device_info *dev, sb_plan *plan, char *err, size_t n)
+{
+    ws_host *h = host;
+    (void)p;
+    long ws = knobs_of(v).working_set, buffer = ws / 2;
+    if (buffer > h->top) {
+        snprintf(err, n, "%s needs buffers of %ld words: give --size %ldx1 or more", v->name,
+                 buffer / 4, buffer / 4);
+        return SB_PLAN_LEFT_OUT;
+    }
+    long floor = dev->is_gpu ? WS_GPU_FLOOR : WS_CPU_FLOOR;
+    long passes = buffer >= floor ? 1 : floor / buffer;
+    ws_launch(h, v, buffer, passes, plan);
+    plan->npatterns = 1;
+    plan->pattern[0] = sb_pattern_default();
+    plan->pattern[0].space = SB_SPACE_GLOBAL;
+    plan->pattern[0].word_bytes = WS_WORD;
+    snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "load");
+    sb_figure_add(plan->figure, &plan->nfigures, "working_set", (double)ws, "B");
+    sb_figure_add(plan->figure, &plan->nfigures, "passes", (double)passes, "");
+    return 0;
+}
+
+static int ws_verify(void *host, const sb_problem *p, const sb_variant *v, void *const *outputs,
+                     char *err, size_t n)
+{
+    ws_host *h = host;
+    (void)p;
+    const uint32_t *got = outputs[0];
+    long words = knobs_of(v).working_set / 2 / 4;
+    long i = sb_first_word_mismatch(got, h->in, words);
+    if (i == SB_NO_MISMATCH && words * 4 == h->top) {
+        for (long w = words; w < h->bytes / 4; w++)
+            if (got[w] != SB_POISON_WORD) {
+                snprintf(err, n, "out[%ld] = 0x%08x, past the %ld words copied: nothing may "
+                                 "write there", w, got[w], words);
+                return -1;
+            }
+    }
+    if (i == SB_NO_MISMATCH)
+        return 0;
+    snprintf(err, n, "out[%ld] = 0x%08x, expected 0x%08x%s", i, got[i], h->in[i],
+             got[i] == SB_POISON_WORD ? ": never written" : "");
+    return -1;
+}
+
+const sb_experiment sb_exp_dram_working_set = {
+    .name = "dram_working_set",
+    .family = "dram",
+    .source = "dram.cl",
+    .summary = "copy bandwidth against the working set, 64 KiB..8 GiB (both buffers): the L2 "
+               "plateau and the DRAM one (family dram)",
+    .quantity = SB_QUANTITY_BANDWIDTH,
+    .size_kind = SB_SIZE_WORDS,
+    .in_default = 0,
+    .test_sizes = "256x512",
+    .variants = ws_variants,
+    .default_size = ws_default_size,
+    .prepare = ws_prepare,
+    .release = ws_release,
+    .plan = ws_plan,
+    .verify = ws_verify,
+};
