@@ -274,6 +274,42 @@ static void resource_fields(json_t *o, const sb_result *r, sb_json_builder *b)
     put_known(o, "private_bytes", r->private_bytes, b);
 }
 
+/* The model against the hardware's counts (run/counter_check.h), where
+ * there are counts: each judged figure with the model's value, the
+ * counted one and its verdict (and why it differs); the DRAM bytes and
+ * the intensity they give a FLOP row. */
+static void counter_check_json(json_t *o, const sb_counter_check *c, sb_json_builder *b)
+{
+    if (c->verdict == SB_COUNTER_NONE && c->counted_intensity <= 0)
+        return;
+    json_t *cc = sb_json_put_object(o, "counter_check", b);
+    if (!cc)
+        return;
+    if (c->verdict != SB_COUNTER_NONE)
+        sb_json_put_str(cc, "verdict", sb_counter_verdict_name(c->verdict), b);
+    else
+        sb_json_put(cc, "verdict", json_null(), b);
+    sb_json_put_real(cc, "tolerance", SB_COUNTER_TOLERANCE, b);
+    json_t *items = json_array();
+    sb_json_put(cc, "figures", items, b);
+    for (int i = 0; items && i < c->nitems; i++) {
+        const sb_counter_item *it = &c->item[i];
+        json_t *f = json_object();
+        if (!f || json_array_append_new(items, f)) {
+            sb_json_put(NULL, "figures", NULL, b);
+            return;
+        }
+        sb_json_put_str(f, "figure", it->key, b);
+        sb_json_put_real(f, "model", it->model, b);
+        sb_json_put_real(f, "counted", it->counted, b);
+        sb_json_put_str(f, "verdict", it->matches ? "matches" : "differs", b);
+        if (it->reason[0])
+            sb_json_put_str(f, "reason", it->reason, b);
+    }
+    put_positive(cc, "dram_bytes", c->dram_bytes, b);
+    put_positive(cc, "counted_intensity", c->counted_intensity, b);
+}
+
 static json_t *result_json(const sb_result *r, sb_json_builder *b)
 {
     json_t *o = json_object(), *t;
@@ -504,11 +540,14 @@ static void end_array(FILE *out, size_t count)
 
 /* Every result, built and checked (write == NULL) or written; 0, or
  * SB_REPORT_REFUSED with the record named in err. */
-static int results_pass(const sb_run *run, FILE *write, char *err, size_t n)
+static int results_pass(const sb_analysis *a, FILE *write, char *err, size_t n)
 {
+    const sb_run *run = a->run;
     for (size_t i = 0; i < run->nresults; i++) {
         sb_json_builder b = {NULL, NULL};
         json_t *o = result_json(&run->results[i], &b);
+        if (o && a->checks)
+            counter_check_json(o, &a->checks[i], &b);
         if (b.refused) {
             json_decref(o);
             return refused_result(&run->results[i], i, &b, err, n);
@@ -693,7 +732,7 @@ int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
     json_t *head = checked_head(run, &devices, err, n);
     if (!head)
         return SB_REPORT_REFUSED;
-    int rc = results_pass(run, NULL, err, n);
+    int rc = results_pass(a, NULL, err, n);
     if (!rc)
         rc = comparisons_pass(run, &a->cross, NULL, err, n);
     if (!rc)
@@ -728,7 +767,7 @@ int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
     rc |= member(out, "devices", devices, ",\n");
     rc |= unavailable_pass(run, out);
     fputs("  \"results\": ", out);
-    rc |= results_pass(run, out, err, n);
+    rc |= results_pass(a, out, err, n);
     rc |= member(out, "reference", reference, ",\n");
     fputs("  \"comparisons\": ", out);
     rc |= comparisons_pass(run, &a->cross, out, err, n);

@@ -226,6 +226,21 @@ static void under_row(const char *details, const char *model, int width, FILE *o
         foldf(out, width, UNDER_ROW, UNDER_ROW_MORE, "model: %s", model);
 }
 
+/* Under a row of a run with --counters: the model against the
+ * hardware's counts of result i (label: whose, where several devices
+ * share the row). */
+static void counted_line(const sb_analysis *a, long i, const char *label, int width, FILE *out)
+{
+    if (!a->checks || i < 0 || (size_t)i >= a->run->nresults)
+        return;
+    char text[1024];
+    sb_counter_check_text(&a->checks[i], text, sizeof text);
+    if (text[0] && label)
+        foldf(out, width, UNDER_ROW, UNDER_ROW_MORE, "%s %s", label, text);
+    else if (text[0])
+        sb_layout_fold(out, width, UNDER_ROW, UNDER_ROW_MORE, text);
+}
+
 /* -------------------------------------------------------- one device */
 
 enum { ONE_VARIANT, ONE_BACKEND, ONE_MEDIAN, ONE_MIN, ONE_MAX, ONE_SPREAD, ONE_VALUE, ONE_BEST,
@@ -280,9 +295,10 @@ static void one_device_cells(const sb_result *f, const sb_result *r, sb_layout_c
         snprintf(c->cell[ONE_SLOWDOWN], SB_LAYOUT_CELL, "x%.2f", r->slowdown);
 }
 
-static void experiment_section(const sb_run *run, const sb_cross_experiment *e, int width,
+static void experiment_section(const sb_analysis *a, const sb_cross_experiment *e, int width,
                                FILE *out)
 {
+    const sb_run *run = a->run;
     const sb_result *f = &run->results[e->first];
     sb_layout l;
     sb_layout_cells cells;
@@ -305,6 +321,7 @@ static void experiment_section(const sb_run *run, const sb_cross_experiment *e, 
         join(details, sizeof details, notes);
         sb_result_model_text(r, model, sizeof model);
         under_row(details, model, width, out);
+        counted_line(a, (long)e->results[i], NULL, width, out);
     }
     roof_legend(run, e, width, out);
 }
@@ -442,9 +459,10 @@ static void cross_under_row(const sb_run *run, const sb_crossapi *x, const sb_la
 /* Side by side: one row per variant, each device's median, spread, figure
  * and roof share, then each other device's speed against the reference
  * and the verdict, with the lines under it. */
-static void cross_section(const sb_run *run, const sb_crossapi *x, const sb_cross_experiment *e,
-                          int width, FILE *out)
+static void cross_section(const sb_analysis *a, const sb_crossapi *x,
+                          const sb_cross_experiment *e, int width, FILE *out)
 {
+    const sb_run *run = a->run;
     const sb_result *f = &run->results[e->first];
     cross_layout cl;
     sb_layout_cells cells;
@@ -462,6 +480,14 @@ static void cross_section(const sb_run *run, const sb_crossapi *x, const sb_cros
         cross_cells(run, x, &cl, f, row, &cells);
         sb_layout_row(&cl.l, &cells, out);
         cross_under_row(run, x, &cl.l, row, &cells, width, out);
+        /* Where one device of the row was counted, the others' "none" is
+           the note the run gave once, not a line under every row. */
+        int any = 0;
+        for (int s = 0; s < x->ndevices; s++)
+            any |= row->result[s] >= 0 && a->run->results[row->result[s]].counted;
+        for (int s = 0; s < x->ndevices; s++)
+            if (!any || (row->result[s] >= 0 && a->run->results[row->result[s]].counted))
+                counted_line(a, row->result[s], x->label[s], width, out);
     }
     roof_legend(run, e, width, out);
 }
@@ -635,9 +661,9 @@ void sb_table_block(const sb_analysis *a, size_t e, FILE *out)
     if (x->ndevices > SIDE_BY_SIDE_MAX)
         stacked_section(a->run, x, &x->experiments[e], width, out);
     else if (sb_crossapi_side_by_side(x))
-        cross_section(a->run, x, &x->experiments[e], width, out);
+        cross_section(a, x, &x->experiments[e], width, out);
     else
-        experiment_section(a->run, &x->experiments[e], width, out);
+        experiment_section(a, &x->experiments[e], width, out);
     lessons_block(a, e, width, out);
     sb_table_fleet_block(a, e, width, out);
 }

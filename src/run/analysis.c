@@ -1,5 +1,6 @@
 #include "run/analysis.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "experiments/experiment.h"
@@ -197,11 +198,17 @@ int sb_analyse_saved(const sb_run *run, const char *reference, sb_analysis *a)
         return SB_ANALYSIS_NO_REFERENCE;
     if (sb_crossapi_build(run, slot, &a->cross) || sb_fleet_build(run, &a->cross, &a->fleet))
         return SB_ANALYSIS_NO_MEMORY;
+    a->checks = calloc(run->nresults + 1, sizeof *a->checks);
+    if (!a->checks)
+        return SB_ANALYSIS_NO_MEMORY;
+    for (size_t i = 0; i < run->nresults; i++)
+        sb_counter_check_of(&run->results[i], &a->checks[i]);
     return 0;
 }
 
 void sb_analysis_free(sb_analysis *a)
 {
+    free(a->checks);
     sb_fleet_free(&a->fleet);
     sb_crossapi_free(&a->cross);
     memset(a, 0, sizeof *a);

@@ -11,6 +11,7 @@
 
 #include "result.h"
 #include "run/crossapi.h"
+#include "run/counter_check.h"
 #include "run/fleet.h"
 #include "run/memory_levels.h"
 
@@ -20,6 +21,7 @@ typedef struct sb_analysis {
     sb_fleet fleet;    /* the groups of like devices in those rows, and outliers */
     sb_memory_levels memory[SB_RUN_MAX_DEVICES]; /* per device slot: its plateaus, its DRAM
                                                     latency and Little's law (memory_levels.h) */
+    sb_counter_check *checks; /* per result: the model against the counters (counter_check.h) */
 } sb_analysis;
 
 /* What sb_analyse and sb_analyse_saved return besides 0. */
