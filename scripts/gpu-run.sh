@@ -17,7 +17,12 @@
 #    row per kernel launch (ncu's raw page);
 # 7. compute-sanitizer's memcheck, racecheck, synccheck and initcheck over
 #    every default variant of every family through CUDA, at a size where
-#    each finishes in about a minute; any error fails the script.
+#    each finishes in about a minute; any error fails the script;
+# 8. --counters over every variant of the global, shared and transpose
+#    families and the matrix multiply through CUDA (CUPTI): the model's
+#    totals against the hardware's counts in every row, any row that
+#    differs by more than 2% failing the script; with SB_NCU=1 also
+#    Nsight Compute on a sample of them, whose counts must equal CUPTI's.
 # SB_STEPS picks the steps after the build (default: "check suite tune sass
 # ncu sanitize"; ncu only with SB_NCU=1), so that a device lease can split
 # them over calls.  Everything lands in OUTDIR; OUTDIR/results/ holds what
@@ -61,10 +66,10 @@ say "configure and build"
 sed -n '/^simtbench /,$p' "$out/configure.log" | keep
 make -j"$jobs" >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 
-steps=${SB_STEPS:-check suite tune sass ncu sanitize}
+steps=${SB_STEPS:-check suite tune sass ncu sanitize counters}
 want() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
 mkdir -p "$out/results"
-check_status=0 suite_status=0 tune_status=0 sanitize_status=0
+check_status=0 suite_status=0 tune_status=0 sanitize_status=0 counters_status=0
 
 if want check; then
 say "make check"
@@ -182,6 +187,34 @@ if want sanitize && command -v compute-sanitizer >/dev/null; then
     done
 fi
 
+if want counters; then
+    say "hardware counters against the model (--counters, CUPTI)"
+    t0=$(date +%s)
+    timeout "${SB_COUNTERS_TIMEOUT:-480}" ./simtbench --backend cuda --counters --quiet \
+        --experiment "${SB_COUNTERS_EXPERIMENTS:-global,shared,transpose,matmul}" \
+        --variant "${SB_COUNTERS_VARIANTS:-all}" --size "${SB_COUNTERS_SIZE:-1024}" --reps 3 \
+        --save "$out/counters.json" >"$out/counters.txt" 2>"$out/counters.err"
+    st=$?
+    matched=$(grep -c '"counter_check": {"verdict": "matches"' "$out/counters.json")
+    differ=$(grep -c '"counter_check": {"verdict": "differs"' "$out/counters.json")
+    echo "counters: status $st, $matched rows match the model within 2%, $differ differ," \
+        "$(( $(date +%s) - t0 )) s" | keep
+    grep '"counter_check": {"verdict": "differs"' "$out/counters.json" |
+        sed 's/.*"experiment": "\([^"]*\)".*"variant": "\([^"]*\)".*/  differs: \1\/\2/' | keep
+    [ "$st" = 0 ] && [ "$differ" = 0 ] && [ "$matched" -gt 0 ] || counters_status=1
+    if [ "${SB_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
+        say "Nsight Compute against CUPTI"
+        # shellcheck disable=SC2086
+        "$(dirname "$0")/ncu-vs-counters.sh" ./simtbench "$out/counters.json" \
+            "${SB_COUNTERS_SIZE:-1024}" ${SB_NCU_VARIANTS:-global_stride/w4-s2-load \
+            global_perm/w4-random1-spread-load shared_stride/w8-s2-load \
+            shared_tile/32x32-column-load transpose/padded transpose/vec64x64_cm \
+            matmul/tiled32} >"$out/ncu-vs-counters.txt" 2>&1 || counters_status=1
+        tail -1 "$out/ncu-vs-counters.txt" | keep
+    fi
+fi
+
 (cd "$out" && tar -czf bundle.tar.gz --exclude=bundle.tar.gz ./*)
 say "done"
-exit $(( check_status != 0 || suite_status != 0 || tune_status != 0 || sanitize_status != 0 ))
+exit $(( check_status != 0 || suite_status != 0 || tune_status != 0 || sanitize_status != 0 ||
+         counters_status != 0 ))
