@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "report/json_build.h"
 #include "report/json_read.h"
 #include "report/output_file.h"
+#include "run/counter_check.h"
 #include "run/crossapi.h"
 
 #define PROG "simtbench compare"
@@ -393,6 +395,47 @@ static tally count(const match *m, size_t nm)
 
 /* ---------------------------------------------------------------- writers */
 
+/* The counters both sides of a matched row counted that moved by more
+ * than the counters' tolerance, into which[0..max): how many. */
+static int counters_moved(const sb_run *o, const sb_run *n, const match *m, int *which, int max)
+{
+    if (m->old_i < 0 || m->new_i < 0)
+        return 0;
+    const sb_result *a = &o->results[m->old_i], *b = &n->results[m->new_i];
+    int k = 0;
+    for (int c = 0; a->counted && b->counted && c < SB_COUNTER_COUNT && k < max; c++) {
+        double x = a->counts[c], y = b->counts[c];
+        double top = x > y ? x : y;
+        if (isfinite(x) && isfinite(y) && top > 0 && fabs(x - y) > SB_COUNTER_TOLERANCE * top)
+            which[k++] = c;
+    }
+    return k;
+}
+
+/* Under the rows: each matched row whose hardware counts moved, with the
+ * counts old and new (a change of code or of driver the times may hide). */
+static void write_counters_moved(const sb_run *o, const sb_run *n, const match *m, size_t nm,
+                                 FILE *out)
+{
+    int header = 0;
+    for (size_t i = 0; i < nm; i++) {
+        int which[SB_COUNTER_COUNT];
+        int k = counters_moved(o, n, &m[i], which, SB_COUNTER_COUNT);
+        if (!k)
+            continue;
+        if (!header++)
+            fprintf(out, "\nCounters that moved by more than %.0f%% (--counters in both runs):\n",
+                    100 * SB_COUNTER_TOLERANCE);
+        const sb_result *r = &o->results[m[i].old_i];
+        char label[SB_SLOT_LABEL];
+        label_of(o, r, label, sizeof label);
+        for (int j = 0; j < k; j++)
+            fprintf(out, "  %-9s %-14s %-18s %-22s %14.0f -> %-14.0f\n", label, r->experiment,
+                    r->variant, sb_counter_key(which[j]), r->counts[which[j]],
+                    n->results[m[i].new_i].counts[which[j]]);
+    }
+}
+
 static void table_row(const sb_run *o, const sb_run *n, const match *m, FILE *out)
 {
     const sb_run *run = m->old_i >= 0 ? o : n;
@@ -450,6 +493,7 @@ static void write_table(const settings *s, const sb_run *o, const sb_run *n, con
                     "change", "verdict");
         table_row(o, n, &m[i], out);
     }
+    write_counters_moved(o, n, m, nm, out);
     if (t.only_old + t.only_new) {
         fputs("\nUnmatched rows:\n", out);
         for (size_t i = 0; i < nm; i++)
@@ -621,6 +665,14 @@ static json_t *row_json(const sb_run *o, const sb_run *n, const match *x, sb_jso
         sb_json_put_real(row, "margin", x->v.margin, b);
         sb_json_put_real(row, "by", x->v.by, b);
     }
+    int which[SB_COUNTER_COUNT];
+    int k = counters_moved(o, n, x, which, SB_COUNTER_COUNT);
+    json_t *moved = k ? sb_json_put_object(row, "counters_moved", b) : NULL;
+    for (int j = 0; moved && j < k; j++)
+        sb_json_put(moved, sb_counter_key(which[j]),
+                    json_pack("[f,f]", o->results[x->old_i].counts[which[j]],
+                              n->results[x->new_i].counts[which[j]]),
+                    b);
     return row;
 }
 

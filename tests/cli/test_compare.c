@@ -9,6 +9,7 @@
 #include "test_util.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -504,6 +505,52 @@ static void without_samples_the_spread_rule(void **state)
     free(err);
 }
 
+/* Two runs with --counters whose times agree: a row whose counts moved
+ * past 2% (sectors per request doubled: a code change the time may hide)
+ * is listed with both counts, in the table and the JSON; one that moved
+ * less is not. */
+static void counters_that_moved(void **state)
+{
+    (void)state;
+    sb_run o, n;
+    run_fixture(&o);
+    run_fixture(&n);
+    for (size_t i = 0; i < o.nresults; i++) {
+        for (int c = 0; c < SB_COUNTER_COUNT; c++)
+            o.results[i].counts[c] = n.results[i].counts[c] = NAN;
+        o.results[i].counted = n.results[i].counted = o.results[i].device_slot == 0;
+        o.results[i].counts[SB_COUNTER_GLOBAL_LD_SECTORS] = 1048576;
+        n.results[i].counts[SB_COUNTER_GLOBAL_LD_SECTORS] = 1048576 * 1.01;
+    }
+    n.results[1].counts[SB_COUNTER_GLOBAL_LD_SECTORS] = 2097152; /* cuda naive_read */
+    save(&o, old_path);
+    save(&n, new_path);
+    char *out, *err;
+    int rc = compare(&out, &err, 2, old_path, new_path);
+    if (rc)
+        fail_msg("compare: %d: %s", rc, err);
+    assert_non_null(strstr(out, "Counters that moved by more than 2% (--counters in both runs):"));
+    assert_non_null(strstr(out, "naive_read         global_ld_sectors             1048576 -> 2097152"));
+    assert_int_equal(count_lines_with(out, "global_ld_sectors "), 1);
+    free(out);
+    free(err);
+    assert_int_equal(compare(&out, &err, 4, "--format", "json", old_path, new_path), 0);
+    json_t *root = json_loads(out, 0, NULL);
+    assert_non_null(root);
+    size_t i;
+    json_t *row, *moved = NULL;
+    json_array_foreach(json_object_get(root, "rows"), i, row)
+        if (json_object_get(row, "counters_moved"))
+            moved = json_object_get(json_object_get(row, "counters_moved"), "global_ld_sectors");
+    assert_non_null(moved);
+    assert_double_equal(json_number_value(json_array_get(moved, 1)), 2097152, 0);
+    json_decref(root);
+    free(out);
+    free(err);
+    sb_run_free(&o);
+    sb_run_free(&n);
+}
+
 static void usage_errors(void **state)
 {
     (void)state;
@@ -538,6 +585,7 @@ int main(void)
         cmocka_unit_test(bad_files_give_one_line),
         cmocka_unit_test(sampled_runs_judged_by_the_interval),
         cmocka_unit_test(without_samples_the_spread_rule),
+        cmocka_unit_test(counters_that_moved),
         cmocka_unit_test(usage_errors),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
