@@ -832,6 +832,74 @@ static void shared_ptx_keeps_the_repeated_access(void **state)
     sb_registry_unload(&slot);
 }
 
+/* ---- the dram and latency families ------------------------------------ */
+
+/* Warps of a 16-byte-a-lane walk over `bytes`: 512 bytes each. */
+static double warps_over(double bytes)
+{
+    return bytes / (SB_WARP_LANES * 16.0);
+}
+
+/* The gathers at 512 x 1024 words (2 MiB, a power of two: all of it is
+ * gathered): one thread per 16-byte word, each one load of its chunk and
+ * one dense store, 16 sectors a request whatever the chunk, as far apart
+ * as the chunks lie. */
+static void dram_gathers_counted(void **state)
+{
+    (void)state;
+    const char *const exps[] = {"dram_burst", "dram_burst", "dram_channels"};
+    const char *const names[] = {"c128", "c4K", "d4K"};
+    for (int x = 0; x < 3; x++) {
+        int n;
+        sb_variant *vs = variants_of(experiment(exps[x]), &n);
+        sb_prediction pred[SB_MAX_PATTERNS];
+        sb_plan plan = plan_of(experiment(exps[x]), find(vs, n, names[x]), 512, 1024, pred);
+        assert_int_equal(plan.npatterns, 2);
+        assert_string_equal(plan.pattern_label[0], "chunks");
+        assert_true(plan.studied[0] && !plan.studied[1]);
+        assert_int_equal(plan.kind[1], SB_ACCESS_STORE);
+        assert_int_equal(pred[0].sectors, 16);
+        assert_double_equal(pred[0].efficiency, 1.0, 1e-12);
+        sb_access_totals t = totals_of(&plan);
+        double warps = warps_over(4.0 * 512 * 1024);
+        assert_double_equal(t.global_ld_requests, warps, 0.0);
+        assert_double_equal(t.global_st_requests, warps, 0.0);
+        assert_double_equal(t.global_ld_sectors, 16 * warps, 0.0);
+        assert_double_equal(t.global_st_sectors, 16 * warps, 0.0);
+        assert_double_equal(t.shared_ld_requests + t.shared_st_requests, 0.0, 0.0);
+        free(vs);
+    }
+}
+
+/* The working-set copy at 256 x 512 words on a CPU: ws64K's buffers of 32
+ * KiB are copied 2 MiB / 32 KiB = 64 times in the launch, every pass a
+ * load and a store per warp of 512 bytes; ws1M's 512 KiB four times. */
+static void dram_working_set_counted(void **state)
+{
+    (void)state;
+    const char *const names[] = {"ws64K", "ws1M"};
+    const double buffer[] = {32 << 10, 512 << 10}, passes[] = {64, 4};
+    int n;
+    sb_variant *vs = variants_of(experiment("dram_working_set"), &n);
+    for (int x = 0; x < 2; x++) {
+        sb_prediction pred[SB_MAX_PATTERNS];
+        sb_plan plan = plan_of(experiment("dram_working_set"), find(vs, n, names[x]), 256, 512,
+                               pred);
+        assert_int_equal(plan.npatterns, 2);
+        assert_double_equal(figure_of(&plan, "passes"), passes[x], 0.0);
+        sb_access_totals t = totals_of(&plan);
+        double warps = passes[x] * warps_over(buffer[x]);
+        assert_double_equal(t.global_ld_requests, warps, 0.0);
+        assert_double_equal(t.global_st_requests, warps, 0.0);
+        assert_double_equal(t.global_ld_sectors_per_request, 16.0, 1e-12);
+        assert_double_equal(t.global_st_sectors_per_request, 16.0, 1e-12);
+        /* the grid's threads walk every pass's words once */
+        long threads = (long)plan.geometry.grid[0] * plan.geometry.block[0];
+        assert_int_equal((long)warps * SB_WARP_LANES % threads, 0);
+    }
+    free(vs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -858,6 +926,8 @@ int main(void)
         cmocka_unit_test(histogram_left_out_where_shared_memory_is_short),
         cmocka_unit_test(sum_plans_carry_the_atomics_model),
         cmocka_unit_test(shared_ptx_keeps_the_repeated_access),
+        cmocka_unit_test(dram_gathers_counted),
+        cmocka_unit_test(dram_working_set_counted),
     };
     SB_TEST_MAIN(tests);
 }
