@@ -900,6 +900,38 @@ static void dram_working_set_counted(void **state)
     free(vs);
 }
 
+/* The chase at 256 x 256 words: lane 0 alone, one sector a request; its
+ * dependent loads (the figure's loads per launch), the three words of
+ * state read, and the three written back to the state and to the output. */
+static void latency_chase_counted(void **state)
+{
+    (void)state;
+    int n;
+    sb_variant *vs = variants_of(experiment("latency"), &n);
+    sb_prediction pred[SB_MAX_PATTERNS];
+    sb_plan plan = plan_of(experiment("latency"), find(vs, n, "ws16K"), 256, 256, pred);
+    assert_string_equal(plan.pattern_label[0], "chase");
+    assert_true(plan.studied[0]);
+    assert_int_equal(plan.pattern[0].active, 1u);
+    assert_int_equal(pred[0].lanes, 1);
+    assert_int_equal(pred[0].sectors, 1);
+    assert_double_equal(pred[0].efficiency, 4.0 / 32, 1e-12);
+    double loads = figure_of(&plan, "loads_per_launch");
+    assert_true(loads > 0);
+    assert_double_equal(plan.requests[0], loads, 0.0);
+    sb_access_totals t = totals_of(&plan);
+    assert_double_equal(t.global_ld_requests, loads + 3, 0.0);
+    assert_double_equal(t.global_ld_sectors, loads + 3, 0.0);
+    assert_double_equal(t.global_st_requests, 6.0, 0.0);
+    assert_double_equal(t.global_st_sectors, 6.0, 0.0);
+    /* a ws larger than the size is left out, not planned */
+    sb_plan out;
+    assert_int_equal(plan_or_left_out(experiment("latency"), find(vs, n, "ws1M"), 256, 256, pred,
+                                      &out),
+                     SB_PLAN_LEFT_OUT);
+    free(vs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -928,6 +960,7 @@ int main(void)
         cmocka_unit_test(shared_ptx_keeps_the_repeated_access),
         cmocka_unit_test(dram_gathers_counted),
         cmocka_unit_test(dram_working_set_counted),
+        cmocka_unit_test(latency_chase_counted),
     };
     SB_TEST_MAIN(tests);
 }
