@@ -145,6 +145,22 @@ static void gather_launch(const sb_gather_host *h, const sb_gather *g, const sb_
     plan->bytes = 2.0 * (double)h->region;
 }
 
+/* Every access of chunk_gather, per launch: one thread per 16-byte word
+ * of the region (a power of two of 32 KiB or more: whole warps, no thread
+ * past the end), each loading its word of a chunk and storing it in
+ * place in the dense copy; the slot is computed, no table is read.  Every
+ * warp's load costs the first one's: its chunks are distinct slots, each
+ * a whole number of sectors (every variant's chunk is 32 bytes or more),
+ * or a 512-byte piece of a chunk that holds the warp. */
+static void gather_declare(sb_plan *plan, const sb_gather_host *h, sb_pattern chunks)
+{
+    long words = h->region / SB_GATHER_WORD;
+    sb_plan_declare_walk(plan, &(sb_access){"chunks", SB_ACCESS_LOAD, chunks, 0, 1, 1}, words, 1);
+    sb_plan_declare_walk(plan, &(sb_access){"store", SB_ACCESS_STORE,
+                                            sb_dense(SB_SPACE_GLOBAL, SB_GATHER_WORD), 0, 1, 0},
+                         words, 1);
+}
+
 int sb_gather_plan(const sb_gather_host *h, const sb_gather *g, const sb_variant *v,
                    sb_plan *plan, char *err, size_t n)
 {
@@ -159,9 +175,7 @@ int sb_gather_plan(const sb_gather_host *h, const sb_gather *g, const sb_variant
         return SB_PLAN_LEFT_OUT;
     }
     gather_launch(h, g, v, log2_of(chunk / SB_GATHER_WORD), log2_of(h->region / chunk), plan);
-    plan->npatterns = 1;
-    plan->pattern[0] = gather_pattern(chunk, g->order == SB_GATHER_DISTANCE ? span : 1024);
-    snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "chunks");
+    gather_declare(plan, h, gather_pattern(chunk, g->order == SB_GATHER_DISTANCE ? span : 1024));
     return 0;
 }
 

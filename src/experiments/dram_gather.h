@@ -1,7 +1,7 @@
 /* What the burst and channel experiments share: one buffer of random
  * words many times the L2, gathered chunk by chunk into a dense copy by
  * chunk_gather (common/kernels/dram.cl), in place, at random or at a
- * power-of-two distance; the plan of one such gather, its declared access
+ * power-of-two distance; the plan of one such gather, its declared accesses
  * and the check of its output. */
 #ifndef SB_DRAM_GATHER_H
 #define SB_DRAM_GATHER_H

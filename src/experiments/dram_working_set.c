@@ -145,6 +145,21 @@ static void ws_launch(const ws_host *h, const sb_variant *v, long buffer, long p
     plan->bytes = 2.0 * (double)buffer * (double)passes;
 }
 
+/* Every access of ws_copy, per launch: each pass loads and stores every
+ * word of the buffer once, 32 consecutive words a warp (the grid's
+ * threads, a power of two, divide the passes' words; a pass's rotation is
+ * a whole number of warps' spans, so no warp's words wrap apart).  The
+ * loop is unrolled as the compiler likes. */
+static void ws_declare(sb_plan *plan, long buffer, long passes)
+{
+    sb_pattern dense = sb_dense(SB_SPACE_GLOBAL, WS_WORD);
+    long words = buffer / WS_WORD;
+    sb_plan_declare_walk(plan, &(sb_access){"load", SB_ACCESS_LOAD, dense, 0,
+                                            SB_SITES_COMPILER, 1}, words, (double)passes);
+    sb_plan_declare_walk(plan, &(sb_access){"store", SB_ACCESS_STORE, dense, 0,
+                                            SB_SITES_COMPILER, 0}, words, (double)passes);
+}
+
 static int ws_plan(void *host, const sb_problem *p, const sb_variant *v,
                    const sb_device_info *dev, sb_plan *plan, char *err, size_t n)
 {
@@ -159,11 +174,7 @@ static int ws_plan(void *host, const sb_problem *p, const sb_variant *v,
     long floor = dev->is_gpu ? WS_GPU_FLOOR : WS_CPU_FLOOR;
     long passes = buffer >= floor ? 1 : floor / buffer;
     ws_launch(h, v, buffer, passes, plan);
-    plan->npatterns = 1;
-    plan->pattern[0] = sb_pattern_default();
-    plan->pattern[0].space = SB_SPACE_GLOBAL;
-    plan->pattern[0].word_bytes = WS_WORD;
-    snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "load");
+    ws_declare(plan, buffer, passes);
     sb_figure_add(plan->figure, &plan->nfigures, "working_set", (double)ws, "B");
     sb_figure_add(plan->figure, &plan->nfigures, "passes", (double)passes, "");
     return 0;

@@ -29,6 +29,7 @@
 #define LAT_LEVELS 19 /* 16 KiB .. 4 GiB: at most LINE_WORDS cycles in one buffer */
 #define LAT_STEPS (1 << 16)
 #define LAT_CPU_MAX (4L << 20)
+#define STATE_WORDS 3 /* where the chase is, launches, the sum of links */
 
 _Static_assert(LAT_LEVELS <= LINE_WORDS, "one word of a line per working set");
 
@@ -178,6 +179,25 @@ static void latency_launch(latency_host *h, int j, sb_plan *plan)
     plan->bytes = 4.0 * LAT_STEPS;
 }
 
+/* Every access of chase, per launch: its one thread is lane 0 of the one
+ * warp, so each request is one lane's word, one sector.  The dependent
+ * loads (the loop, unrolled as the compiler likes), the state it starts
+ * from (where, the sum) and the launches counted, then the new state and
+ * the output, three words each: static instructions all but the loop's. */
+static void latency_declare(sb_plan *plan)
+{
+    sb_pattern lane = sb_dense(SB_SPACE_GLOBAL, 4);
+    lane.active = sb_first_lanes(1);
+    sb_plan_declare(plan, &(sb_access){"chase", SB_ACCESS_LOAD, lane, LAT_STEPS,
+                                       SB_SITES_COMPILER, 1});
+    sb_plan_declare(plan, &(sb_access){"state load", SB_ACCESS_LOAD, lane, STATE_WORDS,
+                                       STATE_WORDS, 0});
+    sb_plan_declare(plan, &(sb_access){"state store", SB_ACCESS_STORE, lane, STATE_WORDS,
+                                       STATE_WORDS, 0});
+    sb_plan_declare(plan, &(sb_access){"result store", SB_ACCESS_STORE, lane, STATE_WORDS,
+                                       STATE_WORDS, 0});
+}
+
 static int latency_plan(void *host, const sb_problem *p, const sb_variant *v,
                         const sb_device_info *dev, sb_plan *plan, char *err, size_t n)
 {
@@ -192,8 +212,8 @@ static int latency_plan(void *host, const sb_problem *p, const sb_variant *v,
         return SB_PLAN_LEFT_OUT;
     }
     latency_launch(h, j, plan);
-    /* No access pattern: one lane of the warp loads, which the warp-wide
-       model does not describe.  The figures say what the chase walks. */
+    latency_declare(plan);
+    /* The figures say what the chase walks. */
     sb_figure_add(plan->figure, &plan->nfigures, "working_set", (double)ws, "B");
     sb_figure_add(plan->figure, &plan->nfigures, "lines", (double)(ws / LINE_BYTES), "");
     sb_figure_add(plan->figure, &plan->nfigures, "loads_per_launch", LAT_STEPS, "");
