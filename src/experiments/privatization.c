@@ -26,6 +26,12 @@
 #define MAX_BINS 65536
 #define NBINS 5
 #define SKEW_MASK 0xffff0000u /* skewed inputs: multiples of MAX_BINS, all in bin 0 */
+#define WARPS (BLOCK / SB_WARP_LANES)
+/* Words of the scratch `acc` (privatization.cl): a 128-byte line for the
+   epoch and the done count, then two halves of the bins, each from a line
+   of its own. */
+#define ACC_LINE 32
+#define ACC_WORDS(bins) (ACC_LINE + 2 * (((bins) + ACC_LINE - 1) / ACC_LINE * ACC_LINE))
 
 static const long bin_counts[NBINS] = {1, 32, 256, 4096, 65536};
 
@@ -63,14 +69,14 @@ typedef struct hist_host {
     long n;
     uint32_t *in[2];                /* by sb_bin_dist */
     uint32_t *want[2][NBINS];       /* the host's histograms */
-    uint32_t *zeros;                /* the scratch `acc` as uploaded: 2 + 2 * MAX_BINS */
+    uint32_t *zeros;                /* the scratch `acc` as uploaded: ACC_WORDS(MAX_BINS) */
 } hist_host;
 
 typedef struct sum_host {
     long n;
     uint32_t *in;
     uint32_t total;                 /* modulo 2^32 */
-    uint32_t zeros[4];              /* the scratch `acc` of one bin */
+    uint32_t zeros[ACC_WORDS(1)];   /* the scratch `acc` of one bin */
 } sum_host;
 
 /* ------------------------------------------------------------ variants */
@@ -152,7 +158,7 @@ static long shared_bytes_of(const priv_knobs *k)
     if (k->method == M_SHARED || k->method == M_SHARED_COARSE)
         words += k->bins;
     else if (k->method == M_WARP)
-        words += k->bins * (BLOCK / SB_WARP_LANES);
+        words += k->bins * WARPS;
     else if (k->method == M_THREAD)
         words += k->bins * BLOCK + BLOCK;
     return 4 * words;
@@ -233,7 +239,7 @@ static int hist_prepare(const sb_problem *p, unsigned seed, void **host, char *e
         return -1;
     }
     h->n = elems;
-    int ok = (h->zeros = calloc(2 + 2 * MAX_BINS, sizeof *h->zeros)) != NULL;
+    int ok = (h->zeros = calloc(ACC_WORDS(MAX_BINS), sizeof *h->zeros)) != NULL;
     for (int d = 0; d < 2 && ok; d++) {
         ok = (h->in[d] = sb_host_alloc((size_t)elems * 4, err, n)) != NULL;
         for (int b = 0; b < NBINS && ok; b++)
@@ -308,8 +314,8 @@ static void plan_kernel(const uint32_t *in, long n, const uint32_t *zeros, const
     plan->nbuffers = 3;
     plan->buffer[0].bytes = (size_t)n * 4;
     plan->buffer[0].init = in;
-    /* Small (at most 2 + 2 * MAX_BINS words): uploaded, zero, for each variant. */
-    plan->buffer[1].bytes = (size_t)(2 + 2 * k.bins) * 4;
+    /* Small (at most ACC_WORDS(MAX_BINS)): uploaded, zero, for each variant. */
+    plan->buffer[1].bytes = (size_t)ACC_WORDS(k.bins) * 4;
     plan->buffer[1].init = zeros;
     plan->buffer[2].bytes = (size_t)k.bins * 4;
     plan->buffer[2].init = NULL;
