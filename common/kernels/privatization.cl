@@ -28,7 +28,11 @@
  *   acc[0]                epoch: launches completed, whose parity is the
  *                         half this launch adds into
  *   acc[1]                blocks of this launch done so far
- *   acc[2 + h * BINS ...] half h of the bins
+ *   acc[ACC_HALF(h) ...]  half h of the bins: each half starts on a
+ *                         128-byte line of its own (32 words in, and
+ *                         BINS rounded up to 32 words apart), so that
+ *                         publishing it moves whole sectors, as the
+ *                         copy into `hist` does
  * A launch adds its inputs into half P and, spread over all its threads,
  * copies the other half (the complete histogram of the launch before) into
  * `hist` and zeroes it for the launch after.  The last block to finish
@@ -55,15 +59,20 @@
 #define WARPS (BLOCK / WARP)
 #define ACC_EPOCH 0
 #define ACC_DONE 1
-#define ACC_HALF(h) (2 + (h) * BINS)
+#define ACC_LINE 32 /* words of a 128-byte line */
+#define ACC_HALF_WORDS ((BINS + ACC_LINE - 1) / ACC_LINE * ACC_LINE)
+#define ACC_HALF(h) (ACC_LINE + (h) * ACC_HALF_WORDS)
 
-/* The half this launch adds into; thread 0 reads the epoch for the block. */
-DEVICE_FN int launch_half(GLOBAL uint *acc, LOCAL_PTR uint *epoch)
+/* The launches completed so far, read from `acc` by thread 0 for the block
+ * and by every thread once from `slot`: each keeps it in a register (its
+ * parity is the half this launch adds into) for launch_done, so that no
+ * later read of the slot is left to the compiler's choice. */
+DEVICE_FN uint launch_epoch(GLOBAL uint *acc, LOCAL_PTR uint *slot)
 {
     if (LOCAL_ID(0) == 0)
-        *epoch = acc[ACC_EPOCH];
+        *slot = acc[ACC_EPOCH];
     BARRIER();
-    return (int)(*epoch & 1u);
+    return *slot;
 }
 
 /* The launch before's histogram (the other half) into hist, and that half
@@ -105,8 +114,9 @@ DEVICE_FN int input_index(int n, int j)
 KERNEL void hist_global(int n, int mask, GLOBAL const uint *RESTRICT in, GLOBAL uint *acc,
                         GLOBAL uint *RESTRICT hist)
 {
-    LOCAL uint epoch;
-    int side = launch_half(acc, &epoch);
+    LOCAL uint slot;
+    uint epoch = launch_epoch(acc, &slot);
+    int side = (int)(epoch & 1u);
     publish_previous(acc, hist, side);
     GLOBAL uint *bins = acc + ACC_HALF(side);
     for (int j = 0; j < COARSE; j++) {
@@ -131,9 +141,10 @@ DEVICE_FN void merge_bin(GLOBAL uint *bins, int b, uint count)
 KERNEL void hist_shared(int n, int mask, GLOBAL const uint *RESTRICT in, GLOBAL uint *acc,
                         GLOBAL uint *RESTRICT hist)
 {
-    LOCAL uint epoch;
+    LOCAL uint slot;
     LOCAL uint priv[BINS];
-    int side = launch_half(acc, &epoch);
+    uint epoch = launch_epoch(acc, &slot);
+    int side = (int)(epoch & 1u);
     publish_previous(acc, hist, side);
     for (int b = LOCAL_ID(0); b < BINS; b += BLOCK)
         priv[b] = 0u;
@@ -156,9 +167,10 @@ KERNEL void hist_shared(int n, int mask, GLOBAL const uint *RESTRICT in, GLOBAL 
 KERNEL void hist_warp(int n, int mask, GLOBAL const uint *RESTRICT in, GLOBAL uint *acc,
                       GLOBAL uint *RESTRICT hist)
 {
-    LOCAL uint epoch;
+    LOCAL uint slot;
     LOCAL uint priv[WARPS * BINS];
-    int side = launch_half(acc, &epoch);
+    uint epoch = launch_epoch(acc, &slot);
+    int side = (int)(epoch & 1u);
     publish_previous(acc, hist, side);
     for (int b = LOCAL_ID(0); b < WARPS * BINS; b += BLOCK)
         priv[b] = 0u;
@@ -185,18 +197,21 @@ KERNEL void hist_warp(int n, int mask, GLOBAL const uint *RESTRICT in, GLOBAL ui
 /* One private counter per thread and bin, no atomics at all: thread t's
  * counter of bin b is word b * BLOCK + t, so a warp's lanes always update
  * 32 consecutive words (32 banks), whatever bins they pick.  The merge
- * sums each bin's BLOCK counters: thread t takes bin t / G of the
- * G = BLOCK / BINS threads per bin and BINS consecutive counters of it
+ * sums each bin's BLOCK counters: thread t takes bin t % BINS and piece
+ * t / BINS of the G = BLOCK / BINS pieces of BINS consecutive counters
  * (read from a lane-rotated start, so that a warp's lanes read 32 banks),
- * then a tree over the G partial sums. */
+ * then a tree over the G partial sums, kept piece-major (bin b's piece p
+ * at part[p * BINS + b]) so that its steps and the final read of each
+ * bin's total touch consecutive words, conflict-free. */
 KERNEL void hist_thread(int n, int mask, GLOBAL const uint *RESTRICT in, GLOBAL uint *acc,
                         GLOBAL uint *RESTRICT hist)
 {
-    LOCAL uint epoch;
+    LOCAL uint slot;
     LOCAL uint count[BINS * BLOCK];
     LOCAL uint part[BLOCK];
     int t = LOCAL_ID(0);
-    int side = launch_half(acc, &epoch);
+    uint epoch = launch_epoch(acc, &slot);
+    int side = (int)(epoch & 1u);
     publish_previous(acc, hist, side);
     for (int b = 0; b < BINS; b++)
         count[b * BLOCK + t] = 0u;
@@ -207,7 +222,7 @@ KERNEL void hist_thread(int n, int mask, GLOBAL const uint *RESTRICT in, GLOBAL 
     }
     BARRIER();
     const int per_bin = BLOCK / BINS;
-    int bin = t / per_bin, piece = t % per_bin;
+    int bin = t % BINS, piece = t / BINS;
     LOCAL_PTR uint *row = count + bin * BLOCK + piece * BINS;
     uint sum = 0u;
     for (int k = 0; k < BINS; k++)
@@ -216,11 +231,11 @@ KERNEL void hist_thread(int n, int mask, GLOBAL const uint *RESTRICT in, GLOBAL 
     for (int s = per_bin / 2; s > 0; s /= 2) {
         BARRIER();
         if (piece < s)
-            part[t] += part[t + s];
+            part[t] += part[t + s * BINS];
     }
     BARRIER();
     if (t < BINS)
-        merge_bin(acc + ACC_HALF(side), t, part[t * per_bin]);
+        merge_bin(acc + ACC_HALF(side), t, part[t]);
     launch_done(acc, epoch);
 }
 #endif
@@ -235,8 +250,9 @@ KERNEL void hist_thread(int n, int mask, GLOBAL const uint *RESTRICT in, GLOBAL 
 KERNEL void sum_global(int n, GLOBAL const uint *RESTRICT in, GLOBAL uint *acc,
                        GLOBAL uint *RESTRICT total)
 {
-    LOCAL uint epoch;
-    int side = launch_half(acc, &epoch);
+    LOCAL uint slot;
+    uint epoch = launch_epoch(acc, &slot);
+    int side = (int)(epoch & 1u);
     publish_previous(acc, total, side);
     for (int j = 0; j < COARSE; j++) {
         int i = input_index(n, j);
@@ -252,10 +268,11 @@ KERNEL void sum_global(int n, GLOBAL const uint *RESTRICT in, GLOBAL uint *acc,
 KERNEL void sum_block(int n, GLOBAL const uint *RESTRICT in, GLOBAL uint *acc,
                       GLOBAL uint *RESTRICT total)
 {
-    LOCAL uint epoch;
+    LOCAL uint slot;
     LOCAL uint part[BLOCK];
     int t = LOCAL_ID(0);
-    int side = launch_half(acc, &epoch);
+    uint epoch = launch_epoch(acc, &slot);
+    int side = (int)(epoch & 1u);
     publish_previous(acc, total, side);
     uint sum = 0u;
     for (int j = 0; j < COARSE; j++) {

@@ -26,6 +26,12 @@
 #define MAX_BINS 65536
 #define NBINS 5
 #define SKEW_MASK 0xffff0000u /* skewed inputs: multiples of MAX_BINS, all in bin 0 */
+#define WARPS (BLOCK / SB_WARP_LANES)
+/* Words of the scratch `acc` (privatization.cl): a 128-byte line for the
+   epoch and the done count, then two halves of the bins, each from a line
+   of its own. */
+#define ACC_LINE 32
+#define ACC_WORDS(bins) (ACC_LINE + 2 * (((bins) + ACC_LINE - 1) / ACC_LINE * ACC_LINE))
 
 static const long bin_counts[NBINS] = {1, 32, 256, 4096, 65536};
 
@@ -63,14 +69,14 @@ typedef struct hist_host {
     long n;
     uint32_t *in[2];                /* by sb_bin_dist */
     uint32_t *want[2][NBINS];       /* the host's histograms */
-    uint32_t *zeros;                /* the scratch `acc` as uploaded: 2 + 2 * MAX_BINS */
+    uint32_t *zeros;                /* the scratch `acc` as uploaded: ACC_WORDS(MAX_BINS) */
 } hist_host;
 
 typedef struct sum_host {
     long n;
     uint32_t *in;
     uint32_t total;                 /* modulo 2^32 */
-    uint32_t zeros[4];              /* the scratch `acc` of one bin */
+    uint32_t zeros[ACC_WORDS(1)];   /* the scratch `acc` of one bin */
 } sum_host;
 
 /* ------------------------------------------------------------ variants */
@@ -152,7 +158,7 @@ static long shared_bytes_of(const priv_knobs *k)
     if (k->method == M_SHARED || k->method == M_SHARED_COARSE)
         words += k->bins;
     else if (k->method == M_WARP)
-        words += k->bins * (BLOCK / SB_WARP_LANES);
+        words += k->bins * WARPS;
     else if (k->method == M_THREAD)
         words += k->bins * BLOCK + BLOCK;
     return 4 * words;
@@ -233,7 +239,7 @@ static int hist_prepare(const sb_problem *p, unsigned seed, void **host, char *e
         return -1;
     }
     h->n = elems;
-    int ok = (h->zeros = calloc(2 + 2 * MAX_BINS, sizeof *h->zeros)) != NULL;
+    int ok = (h->zeros = calloc(ACC_WORDS(MAX_BINS), sizeof *h->zeros)) != NULL;
     for (int d = 0; d < 2 && ok; d++) {
         ok = (h->in[d] = sb_host_alloc((size_t)elems * 4, err, n)) != NULL;
         for (int b = 0; b < NBINS && ok; b++)
@@ -300,7 +306,7 @@ static void plan_copy(const uint32_t *in, long n, sb_plan *plan)
 
 /* The kernel's buffers and arguments: (n, [mask,] in, acc, out), out of
  * `bins` words, the histograms' bin mask among them; the grid covers the
- * inputs at COARSE a thread; the input's coalesced load declared. */
+ * inputs at COARSE a thread. */
 static void plan_kernel(const uint32_t *in, long n, const uint32_t *zeros, const sb_variant *v,
                         int with_mask, sb_plan *plan)
 {
@@ -308,8 +314,8 @@ static void plan_kernel(const uint32_t *in, long n, const uint32_t *zeros, const
     plan->nbuffers = 3;
     plan->buffer[0].bytes = (size_t)n * 4;
     plan->buffer[0].init = in;
-    /* Small (at most 2 + 2 * MAX_BINS words): uploaded, zero, for each variant. */
-    plan->buffer[1].bytes = (size_t)(2 + 2 * k.bins) * 4;
+    /* Small (at most ACC_WORDS(MAX_BINS)): uploaded, zero, for each variant. */
+    plan->buffer[1].bytes = (size_t)ACC_WORDS(k.bins) * 4;
     plan->buffer[1].init = zeros;
     plan->buffer[2].bytes = (size_t)k.bins * 4;
     plan->buffer[2].init = NULL;
@@ -327,21 +333,263 @@ static void plan_kernel(const uint32_t *in, long n, const uint32_t *zeros, const
     }
     sb_grid_2d(&plan->geometry, v, n, 1, (long)BLOCK * k.coarse, 1);
     plan->bytes = (double)n * 4; /* the inputs: the histogram's few bytes are not the point */
-    plan->npatterns = 1;
-    plan->pattern[0] = sb_pattern_default();
-    plan->pattern[0].space = SB_SPACE_GLOBAL;
-    snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "load");
 }
 
-/* A second declared access: a warp's 32 consecutive words, in global
- * memory (the merge's atomics to consecutive bins) or shared (per-thread
- * counters, the sum's tree). */
-static void plan_dense(sb_plan *plan, sb_space space, const char *label)
+/* ------------------------------------------------------------ accesses */
+
+/* Every global and shared access the kernels execute is declared with the
+ * warp-level requests (instructions) one launch executes: what the
+ * hardware's request counters count.  A warp instruction of the inputs
+ * takes 32 consecutive ones (thread tx of block bx at step j reads input
+ * bx * BLOCK * COARSE + j * BLOCK + tx), and a warp with no input left
+ * skips it, so each per-input access is a walk over the n inputs; the
+ * loops over bins give every lane of a warp the same trip count, so each
+ * is a walk over its words. */
+
+static long blocks_of(long n, int coarse)
 {
-    plan->npatterns = 2;
-    plan->pattern[1] = sb_pattern_default();
-    plan->pattern[1].space = space;
-    snprintf(plan->pattern_label[1], sizeof plan->pattern_label[1], "%s", label);
+    long per_block = (long)BLOCK * coarse;
+    return (n + per_block - 1) / per_block;
+}
+
+/* Warp instructions of a walk over `count` elements, the last one partial. */
+static double warps_over(long count)
+{
+    sb_warp_split w = sb_warps_of(count);
+    return (double)w.full + (w.tail_lanes > 0);
+}
+
+/* The bookkeeping every kernel does (launch_epoch, publish_previous and
+ * launch_done in privatization.cl) in a launch of `blocks` blocks: thread 0
+ * of each block reads the epoch into shared memory and every warp reads it
+ * back (one word: a broadcast); the grid's threads read the other half's
+ * `bins` words, copy them into the output and zero them, a warp's 32
+ * consecutive bins a request whatever the grid's size (a half starts on a
+ * line: whole sectors); thread 0 counts its block done with an atomic, and
+ * the last block's stores the count and the next epoch. */
+static void declare_bookkeeping(sb_plan *plan, long blocks, long bins)
+{
+    sb_pattern g = sb_dense(SB_SPACE_GLOBAL, 4), s = sb_dense(SB_SPACE_SHARED, 4), one = s;
+    one.stride = 0;
+    double nb = (double)blocks;
+    int loop = SB_SITES_COMPILER; /* publish_previous's loop, unrolled as it likes */
+    sb_plan_declare_walk(plan, &(sb_access){"epoch load", SB_ACCESS_LOAD, g, 0, 1, 0}, 1, nb);
+    sb_plan_declare_walk(plan, &(sb_access){"epoch smem st", SB_ACCESS_STORE, s, 0, 1, 0}, 1, nb);
+    sb_plan_declare(plan, &(sb_access){"epoch smem ld", SB_ACCESS_LOAD, one, nb * WARPS, 1, 0});
+    sb_plan_declare_walk(plan, &(sb_access){"publish load", SB_ACCESS_LOAD, g, 0, loop, 0}, bins,
+                         1);
+    sb_plan_declare_walk(plan, &(sb_access){"publish store", SB_ACCESS_STORE, g, 0, loop, 0}, bins,
+                         2); /* the copy into the output, and the zero */
+    sb_plan_declare_walk(plan, &(sb_access){"done atomic", SB_ACCESS_ATOMIC, g, 0, 1, 0}, 1, nb);
+    sb_plan_declare_walk(plan, &(sb_access){"next launch st", SB_ACCESS_STORE, g, 0, 2, 0}, 1, 2);
+}
+
+/* What every kernel of n inputs, COARSE a thread, does: the input's
+ * coalesced load (the access the figure counts) and the bookkeeping. */
+static void declare_common(sb_plan *plan, long n, const priv_knobs *k)
+{
+    sb_plan_declare_walk(plan, &(sb_access){"input load", SB_ACCESS_LOAD,
+                                            sb_dense(SB_SPACE_GLOBAL, 4), 0, k->coarse, 1},
+                         n, 1);
+    declare_bookkeeping(plan, blocks_of(n, k->coarse), k->bins);
+}
+
+/* The partial sums' tree (hist_thread's, sum_block's) over a block's BLOCK
+ * words, piece-major over `bins` bins: every thread stores its sum; at
+ * step s (G / 2 down to 1, of G = BLOCK / bins pieces a bin) the first
+ * s * bins threads add the word s * bins above theirs (two loads and a
+ * store, consecutive words); then the first `bins` threads read the
+ * totals.  Every request is conflict-free. */
+static void declare_tree(sb_plan *plan, long bins, long blocks)
+{
+    sb_pattern s = sb_dense(SB_SPACE_SHARED, 4);
+    sb_access st = {"part smem st", SB_ACCESS_STORE, s, 0, SB_SITES_COMPILER, 0};
+    sb_access ld = {"part smem ld", SB_ACCESS_LOAD, s, 0, SB_SITES_COMPILER, 0};
+    sb_plan_declare_walk(plan, &st, BLOCK, (double)blocks);
+    for (long step = BLOCK / bins / 2; step > 0; step /= 2) {
+        sb_plan_declare_walk(plan, &ld, step * bins, 2.0 * (double)blocks);
+        sb_plan_declare_walk(plan, &st, step * bins, (double)blocks);
+    }
+    sb_plan_declare_walk(plan, &ld, bins, (double)blocks);
+}
+
+/* ---------------------------------------------- what the inputs decide */
+
+/* A request of 32 lanes that costs `units`: in global memory lanes on
+ * `units` sectors (on one word for one sector, as lanes all in one bin
+ * are, else on as many words as lanes), in shared memory on `units` words
+ * of one bank.  It stands in for requests whose lanes the inputs place. */
+static sb_pattern stand_in(sb_space space, int units)
+{
+    sb_pattern p = sb_dense(space, 4);
+    const int sector = SB_SECTOR_BYTES / 4; /* words */
+    p.walk = SB_WALK_LIST;
+    for (int l = 0; l < SB_WARP_LANES; l++)
+        p.lane_index[l] = (int32_t)(space == SB_SPACE_GLOBAL
+                                        ? l % units * sector + (units > 1) * (l / units % sector)
+                                        : l % units * SB_BANKS);
+    return p;
+}
+
+/* Declares `requests` warp instructions of access a (a's pattern gives
+ * only its space) that cost `units` in all (sectors, or wavefronts),
+ * counted from the inputs: as the two nearest whole costs per request,
+ * each with its stand-in pattern, so that the totals carry the units
+ * exactly. */
+static void declare_counted(sb_plan *plan, const sb_access *a, double requests, double units)
+{
+    if (!(requests > 0))
+        return;
+    int low = (int)(units / requests);
+    low = low < 1 ? 1 : low > SB_WARP_LANES ? SB_WARP_LANES : low;
+    double dearer = low < SB_WARP_LANES ? units - low * requests : 0; /* at low + 1 */
+    dearer = dearer < 0 ? 0 : dearer > requests ? requests : dearer;
+    sb_access at = *a;
+    at.pattern = stand_in(a->pattern.space, low);
+    at.requests = requests - dearer;
+    sb_plan_declare(plan, &at);
+    if (at.requests > 0)
+        at.sites = 0; /* counted by the cheaper one */
+    at.pattern = stand_in(a->pattern.space, low + (low < SB_WARP_LANES));
+    at.requests = dearer;
+    sb_plan_declare(plan, &at);
+}
+
+/* The cost of the warp instructions that add the n inputs to their bins:
+ * in global memory the distinct sectors of the bins (a half starts on a
+ * line); in shared memory the lanes in the busiest bank of the private
+ * copy (bin b in bank b % 32, in every copy), lanes on one word counted
+ * each.  That is the atomics model's rule (atomics_model.h): each lane's
+ * update is a read-modify-write of its own, so lanes on one word
+ * serialise, a wavefront each, as lanes on one bank do (a load's lanes on
+ * one word would share one).  0, or -1 out of memory. */
+static int update_units(const uint32_t *in, long n, long bins, sb_space space, double *units)
+{
+    uint32_t mask = (uint32_t)(bins - 1);
+    uint32_t *seen = calloc((size_t)(bins + 7) / 8, sizeof *seen); /* by sector: warp + 1 */
+    if (!seen)
+        return -1;
+    double total = 0;
+    for (long w = 0; w * SB_WARP_LANES < n; w++) {
+        int in_bank[SB_BANKS] = {0}, most = 0, sectors = 0;
+        long end = (w + 1) * SB_WARP_LANES < n ? (w + 1) * SB_WARP_LANES : n;
+        for (long i = w * SB_WARP_LANES; i < end; i++) {
+            uint32_t bin = in[i] & mask;
+            if (space == SB_SPACE_GLOBAL && seen[bin / 8] != (uint32_t)w + 1) {
+                seen[bin / 8] = (uint32_t)w + 1;
+                sectors++;
+            } else if (space == SB_SPACE_SHARED && ++in_bank[bin % SB_BANKS] > most) {
+                most = in_bank[bin % SB_BANKS];
+            }
+        }
+        total += space == SB_SPACE_GLOBAL ? sectors : most;
+    }
+    free(seen);
+    *units = total;
+    return 0;
+}
+
+/* A block's merge of its private copy (merge_bin): a warp's 32 consecutive
+ * bins a request, a lane whose bin the block left empty idle, a warp with
+ * all 32 empty skipping its atomic.  Counted from the n inputs in blocks
+ * of `per_block`: the requests (the 32-bin groups each block filled) and
+ * their sectors (the 8-bin sectors it filled).  0, or -1 out of memory. */
+static int merge_counts(const uint32_t *in, long n, long bins, long per_block, double *requests,
+                        double *sectors)
+{
+    uint32_t mask = (uint32_t)(bins - 1);
+    size_t nsectors = (size_t)(bins + 7) / 8;
+    uint32_t *seen = calloc(nsectors + (nsectors + 3) / 4, sizeof *seen); /* block + 1 */
+    if (!seen)
+        return -1;
+    uint32_t *group = seen + nsectors;
+    *requests = *sectors = 0;
+    for (long first = 0, b = 1; first < n; first += per_block, b++) {
+        long end = first + per_block < n ? first + per_block : n;
+        for (long i = first; i < end; i++) {
+            uint32_t s = (in[i] & mask) / 8;
+            if (seen[s] == (uint32_t)b)
+                continue;
+            seen[s] = (uint32_t)b;
+            *sectors += 1;
+            if (group[s / 4] != (uint32_t)b) {
+                group[s / 4] = (uint32_t)b;
+                *requests += 1;
+            }
+        }
+    }
+    free(seen);
+    return 0;
+}
+
+/* ---------------------------------------------- each kernel's own */
+
+/* hist_global: an atomic per input on its bin. */
+static int declare_global(sb_plan *plan, const priv_knobs *k, const uint32_t *in, long n)
+{
+    double units;
+    if (update_units(in, n, k->bins, SB_SPACE_GLOBAL, &units))
+        return -1;
+    declare_counted(plan, &(sb_access){"bin atomic", SB_ACCESS_ATOMIC,
+                                       sb_dense(SB_SPACE_GLOBAL, 4), 0, k->coarse, 0},
+                    warps_over(n), units);
+    return 0;
+}
+
+/* hist_shared and hist_warp: the block's copies (one, or one a warp)
+ * cleared, a shared atomic per input, each bin read back (hist_warp: from
+ * every warp's copy) and merged with a global atomic where filled. */
+static int declare_private(sb_plan *plan, const priv_knobs *k, const uint32_t *in, long n)
+{
+    long blocks = blocks_of(n, k->coarse);
+    int copies = k->method == M_WARP ? WARPS : 1;
+    sb_pattern s = sb_dense(SB_SPACE_SHARED, 4), g = sb_dense(SB_SPACE_GLOBAL, 4);
+    int loop = SB_SITES_COMPILER;
+    double units, requests, sectors;
+    if (update_units(in, n, k->bins, SB_SPACE_SHARED, &units) ||
+        merge_counts(in, n, k->bins, (long)BLOCK * k->coarse, &requests, &sectors))
+        return -1;
+    sb_plan_declare_walk(plan, &(sb_access){"priv clear", SB_ACCESS_STORE, s, 0, loop, 0},
+                         copies * k->bins, (double)blocks);
+    declare_counted(plan, &(sb_access){"priv atomic", SB_ACCESS_ATOMIC, s, 0, k->coarse, 0},
+                    warps_over(n), units);
+    sb_plan_declare_walk(plan, &(sb_access){"merge smem ld", SB_ACCESS_LOAD, s, 0, loop, 0},
+                         k->bins, (double)blocks * copies);
+    declare_counted(plan, &(sb_access){"merge atomic", SB_ACCESS_ATOMIC, g, 0, loop, 0},
+                    requests, sectors);
+    return 0;
+}
+
+/* The counters of hist_thread: lane t's in bank t % 32, whatever its bin. */
+static sb_pattern count_pattern(void)
+{
+    return sb_dense(SB_SPACE_SHARED, 4);
+}
+
+/* hist_thread: each thread's BINS counters cleared, each input counted
+ * with a plain load and store, each bin's counters summed by pieces (BINS
+ * loads a thread, 32 banks by the rotated start), the tree, and the first
+ * BINS threads' merge of the totals (one warp a block, never all empty). */
+static int declare_thread(sb_plan *plan, const priv_knobs *k, const uint32_t *in, long n)
+{
+    long blocks = blocks_of(n, k->coarse);
+    double walks = (double)blocks * (double)k->bins; /* of BLOCK counters: one a bin */
+    sb_pattern c = count_pattern();
+    int loop = SB_SITES_COMPILER;
+    double requests, sectors;
+    if (merge_counts(in, n, k->bins, (long)BLOCK * k->coarse, &requests, &sectors))
+        return -1;
+    sb_access st = {"count smem st", SB_ACCESS_STORE, c, 0, loop, 0};
+    sb_access ld = {"count smem ld", SB_ACCESS_LOAD, c, 0, loop, 0};
+    sb_plan_declare_walk(plan, &st, BLOCK, walks);
+    sb_plan_declare_walk(plan, &st, n, 1);
+    sb_plan_declare_walk(plan, &ld, n, 1);
+    sb_plan_declare_walk(plan, &ld, BLOCK, walks);
+    declare_tree(plan, k->bins, blocks);
+    declare_counted(plan, &(sb_access){"merge atomic", SB_ACCESS_ATOMIC,
+                                       sb_dense(SB_SPACE_GLOBAL, 4), 0, 1, 0},
+                    requests, sectors);
+    return 0;
 }
 
 /* The atomics model's figures for a histogram variant of n inputs. */
@@ -352,12 +600,12 @@ static void hist_figures(const priv_knobs *k, long n, sb_plan *plan)
     double same = sb_atomic_same_address(k->bins, k->dist);
     double ways = sb_atomic_bank_ways(k->bins, k->dist);
     if (k->method == M_THREAD) {
-        /* Each lane its own counter, 32 consecutive words: the model of
-           the declared access says the ways. */
+        /* Each lane its own counter: the model of that access says the ways. */
+        sb_pattern c = count_pattern();
         sb_prediction pr;
         distinct = SB_WARP_LANES;
         same = 1;
-        ways = sb_predict(&plan->pattern[1], &pr) == 0 ? pr.ways : -1;
+        ways = sb_predict(&c, &pr) == 0 ? pr.ways : -1;
     }
     sb_figure_add(plan->figure, &plan->nfigures, "same_address_per_warp", same, "");
     sb_figure_add(plan->figure, &plan->nfigures, "distinct_addresses", distinct, "");
@@ -382,13 +630,36 @@ static int hist_plan(void *host, const sb_problem *p, const sb_variant *v,
     if (hist_fits(v, dev, err, n))
         return -1;
     priv_knobs k = knobs_of(v);
-    plan_kernel(h->in[k.dist], h->n, h->zeros, v, 1, plan);
-    if (k.method == M_THREAD)
-        plan_dense(plan, SB_SPACE_SHARED, "count");
-    else if (k.method != M_GLOBAL && k.bins >= SB_WARP_LANES)
-        plan_dense(plan, SB_SPACE_GLOBAL, "merge");
+    const uint32_t *in = h->in[k.dist];
+    plan_kernel(in, h->n, h->zeros, v, 1, plan);
+    declare_common(plan, h->n, &k);
+    int bad = k.method == M_GLOBAL   ? declare_global(plan, &k, in, h->n)
+              : k.method == M_THREAD ? declare_thread(plan, &k, in, h->n)
+                                     : declare_private(plan, &k, in, h->n);
+    if (bad) {
+        snprintf(err, n, "out of host memory");
+        return -1;
+    }
     hist_figures(&k, h->n, plan);
     return 0;
+}
+
+/* sum_global: an atomic per input, every lane on the one word (a
+ * sector); sum_block: the tree over one bin and thread 0's atomic. */
+static void declare_sum(sb_plan *plan, const priv_knobs *k, long n)
+{
+    sb_pattern one = sb_dense(SB_SPACE_GLOBAL, 4);
+    one.stride = 0;
+    if (k->method == M_GLOBAL) {
+        sb_plan_declare_walk(plan, &(sb_access){"sum atomic", SB_ACCESS_ATOMIC, one, 0,
+                                                k->coarse, 0},
+                             n, 1);
+        return;
+    }
+    long blocks = blocks_of(n, k->coarse);
+    declare_tree(plan, 1, blocks);
+    sb_plan_declare_walk(plan, &(sb_access){"block atomic", SB_ACCESS_ATOMIC, one, 0, 1, 0}, 1,
+                         (double)blocks);
 }
 
 static int sum_plan(void *host, const sb_problem *p, const sb_variant *v,
@@ -405,11 +676,12 @@ static int sum_plan(void *host, const sb_problem *p, const sb_variant *v,
     }
     priv_knobs k = knobs_of(v);
     plan_kernel(h->in, h->n, h->zeros, v, 0, plan);
+    declare_common(plan, h->n, &k);
+    declare_sum(plan, &k, h->n);
     if (k.method == M_GLOBAL) {
         sb_figure_add(plan->figure, &plan->nfigures, "same_address_per_warp", SB_WARP_LANES, "");
         sb_figure_add(plan->figure, &plan->nfigures, "global_atomics_per_input", 1.0, "");
     } else {
-        plan_dense(plan, SB_SPACE_SHARED, "tree");
         sb_figure_add(plan->figure, &plan->nfigures, "global_atomics_per_input",
                       sb_private_atomics_per_input(1, SB_BINS_SKEWED, (long)BLOCK * k.coarse,
                                                    h->n),
