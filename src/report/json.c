@@ -303,8 +303,10 @@ static void counter_check_json(json_t *o, const sb_counter_check *c, sb_json_bui
         sb_json_put_real(f, "model", it->model, b);
         sb_json_put_real(f, "counted", it->counted, b);
         sb_json_put_str(f, "verdict", it->matches ? "matches" : "differs", b);
-        if (it->reason[0])
-            sb_json_put_str(f, "reason", it->reason, b);
+        char reason[200];
+        sb_counter_item_reason(it, reason, sizeof reason);
+        if (reason[0])
+            sb_json_put_str(f, "reason", reason, b);
     }
     put_positive(cc, "dram_bytes", c->dram_bytes, b);
     put_positive(cc, "counted_intensity", c->counted_intensity, b);

@@ -198,7 +198,13 @@ int sb_analyse_saved(const sb_run *run, const char *reference, sb_analysis *a)
         return SB_ANALYSIS_NO_REFERENCE;
     if (sb_crossapi_build(run, slot, &a->cross) || sb_fleet_build(run, &a->cross, &a->fleet))
         return SB_ANALYSIS_NO_MEMORY;
-    a->checks = calloc(run->nresults + 1, sizeof *a->checks);
+    /* Only a run that asked for counters has checks to hold. */
+    int asked = 0;
+    for (size_t i = 0; i < run->nresults && !asked; i++)
+        asked = run->results[i].counted || run->results[i].counters_note[0];
+    if (!asked)
+        return 0;
+    a->checks = calloc(run->nresults, sizeof *a->checks);
     if (!a->checks)
         return SB_ANALYSIS_NO_MEMORY;
     for (size_t i = 0; i < run->nresults; i++)

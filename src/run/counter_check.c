@@ -57,15 +57,21 @@ static int within(double counted, double model)
 
 /* Why a count of requests is not the model's: more requests than declared
  * is an access the model is not told of; fewer, one the kernel does not
- * make as often as declared. */
-static void count_reason(const judged *j, double model, double counted, char *buf, size_t n)
+ * make as often as declared.  A cost per request that differs with the
+ * requests as declared: the addresses are not the pattern's. */
+void sb_counter_item_reason(const sb_counter_item *it, char *buf, size_t n)
 {
-    if (counted > model)
+    if (it->matches)
+        snprintf(buf, n, "%s", "");
+    else if (it->per_request)
+        snprintf(buf, n, "the requests touch %s than the declared pattern's addresses give",
+                 it->counted > it->model ? "more" : "less");
+    else if (it->counted > it->model)
         snprintf(buf, n, "%.0f %s more than declared: an access the model is not told of",
-                 counted - model, j->what);
+                 it->counted - it->model, it->what);
     else
         snprintf(buf, n, "%.0f %s fewer than declared: a declared access made less often",
-                 model - counted, j->what);
+                 it->model - it->counted, it->what);
 }
 
 /* The figure j of r into item; 0 where neither side has it. */
@@ -89,12 +95,7 @@ static int judge(const sb_result *r, const judged *j, sb_counter_item *item)
     item->model = model;
     item->counted = counted;
     item->matches = within(counted, model);
-    if (!item->matches && j->per < 0)
-        count_reason(j, model, counted, item->reason, sizeof item->reason);
-    else if (!item->matches)
-        snprintf(item->reason, sizeof item->reason,
-                 "the requests touch %s than the declared pattern's addresses give",
-                 counted > model ? "more" : "less");
+    item->per_request = j->per >= 0;
     return 1;
 }
 
@@ -102,7 +103,7 @@ void sb_counter_check_of(const sb_result *r, sb_counter_check *out)
 {
     memset(out, 0, sizeof *out);
     if (!r->counted) {
-        snprintf(out->none, sizeof out->none, "%s", r->counters_note);
+        out->none = r->counters_note[0] ? r->counters_note : NULL;
         return;
     }
     out->declared_intensity = r->intensity;
@@ -149,7 +150,7 @@ void sb_counter_check_text(const sb_counter_check *c, char *buf, size_t n)
             used += w_ > 0 ? (size_t)w_ : 0;                                                       \
         }                                                                                          \
     } while (0)
-    if (c->none[0]) {
+    if (c->none) {
         ADD("counted: none: %s", c->none);
         return;
     }
@@ -189,9 +190,11 @@ void sb_counter_check_text(const sb_counter_check *c, char *buf, size_t n)
     }
     for (int i = 0; i < c->nitems; i++) {
         const sb_counter_item *it = &c->item[i];
+        char reason[200];
+        sb_counter_item_reason(it, reason, sizeof reason);
         if (!it->matches)
             ADD("; %s differs by %+.1f%%: %s", it->what,
-                it->model ? 100.0 * (it->counted / it->model - 1.0) : 100.0, it->reason);
+                it->model ? 100.0 * (it->counted / it->model - 1.0) : 100.0, reason);
     }
 #undef ADD
 }

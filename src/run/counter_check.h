@@ -28,7 +28,7 @@ typedef struct sb_counter_item {
     const char *what; /* "global ld sectors/request", for people */
     double model, counted;
     int matches;      /* within the tolerance (both 0 counts as a match) */
-    char reason[160]; /* why it differs, where the counts say; "" else */
+    int per_request;  /* 1: a cost per request; 0: a count of requests */
 } sb_counter_item;
 
 typedef struct sb_counter_check {
@@ -38,7 +38,8 @@ typedef struct sb_counter_check {
     double dram_bytes;         /* read plus written, counted; 0 where not */
     double counted_intensity;  /* FLOP per DRAM byte counted, for rows that count FLOP; 0 else */
     double declared_intensity; /* the row's own (the seed's): FLOP per byte it implies */
-    char none[200];            /* counters asked for and none had: why (the record's note) */
+    const char *none;          /* counters asked for and none had: why (the record's note,
+                                  which must outlive the check); NULL else */
 } sb_counter_check;
 
 /* The check of one record: SB_COUNTER_NONE where it has no counts or no
@@ -51,6 +52,10 @@ void sb_counter_check_of(const sb_result *r, sb_counter_check *out);
  * row; "counted: none: WHY" where counters were asked for and none had;
  * "" with nothing to say. */
 void sb_counter_check_text(const sb_counter_check *c, char *buf, size_t n);
+
+/* Why the item differs, where the counts say (more requests than declared:
+ * an access the model is not told of); "" for one that matches. */
+void sb_counter_item_reason(const sb_counter_item *it, char *buf, size_t n);
 
 /* "matches", "differs" or "" (none). */
 const char *sb_counter_verdict_name(sb_counter_verdict v);
