@@ -86,28 +86,3 @@ double sb_device_copy_roof(const sb_run_device *d)
 {
     return d->memcpy_gbs > 0 ? d->memcpy_gbs : d->copy_gbs;
 }
-
-/* FP32 lanes per multiprocessor by architecture: the one table of them. */
-static const struct {
-    const char *arch;
-    int lanes;
-} fp32_lanes[] = {
-    {"sm_70", 64}, {"sm_80", 64}, {"sm_86", 128}, {"sm_89", 128}, {"sm_90", 128},
-};
-
-int sb_arch_fp32_lanes(const char *arch)
-{
-    for (size_t i = 0; i < sizeof fp32_lanes / sizeof fp32_lanes[0]; i++)
-        if (strcmp(arch, fp32_lanes[i].arch) == 0)
-            return fp32_lanes[i].lanes;
-    return 0;
-}
-
-double sb_device_fp32_peak_gflops(const sb_device_info *info)
-{
-    int lanes = sb_arch_fp32_lanes(info->arch);
-    if (lanes <= 0 || info->compute_units <= 0 || info->clock_mhz <= 0)
-        return 0.0;
-    /* an FMA is two FLOPs; MHz x 1e6 / 1e9 = GFLOP/s per 1000 */
-    return (double)info->compute_units * info->clock_mhz * lanes * 2.0 / 1000.0;
-}

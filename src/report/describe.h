@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "compute.h"
 #include "result.h"
 
 /* Each declared access's label and the model's prediction for it,
@@ -32,14 +33,5 @@ double sb_device_peak_gbs(const sb_device_info *info);
 /* The copy roof a device measured in the run: the API copy, else the copy
  * kernel; 0 when the run measured neither. */
 double sb_device_copy_roof(const sb_run_device *d);
-
-/* FP32 lanes per multiprocessor of an architecture ("sm_90": 128), from
- * the one table of them; 0 for one not in it. */
-int sb_arch_fp32_lanes(const char *arch);
-
-/* Theoretical FP32 peak in GFLOP/s: multiprocessors x core clock x FP32
- * lanes per multiprocessor x 2 (an FMA); 0 when the architecture is not in
- * the table or the API gave no unit count or clock. */
-double sb_device_fp32_peak_gflops(const sb_device_info *info);
 
 #endif
