@@ -12,7 +12,8 @@
 /* Which optional entries the module itself provides.  The others are the
  * registry's defaults, which give the documented "cannot" answer: -1 from
  * compile_offline, program_ptx, occupancy, vendor_transpose, fill, batch_begin
- * and batch_end, every field -1 from kernel_resources, and memory "not
+ * and batch_end, launch_queued and vendor_sgemm, every field -1 from
+ * kernel_resources, and memory "not
  * known" (0, both counts 0).  A default sets
  * no last_error(): where the absence itself is worth saying, the caller
  * says it from these flags. */
@@ -26,6 +27,8 @@ typedef struct sb_backend_provides {
     int memory;           /* says how much device memory is free */
     int fill;             /* fills a buffer on the device */
     int host_alloc;       /* host_alloc and host_free: page-locked host memory */
+    int launch_queued;    /* launches for the host's clock, without events */
+    int vendor_sgemm;     /* built with a vendor matrix multiply */
 } sb_backend_provides;
 
 typedef struct sb_backend_slot {

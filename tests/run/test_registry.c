@@ -107,6 +107,22 @@ static void memory_default(void **state)
     assert_true(free_bytes == 0 && total_bytes == 0);
 }
 
+/* A module without launch_queued or vendor_sgemm gets the "cannot"
+ * answer for each, and an empty name for the library call. */
+static void launch_queued_and_sgemm_defaults(void **state)
+{
+    (void)state;
+    sb_backend_slot slot;
+    fake_slot(&slot);
+    assert_false(slot.provides.launch_queued);
+    assert_false(slot.provides.vendor_sgemm);
+    assert_int_equal(slot.vt->launch_queued(NULL, NULL, NULL, 0, 1), -1);
+    double ms = 7;
+    assert_int_equal(slot.vt->vendor_sgemm(NULL, NULL, NULL, 1, 1, 1, &ms), -1);
+    assert_true(ms == 7);
+    assert_string_equal(slot.vt->vendor_sgemm_name, "");
+}
+
 static void assert_ended(const char *field, size_t n)
 {
     size_t len = strnlen(field, n);
@@ -222,6 +238,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reasons),
         cmocka_unit_test(memory_default),
+        cmocka_unit_test(launch_queued_and_sgemm_defaults),
         cmocka_unit_test(devices),
         cmocka_unit_test(device_times),
         cmocka_unit_test(warm_up_floor),
