@@ -18,7 +18,10 @@
     X(global_walk)                                                                             \
     X(shared_stride)                                                                           \
     X(shared_broadcast)                                                                        \
-    X(shared_tile)
+    X(shared_tile)                                                                             \
+    X(launch_small)                                                                                \
+    X(launch_large)                                                                            \
+    X(compute)
 
 #define SB_DECLARE_EXPERIMENT(name) extern const sb_experiment sb_exp_##name;
 SB_EXPERIMENTS(SB_DECLARE_EXPERIMENT)

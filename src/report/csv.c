@@ -94,7 +94,7 @@ static void header(FILE *out)
           out);
     for (int f = 1; f <= SB_MAX_FIGURES; f++)
         fprintf(out, ",f%d_name,f%d_value,f%d_unit", f, f, f);
-    fputc('\n', out);
+    fputs(",host_observed_ms,host_observed_min_ms,launches_per_s,queued_launches\n", out);
 }
 
 /* The model's columns: each declared access's label and prediction fields,
@@ -175,6 +175,19 @@ static void figure_columns(const sb_result *r, FILE *out)
     }
 }
 
+/* What the host's clock saw (the launch family); empty where unmeasured. */
+static void host_columns(const sb_result *r, FILE *out)
+{
+    if (r->host_observed.n == 0) {
+        fputs(",,,,", out);
+        return;
+    }
+    fprintf(out, ",%.6f,%.6f,", r->host_observed.median, r->host_observed.min);
+    if (r->launches_per_s > 0)
+        fprintf(out, "%.1f", r->launches_per_s);
+    fprintf(out, ",%d", r->queued_launches);
+}
+
 sb_report_writer sb_report_csv;
 
 int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
@@ -196,6 +209,7 @@ int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
             else
                 fputc(',', out);
         figure_columns(r, out);
+        host_columns(r, out);
         fputc('\n', out);
     }
     return ferror(out) ? -1 : 0;

@@ -141,6 +141,9 @@ typedef struct sb_cross_row {
     long result[SB_RUN_MAX_DEVICES]; /* index into run->results per device slot; -1: none */
     const sb_verdict *verdict;       /* per device slot (x->ndevices of them): that slot
                                         against the reference slot */
+    const sb_verdict *host_verdict;  /* per device slot: that slot's host-observed times
+                                        (result.h) against the reference's, by the spread
+                                        rule; SB_VERDICT_NONE where a side has none */
     const char *const *ptx;          /* per device slot: its PTX against the reference's:
                                         "same memory instructions", the difference, or ""
                                         (no PTX); then, where both compilers' allocations
@@ -170,7 +173,7 @@ typedef struct sb_crossapi {
     size_t nexperiments;
     sb_cross_experiment *experiments;     /* in the order the run first met each */
     /* What the pointers above point into. */
-    sb_verdict *verdicts;
+    sb_verdict *verdicts, *host_verdicts;
     const char **notes;
     size_t *order;
 } sb_crossapi;

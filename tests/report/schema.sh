@@ -14,7 +14,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
-TESTS=7
+TESTS=10
 echo "1..$TESTS"
 skip_all() {
     i=0
@@ -54,7 +54,7 @@ check_invalid "$model" "$tmp/model.json" 'd["rows"][0]["ways"] = "one"' \
     "a model row with a mistyped field fails the schema"
 
 if ! "$SB" --list 2>/dev/null | grep -q "^  opencl   available"; then
-    for t in 1 2 3 4 5; do skip "no OpenCL device"; done
+    for t in 1 2 3 4 5 6 7 8; do skip "no OpenCL device"; done
     exit 0
 fi
 "$SB" --backend opencl -e vecadd,shared_tile -s 64 -r 3 -f json --save "$tmp/saved.json" \
@@ -68,3 +68,16 @@ check_invalid "$result" "$tmp/run.json" 'del d["provenance"]["cpu"]' \
     "provenance without its cpu fails the schema"
 check_invalid "$result" "$tmp/run.json" 'd["results"][0]["new_field"] = 1' \
     "a member the schema does not describe fails it (the writer outgrew its schema)"
+# The launch and compute families and the vendor SGEMM on two sessions:
+# host-observed times, launches per second, the FP32 peaks and the
+# host-observed comparison.
+"$SB" --backend opencl,opencl -e launch,compute -s 256x1 -r 5 -f json --save "$tmp/launch.json" \
+    >"$tmp/launch-run.json"
+check_valid "$result" "$tmp/launch-run.json" \
+    "a PoCL run of the launch and compute families on two sessions is simtbench-result/1"
+check_invalid "$result" "$tmp/launch-run.json" \
+    'd["results"][0]["host_observed_ms"]["median"] = "fast"' \
+    "a host-observed time that is not a number fails the schema"
+"$SB" report "$tmp/launch.json" -f json >"$tmp/launch-again.json"
+check_valid "$result" "$tmp/launch-again.json" \
+    "the saved launch run written again is simtbench-result/1"
