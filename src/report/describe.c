@@ -43,8 +43,28 @@ void sb_result_notes(const sb_result *r, char *buf, size_t n)
             snprintf(buf + used, n - used, ", %ld in flight", r->threads_in_flight);
     } else if (used < n && strcmp(r->family, "occupancy") == 0 && launched > 0) {
         /* Without the API's occupancy only what was launched is known. */
-        snprintf(buf + used, n - used, "%s%.0f launched", used ? ", " : "", launched);
+        used += (size_t)snprintf(buf + used, n - used, "%s%.0f launched", used ? ", " : "",
+                                 launched);
     }
+    /* What a benchmark timed on the host would report of the same bytes. */
+    if (used < n && r->host_observed.n > 0 && r->bytes > 0 && r->ms.median > 0)
+        snprintf(buf + used, n - used, "%s%.1f GB/s device-timed, %.1f host-timed",
+                 used ? ", " : "", r->bytes / (r->ms.median * 1e6),
+                 r->bytes / (r->host_observed.median * 1e6));
+}
+
+void sb_result_host_notes(const sb_result *r, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (r->host_observed.n == 0)
+        return;
+    size_t used = (size_t)snprintf(buf, n, "%.1f%% of the host-observed time unseen by the "
+                                   "device's events",
+                                   100.0 * sb_host_deficit(r->host_observed.median,
+                                                           r->ms.median));
+    if (used < n && r->launches_per_s > 0)
+        snprintf(buf + used, n - used, "; %.0f launches/s, %d queued", r->launches_per_s,
+                 r->queued_launches);
 }
 
 /* v with its thousands apart ("67 108 864") from five digits up. */

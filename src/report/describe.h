@@ -16,8 +16,14 @@ void sb_result_model_text(const sb_result *r, char *buf, size_t n);
 
 /* What a row adds beside the model: its arithmetic intensity, the API's
  * occupancy with the threads in flight, or, without the API's occupancy,
- * what was launched; "" with nothing to say. */
+ * what was launched; for a row the host timed too that moves bytes, its
+ * bandwidth device-timed and host-timed; "" with nothing to say. */
 void sb_result_notes(const sb_result *r, char *buf, size_t n);
+
+/* What the host's clock adds to a launch row's times: "73.4% of the
+ * host-observed time unseen by the device's events; 232558 launches/s,
+ * 1000 queued"; "" where the host did not time it. */
+void sb_result_host_notes(const sb_result *r, char *buf, size_t n);
 
 /* The result's size in the units its size kind counts: "8192 x 8192
  * floats", "67 108 864 elements", "16 777 216 4-byte words", "2 162 688
