@@ -11,12 +11,18 @@
  *                     size (log-log; a colour per word size throughout)
  *   <exp>-roofline    GFLOP/s against arithmetic intensity, per device,
  *                     log-log, under each device's memory roof (copy roof
- *                     x I) and compute roof (FP32 peak, describe.h), the
- *                     points numbered with a key beside the graph
+ *                     x I) and compute roof (FP32 peak, compute.h), beside
+ *                     its measured FMA peak where the run has the compute
+ *                     family, the points numbered with a key beside it
+ *   <exp>-launch      rows timed on the host too (the launch family): per
+ *                     variant, each device's device-event and host-observed
+ *                     microseconds per launch side by side, log scale
  *   <exp>-bars        every other experiment (transpose, vector add,
- *                     occupancy...): the headline figure of each variant,
- *                     one bar per device; bandwidths with each device's
- *                     copy roof as a dashed line and each bar's share of it
+ *                     occupancy, compute...): the headline figure of each
+ *                     variant, one bar per device; bandwidths with each
+ *                     device's copy roof as a dashed line and each bar's
+ *                     share of it, GFLOP/s of no intensity likewise with
+ *                     the FP32 peak
  *
  * Each plot is DIR/<name>.dat (the data, one block per series) and
  * DIR/<name>.gp (a script that writes <name>.png and <name>.svg when run
