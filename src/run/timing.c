@@ -178,6 +178,10 @@ int sb_time_on_host(const sb_timed_op *op, int n, double device_ms, double *host
     double s, rates[SB_QUEUE_TRIALS];
     *per_s = 0;
     *queued = sb_queue_length(device_ms);
+    /* One launch first, untimed: what the host's path makes on its first
+       use (OpenCL's queue without profiling) is no launch's cost. */
+    if (queued_seconds(op, 1, &s, err, errn))
+        return -1;
     for (int i = 0; i < n; i++) {
         if (queued_seconds(op, 1, &s, err, errn))
             return -1;

@@ -86,8 +86,9 @@ int sb_time_launches_led(const sb_timed_op *op, int n, int lead, int first_lead,
 int sb_queue_length(double device_ms);
 
 /* What the host sees of op's kernel (a kernel row; the backend's
- * launch_queued): n launches each timed alone on CLOCK_MONOTONIC from
- * its enqueue to its completion, into host_ms[0..n); then
+ * launch_queued): after one untimed launch, n launches each timed alone
+ * on CLOCK_MONOTONIC from its enqueue to its completion, into
+ * host_ms[0..n); then
  * SB_QUEUE_TRIALS trials of sb_queue_length(device_ms) launches back to
  * back, their median launches per second into *per_s and the launches of
  * a trial into *queued.  0, or -1 with the first failure in err. */
