@@ -94,7 +94,9 @@ static void header(FILE *out)
           out);
     for (int f = 1; f <= SB_MAX_FIGURES; f++)
         fprintf(out, ",f%d_name,f%d_value,f%d_unit", f, f, f);
-    fputs(",host_observed_ms,host_observed_min_ms,launches_per_s,queued_launches\n", out);
+    fputs(",host_observed_ms,host_observed_min_ms,launches_per_s,queued_launches,"
+          "host_speed_ratio,host_verdict\n",
+          out);
 }
 
 /* The model's columns: each declared access's label and prediction fields,
@@ -175,17 +177,29 @@ static void figure_columns(const sb_result *r, FILE *out)
     }
 }
 
-/* What the host's clock saw (the launch family); empty where unmeasured. */
-static void host_columns(const sb_result *r, FILE *out)
+/* What the host's clock saw (the launch family), and the verdict on it
+ * against the reference's; empty where unmeasured. */
+static void host_columns(const sb_crossapi *x, size_t i, const sb_result *r, FILE *out)
 {
     if (r->host_observed.n == 0) {
-        fputs(",,,,", out);
+        fputs(",,,,,,", out);
         return;
     }
     fprintf(out, ",%.6f,%.6f,", r->host_observed.median, r->host_observed.min);
     if (r->launches_per_s > 0)
         fprintf(out, "%.1f", r->launches_per_s);
-    fprintf(out, ",%d", r->queued_launches);
+    fprintf(out, ",%d,", r->queued_launches);
+    const sb_cross_row *row = x->row_of && x->row_of[i] >= 0 ? &x->rows[x->row_of[i]] : NULL;
+    int slot = r->device_slot;
+    char verdict[96] = "";
+    if (row && slot >= 0 && slot < x->ndevices && slot != x->reference &&
+        row->host_verdict[slot].kind != SB_VERDICT_NONE) {
+        fprintf(out, "%.4f", row->host_verdict[slot].speed_ratio);
+        sb_verdict_text(&row->host_verdict[slot], x->label[x->reference], x->label[slot],
+                        verdict, sizeof verdict);
+    }
+    fputc(',', out);
+    field(out, verdict);
 }
 
 sb_report_writer sb_report_csv;
@@ -209,7 +223,7 @@ int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
             else
                 fputc(',', out);
         figure_columns(r, out);
-        host_columns(r, out);
+        host_columns(&a->cross, i, r, out);
         fputc('\n', out);
     }
     return ferror(out) ? -1 : 0;

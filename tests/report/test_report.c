@@ -144,14 +144,14 @@ static void csv_quotes_and_shape(void **state)
        empty where unknown. */
     assert_non_null(
         strstr(t, ",ptx_vs_reference,host_ms,verify_ms,registers,shared_bytes,private_bytes,f1_name,"));
-    assert_non_null(strstr(t, ",812.250,540.500,32,8192,0,,,,,,,,,,,,,,,,,,,,,,\n"));
+    assert_non_null(strstr(t, ",812.250,540.500,32,8192,0,,,,,,,,,,,,,,,,,,,,,,,,\n"));
     /* Where the JSON writes null the cell is empty, not a 0 or a -1:
        intensity, roof share, slowdown, occupancy. */
     assert_non_null(strstr(t, ",536870912,0,,GB/s,3579.1400,3603.1600,0.89"));
     assert_non_null(strstr(t, ",,,1,\"smem col:"));
     assert_non_null(strstr(t, ",536870912,1000000000,0.2500,GB/s,3579.1400,3603.1600,,2.5000,4,1,"));
     assert_null(strstr(t, ",-1,"));
-    assert_non_null(strstr(t, ",812.250,540.500,,,,,,,,,,,,,,,,,,,,,,,,,\n"));
+    assert_non_null(strstr(t, ",812.250,540.500,,,,,,,,,,,,,,,,,,,,,,,,,,,\n"));
     free(t);
     sb_run_free(&run);
 }
