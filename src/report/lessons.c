@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute.h"
 #include "model.h"
 #include "report/describe.h"
 #include "report/lessons_memory.h"
@@ -23,7 +24,12 @@ typedef enum rule_kind {
     RULE_CHANNELS,    /* power-of-two distances against random order */
     RULE_LATENCY,     /* the latency plateaus */
     RULE_WORKING_SET, /* the cache's plateau and DRAM's */
-    RULE_LITTLE       /* the knee Little's law predicts, and the knee measured */
+    RULE_LITTLE,      /* the knee Little's law predicts, and the knee measured */
+    /* The launch and compute blocks': */
+    RULE_LAUNCH,  /* the tried variant's device and host-observed time per launch */
+    RULE_HOST,    /* what a host-timed benchmark of the tried variant loses to the launch
+                     path, and whether the launch path makes the devices differ */
+    RULE_PEAK     /* the FMA peak against the theoretical FP32 peak, and fewer chains */
 } rule_kind;
 
 /* The model's cost of an access, relative to the ideal one. */
@@ -80,7 +86,16 @@ static const lesson_rule rules[] = {
     {.experiment = "dram_channels", .kind = RULE_CHANNELS},
     {.experiment = "dram_working_set", .kind = RULE_WORKING_SET},
     {.experiment = "latency", .kind = RULE_LATENCY},
+    {.experiment = "launch_small", .kind = RULE_LAUNCH, .tried = "empty"},
+    {.experiment = "launch_small", .kind = RULE_HOST, .tried = "copy"},
+    {.experiment = "launch_large", .kind = RULE_HOST, .tried = "copy"},
+    {.experiment = "compute", .kind = RULE_PEAK},
 };
+
+/* The peak rule's rows: the eight-chain FMA kernel, and the one-chain one
+   it is held against. */
+#define PEAK_VARIANT "fma_chains8"
+#define ONE_CHAIN_VARIANT "fma_chains1"
 
 /* A track rule's verdict on one device: the headline row's measured
  * slowdown against the model's cost, within a quarter either way. */
@@ -719,10 +734,168 @@ static int private_uniform_clause(const sb_analysis *a, const sb_cross_experimen
     return private_clause(a, e, s, "uniform", buf, n);
 }
 
+/* ---------------------------------------------------------------- launch */
+
+/* Slot s's result of row, where the host timed it too; NULL otherwise. */
+static const sb_result *host_timed(const sb_analysis *a, const sb_cross_row *row, int s)
+{
+    const sb_result *r = row->result[s] >= 0 ? &a->run->results[row->result[s]] : NULL;
+    return r && r->host_observed.n > 0 && r->ms.median > 0 ? r : NULL;
+}
+
+/* The empty kernel: each device's time per launch on its events and on
+ * the host's clock, and what the host sees beyond the kernel. */
+static int launch_lesson(const sb_analysis *a, const sb_cross_experiment *e,
+                         const lesson_rule *rule, char *buf, size_t n)
+{
+    const sb_cross_row *row = find_row(a, e, rule->tried, NULL);
+    char where[40];
+    int said = 0;
+    buf[0] = '\0';
+    for (int s = 0; row && s < slots(a); s++) {
+        const sb_result *r = host_timed(a, row, s);
+        if (!r)
+            continue;
+        add(buf, n, "%sdevice %.1f us, host-observed %.1f us%s%s", said ? "; " :
+            "the launch path of an empty kernel: ", 1e3 * r->ms.median,
+            1e3 * r->host_observed.median, said ? "" : " a launch", on(a, s, where, sizeof where));
+        if (r->launches_per_s > 0)
+            add(buf, n, " (%.0f a second%s)", r->launches_per_s,
+                said ? "" : " queued back to back");
+        said++;
+    }
+    if (!said)
+        return 0;
+    add(buf, n, ": a host-timed benchmark sees");
+    for (int s = 0, k = 0; s < slots(a); s++) {
+        const sb_result *r = host_timed(a, row, s);
+        if (r)
+            add(buf, n, "%s %.1f us%s", k++ ? "," : "",
+                1e3 * (r->host_observed.median - r->ms.median), on(a, s, where, sizeof where));
+    }
+    add(buf, n, " more than the kernel per launch.");
+    return 1;
+}
+
+/* Each device's share of a host-timed benchmark's bandwidth lost to the
+ * launch path: "2.0% on cuda (2680 against 2736 GB/s)". */
+static int host_losses(const sb_analysis *a, const sb_cross_row *row, char *buf, size_t n)
+{
+    char where[40];
+    int said = 0;
+    for (int s = 0; s < slots(a); s++) {
+        const sb_result *r = host_timed(a, row, s);
+        if (!r)
+            continue;
+        add(buf, n, "%s%.1f%%%s", said++ ? ", " : "",
+            100.0 * sb_host_deficit(r->host_observed.median, r->ms.median),
+            on(a, s, where, sizeof where));
+        if (r->bytes > 0)
+            add(buf, n, " (%.0f against %.0f GB/s)", r->bytes / (r->host_observed.median * 1e6),
+                r->bytes / (r->ms.median * 1e6));
+    }
+    return said;
+}
+
+/* Whether the launch path makes another device differ from the reference:
+ * the verdict on the host-observed times beside the one on the device's. */
+static void host_against_reference(const sb_analysis *a, const sb_cross_row *row, char *buf,
+                                   size_t n)
+{
+    const int ref = a->cross.reference;
+    for (int s = 0; s < a->cross.ndevices; s++) {
+        const sb_verdict *host = &row->host_verdict[s], *dev = &row->verdict[s];
+        if (s == ref || host->kind == SB_VERDICT_NONE || dev->kind == SB_VERDICT_NONE)
+            continue;
+        char h[96], d[96];
+        sb_verdict_text(host, a->cross.label[ref], a->cross.label[s], h, sizeof h);
+        sb_verdict_text(dev, a->cross.label[ref], a->cross.label[s], d, sizeof d);
+        add(buf, n, " %s against %s, host-observed: %s; on the device: %s", a->cross.label[s],
+            a->cross.label[ref], h, d);
+        int host_same = host->kind == SB_VERDICT_SAME, dev_same = dev->kind == SB_VERDICT_SAME;
+        add(buf, n, host_same && dev_same ? ": neither the launch path nor the kernel makes "
+                                            "them differ here."
+                    : host_same ? ": what the kernels' times differ by, the launch path hides "
+                                  "from the host."
+                    : dev_same  ? ": the launch path, not the kernel, makes the difference."
+                                : ": the kernels' own times differ, not the launch path alone.");
+    }
+}
+
+/* A kernel the host timed too: what a host-timed benchmark of it loses to
+ * the launch path on each device, and, across devices, whether the launch
+ * path is what makes them differ. */
+static int host_lesson(const sb_analysis *a, const sb_cross_experiment *e,
+                       const lesson_rule *rule, char *buf, size_t n)
+{
+    const sb_cross_row *row = find_row(a, e, rule->tried, NULL);
+    if (!row)
+        return 0;
+    char size[64];
+    sb_result_size_text(&a->run->results[row->first], size, sizeof size);
+    buf[0] = '\0';
+    add(buf, n, "at %s, a host-timed benchmark of the %s reports less bandwidth than the kernel "
+        "delivers by ", size, rule->tried);
+    if (!host_losses(a, row, buf, n))
+        return 0;
+    add(buf, n, ".");
+    host_against_reference(a, row, buf, n);
+    return 1;
+}
+
+/* ---------------------------------------------------------------- peak */
+
+/* "61.2 TFLOP/s", or "13.3 GFLOP/s" below a thousand. */
+static void gflops(double v, char *buf, size_t n)
+{
+    if (v >= 1000)
+        snprintf(buf, n, "%.1f TFLOP/s", v / 1000);
+    else
+        snprintf(buf, n, "%.1f GFLOP/s", v);
+}
+
+/* Slot s's FMA peak against its theoretical peak, and what one chain a
+ * thread reaches beside it. */
+static int peak_clause(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
+                       size_t n)
+{
+    const sb_cross_row *best = find_row(a, e, PEAK_VARIANT, NULL);
+    const sb_result *r = best && best->result[s] >= 0 ? &a->run->results[best->result[s]] : NULL;
+    if (!r || !(r->value > 0))
+        return 0;
+    const sb_device_info *info = &a->run->devices[s].info;
+    double peak = sb_device_fp32_peak_gflops(info);
+    char v[32], p[32];
+    gflops(r->value, v, sizeof v);
+    buf[0] = '\0';
+    if (peak > 0) {
+        gflops(peak, p, sizeof p);
+        add(buf, n, "FMA peak %s, %.0f%% of the theoretical %s", v, 100.0 * r->value / peak, p);
+    } else {
+        add(buf, n, "FMA peak %s, with no theoretical peak to hold it against (the FP32 lanes "
+            "of %s are not known)", v, info->arch[0] ? info->arch : "its architecture");
+    }
+    const sb_cross_row *one = find_row(a, e, ONE_CHAIN_VARIANT, r);
+    const sb_result *o = one && one->result[s] >= 0 ? &a->run->results[one->result[s]] : NULL;
+    sb_verdict vd = o ? sb_verdict_compare(r, o, 0.0) : (sb_verdict){.kind = SB_VERDICT_NONE};
+    char f[32];
+    factor(vd.by + 1.0, f, sizeof f);
+    if (vd.kind == SB_VERDICT_SAME)
+        add(buf, n, "; one chain a thread runs the same, within %.1f%%: the threads in flight "
+            "hide the FMA's latency without the chains", 100.0 * sb_verdict_within(&vd));
+    else if (vd.kind == SB_VERDICT_SLOWER)
+        add(buf, n, "; one chain a thread is %s slower: without independent chains the FMA's "
+            "latency is not hidden", f);
+    else if (vd.kind == SB_VERDICT_FASTER)
+        add(buf, n, "; one chain a thread is %s faster", f);
+    return 1;
+}
+
 /* ---------------------------------------------------------------- lessons */
 
 /* The clause of a rule said device by device (per_device); NULL for the
-   pair and track rules, which put their devices together themselves. */
+   pair, track, launch and host rules, which put their devices together
+   themselves. */
 static clause_fn *clause_of(const lesson_rule *rule)
 {
     switch (rule->kind) {
@@ -735,6 +908,7 @@ static clause_fn *clause_of(const lesson_rule *rule)
     case RULE_LATENCY: return sb_lesson_latency;
     case RULE_WORKING_SET: return sb_lesson_working_set;
     case RULE_LITTLE: return sb_lesson_littles_law;
+    case RULE_PEAK: return peak_clause;
     default: return NULL;
     }
 }
@@ -751,8 +925,10 @@ void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out)
         if (strcmp(rule->experiment, name) != 0)
             continue;
         char *buf = out->text[out->n];
-        int made = rule->kind == RULE_PAIR    ? pair_lesson(a, x, rule, buf, SB_LESSON_BYTES)
-                   : rule->kind == RULE_TRACK ? track_lesson(a, x, rule, buf, SB_LESSON_BYTES)
+        int made = rule->kind == RULE_PAIR     ? pair_lesson(a, x, rule, buf, SB_LESSON_BYTES)
+                   : rule->kind == RULE_TRACK  ? track_lesson(a, x, rule, buf, SB_LESSON_BYTES)
+                   : rule->kind == RULE_LAUNCH ? launch_lesson(a, x, rule, buf, SB_LESSON_BYTES)
+                   : rule->kind == RULE_HOST   ? host_lesson(a, x, rule, buf, SB_LESSON_BYTES)
                    : per_device(a, x, clause_of(rule), buf, SB_LESSON_BYTES);
         if (made) {
             buf[0] = (char)(buf[0] >= 'a' && buf[0] <= 'z' ? buf[0] - 'a' + 'A' : buf[0]);

@@ -768,6 +768,13 @@ static void roofline_roofs(const plot_ctx *c, double lo, double hi, int block, p
             snprintf(style, sizeof style, "dt 4 lw 2 lc %d", s + 1);
             roof_line(pf, cmd, block++, title, lo / 2, peak, hi * 2, peak, style);
         }
+        double fma = run->devices[s].fma_gflops;
+        if (fma > 0) {
+            snprintf(title, sizeof title, "%s FMA peak measured: %.0f GFLOP/s (the compute "
+                                          "family's fma_chains8)", label, fma);
+            snprintf(style, sizeof style, "dt 3 lw 2 lc %d", s + 1);
+            roof_line(pf, cmd, block++, title, lo / 2, fma, hi * 2, fma, style);
+        }
     }
 }
 
@@ -796,7 +803,8 @@ static int roofline_plot(const plot_ctx *c, const char *exp)
           "set ylabel 'GFLOP/s'\n",
           pf.gp);
     fputs("# blocks: per device, the variants (intensity, GFLOP/s, key number, name); then per "
-          "device its memory roof (copy roof x intensity) and its compute roof (FP32 peak)\n",
+          "device its memory roof (copy roof x intensity), its compute roof (FP32 peak) and, "
+          "where the run has it, its measured FMA peak\n",
           pf.dat);
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
@@ -1034,18 +1042,30 @@ static void bars_data(const plot_ctx *c, plot_files *pf)
     }
 }
 
-/* Device column s's copy roof when the bars are bandwidths; 0 otherwise. */
+/* Device column s's roof: its copy roof when the bars are bandwidths, its
+ * theoretical FP32 peak when they are GFLOP/s of no intensity (the
+ * compute family); 0 otherwise. */
 static double bars_roof(const plot_ctx *c, int s)
 {
     const sb_result *f = &c->run->results[c->e->first];
-    if (f->quantity != SB_QUANTITY_BANDWIDTH)
+    int compute = f->quantity == SB_QUANTITY_FLOPS && !(f->intensity > 0);
+    if (f->quantity != SB_QUANTITY_BANDWIDTH && !compute)
         return 0.0;
     for (size_t j = 0; j < c->e->nrows; j++) {
         int i = c->x->rows[c->e->rows[j]].result[s];
-        if (i >= 0)
-            return device_roof(c->run, c->run->results[i].device_slot);
+        if (i < 0)
+            continue;
+        int slot = c->run->results[i].device_slot;
+        return compute ? sb_device_fp32_peak_gflops(&c->run->devices[slot].info)
+                       : device_roof(c->run, slot);
     }
     return 0.0;
+}
+
+/* What the bars' roof is: "copy roof", "FP32 peak". */
+static const char *bars_roof_name(const plot_ctx *c)
+{
+    return c->run->results[c->e->first].quantity == SB_QUANTITY_FLOPS ? "FP32 peak" : "copy roof";
 }
 
 /* Each device's copy roof as a dashed line across the bars, and each
@@ -1071,8 +1091,8 @@ static void bars_roofs(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
                         "lw 2 lc %d back\n",
                 roof, roof, s + 1);
         char title[96];
-        snprintf(title, sizeof title, "%s copy roof: %.0f GB/s (%% above a bar: its share)",
-                 x->label[s], roof);
+        snprintf(title, sizeof title, "%s %s: %.0f %s (%% above a bar: its share)", x->label[s],
+                 bars_roof_name(c), roof, sb_quantity_unit(c->run->results[c->e->first].quantity));
         cmd_add(cmd, ", NaN with lines dt 2 lw 2 lc %d", s + 1);
         cmd_title(cmd, title);
         double at = (s - (x->ndevices - 1) / 2.0) / (x->ndevices + 1.0); /* gap 1 */
@@ -1091,8 +1111,11 @@ static int bars_plot(const plot_ctx *c)
     char name[80], title[256], size[96];
     stem(f->experiment, "bars", name, sizeof name);
     sb_result_size_text(f, size, sizeof size);
-    snprintf(title, sizeof title, "%s, %s: %s of each variant%s", f->experiment, size,
-             sb_quantity_unit(f->quantity), bars_roof(c, 0) > 0 ? ", against the copy roof" : "");
+    snprintf(title, sizeof title, "%s, %s: %s of each variant", f->experiment, size,
+             sb_quantity_unit(f->quantity));
+    if (bars_roof(c, 0) > 0)
+        snprintf(title, sizeof title, "%s, %s: %s of each variant, against the %s",
+                 f->experiment, size, sb_quantity_unit(f->quantity), bars_roof_name(c));
     plot_files pf;
     if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
@@ -1461,6 +1484,79 @@ static int inflight_plot(const plot_ctx *c)
     return finish_plot(&pf, cmd, f->experiment, title, c);
 }
 
+/* ---------------------------------------------------------------- launch */
+
+/* Whether the experiment's rows were timed on the host too. */
+static int host_timed(const plot_ctx *c)
+{
+    for (size_t i = 0; i < c->e->nresults; i++)
+        if (c->run->results[c->e->results[i]].host_observed.n > 0)
+            return 1;
+    return 0;
+}
+
+/* Per variant, each device's device-event and host-observed microseconds
+ * per launch, side by side ("?" where a device has none). */
+static void launch_data(const plot_ctx *c, plot_files *pf)
+{
+    const sb_crossapi *x = c->x;
+    fputs("# columns: variant, then per device: device-event us, host-observed us:", pf->dat);
+    for (int s = 0; s < x->ndevices; s++)
+        fprintf(pf->dat, " %s", x->label[s]);
+    fputc('\n', pf->dat);
+    for (size_t j = 0; j < c->e->nrows; j++) {
+        const sb_cross_row *row = &x->rows[c->e->rows[j]];
+        dat_string(pf->dat, c->run->results[row->first].variant);
+        for (int s = 0; s < x->ndevices; s++) {
+            const sb_result *r = row->result[s] >= 0 ? &c->run->results[row->result[s]] : NULL;
+            if (r && r->host_observed.n > 0)
+                fprintf(pf->dat, " %.6g %.6g", 1e3 * r->ms.median, 1e3 * r->host_observed.median);
+            else
+                fputs(" ? ?", pf->dat);
+        }
+        fputc('\n', pf->dat);
+    }
+}
+
+/* Where the launch overhead lives: per variant, each device's time on its
+ * events beside the time the host observed, on a log scale (an empty
+ * kernel's microseconds beside a 1 GiB copy's). */
+static int launch_plot(const plot_ctx *c)
+{
+    const sb_result *f = &c->run->results[c->e->first];
+    const sb_crossapi *x = c->x;
+    char name[80], title[160];
+    stem(f->experiment, "launch", name, sizeof name);
+    snprintf(title, sizeof title, "%s: microseconds per launch, device events against the "
+                                  "host's clock", f->experiment);
+    plot_files pf;
+    if (open_plot(c->dir, name, &pf, c->err, c->errn))
+        return -1;
+    script_head(&pf, title);
+    fputs("set style data histograms\nset style histogram clustered gap 1\n"
+          "set style fill solid 0.8 border -1\nset boxwidth 0.9\nset logscale y 10\n"
+          "set ylabel 'us per launch'\nset yrange [*:*]\n",
+          pf.gp);
+    launch_data(c, &pf);
+    cmd_buf *cmd = new_command(&pf, c);
+    if (!cmd)
+        return -1;
+    for (int s = 0; s < x->ndevices; s++)
+        for (int k = 0; k < 2; k++) {
+            int col = 2 + 2 * s + k;
+            if (col == 2)
+                cmd_add(cmd, " '%s.dat' using 2:xtic(1) fs solid 0.8 lc %d", name, s + 1);
+            else
+                cmd_add(cmd, ", '' using %d fs %s lc %d", col, k ? "pattern 4" : "solid 0.8",
+                        s + 1);
+            char series[64];
+            snprintf(series, sizeof series, "%s %s", x->label[s],
+                     k ? "host-observed" : "device events");
+            cmd_title(cmd, series);
+        }
+    return finish_plot(&pf, cmd, f->experiment, title, c);
+}
+
 /* ---------------------------------------------------------------- public */
 
 int sb_plot_find_gnuplot(char *buf, size_t n)
@@ -1496,8 +1592,9 @@ int sb_plot_find_gnuplot(char *buf, size_t n)
 
 /* The plots of one experiment: a sweep per memory space that has one, a
  * roofline where it measured GFLOP/s with an intensity, a sweep over a
- * size where its rows have one, else bars; and the bytes in flight where
- * Little's law is about it. */
+ * size where its rows have one, the launch times where the host timed its
+ * rows too, else bars; and the bytes in flight where Little's law is about
+ * it. */
 static int plot_experiment(const plot_ctx *c)
 {
     const sb_run *run = c->run;
@@ -1550,6 +1647,10 @@ static int plot_experiment(const plot_ctx *c)
     free(sw);
     if (rc == 0 && has_inflight(c))
         rc = inflight_plot(c);
+    if (rc == 0 && host_timed(c)) {
+        rc = launch_plot(c);
+        plotted = 1;
+    }
     if (rc == 0 && !plotted)
         rc = bars_plot(c);
     return rc;

@@ -812,6 +812,151 @@ static void every_format_ends_the_block_with_it(void **state)
     sb_run_free(&run);
 }
 
+/* A launch-family row: device and host-observed medians (2% spread each),
+ * launches per second, and the bytes it moves. */
+static void launch_row(sb_run *run, int slot, const char *experiment, const char *variant,
+                       double device_ms, double host_ms, double per_s, double bytes)
+{
+    sb_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.backend, sizeof r.backend, "%s", run->devices[slot].backend);
+    r.device_slot = slot;
+    snprintf(r.experiment, sizeof r.experiment, "%s", experiment);
+    snprintf(r.family, sizeof r.family, "launch");
+    snprintf(r.variant, sizeof r.variant, "%s", variant);
+    r.rows = 33554432;
+    r.cols = 1;
+    r.size_kind = SB_SIZE_ELEMENTS;
+    r.ms = (sb_stats){.n = 20, .median = device_ms, .min = 0.99 * device_ms,
+                      .max = 1.01 * device_ms, .spread = 0.02};
+    r.host_observed = (sb_stats){.n = 20, .median = host_ms, .min = 0.99 * host_ms,
+                                 .max = 1.01 * host_ms, .spread = 0.02};
+    r.launches_per_s = per_s;
+    r.queued_launches = 1000;
+    r.bytes = bytes;
+    r.quantity = SB_QUANTITY_LAUNCH;
+    r.value = 1e3 * device_ms;
+    r.occupancy = r.regs = -1;
+    r.threads_in_flight = r.shared_bytes = r.private_bytes = -1;
+    r.verified = 1;
+    assert_int_equal(sb_run_add(run, &r), 0);
+}
+
+/* The empty kernel: each device's time per launch on its events and on
+ * the host's clock, the launches per second, and what the host sees
+ * beyond the kernel, whatever the figures. */
+static void launch_path(void **state)
+{
+    (void)state;
+    sb_run run;
+    devices(&run, 2);
+    launch_row(&run, 0, "launch_small", "empty", 0.0021, 0.0043, 232558, 0);
+    launch_row(&run, 1, "launch_small", "empty", 0.0019, 0.0079, 126582, 0);
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "The launch path of an empty kernel: device 2.1 us, "
+                                   "host-observed 4.3 us a launch on cuda (232558 a second "
+                                   "queued back to back); device 1.9 us, host-observed 7.9 us on "
+                                   "opencl (126582 a second): a host-timed benchmark sees 2.2 us "
+                                   "on cuda, 6.0 us on opencl more than the kernel per launch.");
+    sb_run_free(&run);
+    devices(&run, 1);
+    launch_row(&run, 0, "launch_small", "empty", 0.0050, 0.0051, 0, 0);
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "The launch path of an empty kernel: device 5.0 us, "
+                                   "host-observed 5.1 us a launch: a host-timed benchmark sees "
+                                   "0.1 us more than the kernel per launch.");
+    sb_run_free(&run);
+}
+
+/* The copy: what a host-timed benchmark loses on each device, and whether
+ * the launch path is what makes the devices differ: it is where only the
+ * host's times differ, it is not where the kernels' do, and neither
+ * where nothing does. */
+static void launch_path_explains_or_not(void **state)
+{
+    (void)state;
+    const double bytes = 2.0 * 4 * 33554432; /* 268 435 456 */
+    sb_run run;
+    devices(&run, 2);
+    launch_row(&run, 0, "launch_large", "copy", 0.1000, 0.1020, 9000, bytes);
+    launch_row(&run, 1, "launch_large", "copy", 0.1000, 0.1200, 8000, bytes);
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "At 33 554 432 elements, a host-timed benchmark of the copy "
+                                   "reports less bandwidth than the kernel delivers by 2.0% on "
+                                   "cuda (2632 against 2684 GB/s), 16.7% on opencl (2237 against "
+                                   "2684 GB/s). opencl against cuda, host-observed: cuda faster "
+                                   "by 17.6%; on the device: same (within 2.0%): the launch "
+                                   "path, not the kernel, makes the difference.");
+    sb_run_free(&run);
+    devices(&run, 2);
+    launch_row(&run, 0, "launch_large", "copy", 0.1000, 0.1020, 9000, bytes);
+    launch_row(&run, 1, "launch_large", "copy", 0.1200, 0.1220, 8000, bytes);
+    l = lessons(&run);
+    assert_non_null(strstr(l.text[0], "on the device: cuda faster by 20.0%: the kernels' own "
+                                      "times differ, not the launch path alone."));
+    sb_run_free(&run);
+    devices(&run, 2);
+    launch_row(&run, 0, "launch_large", "copy", 0.1000, 0.1020, 9000, bytes);
+    launch_row(&run, 1, "launch_large", "copy", 0.1005, 0.1021, 8000, bytes);
+    l = lessons(&run);
+    assert_non_null(strstr(l.text[0], "by 2.0% on cuda (2632 against 2684 GB/s), 1.6% on "
+                                      "opencl"));
+    assert_non_null(strstr(l.text[0], ": neither the launch path nor the kernel makes them "
+                                      "differ here."));
+    sb_run_free(&run);
+    /* Rows the host did not time: no lesson. */
+    devices(&run, 1);
+    launch_row(&run, 0, "launch_large", "copy", 0.1, 0.1, 0, bytes);
+    run.results[0].host_observed.n = 0;
+    assert_int_equal(lessons(&run).n, 0);
+    sb_run_free(&run);
+}
+
+/* An FMA row of the compute family on slot, at GFLOP/s for a 2 ms launch. */
+static void fma_row(sb_run *run, int slot, const char *variant, double ms, double gflops)
+{
+    add(run, slot, "compute", variant, ms, SB_SPACE_GLOBAL, 4, 0);
+    sb_result *r = &run->results[run->nresults - 1];
+    r->quantity = SB_QUANTITY_FLOPS;
+    r->npatterns = 0;
+    r->value = gflops;
+}
+
+/* The FMA peak against the theoretical peak the device's figures give,
+ * or the reason there is none; one chain a thread the same, or slower,
+ * as the times say. */
+static void fma_peak_against_theory(void **state)
+{
+    (void)state;
+    sb_run run;
+    devices(&run, 1);
+    sb_device_info *in = &run.devices[0].info;
+    snprintf(in->arch, sizeof in->arch, "sm_90");
+    in->compute_units = 132;
+    in->clock_mhz = 1980;
+    fma_row(&run, 0, "fma_chains8", 2.000, 61200.0);
+    fma_row(&run, 0, "fma_chains1", 2.010, 60895.5);
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "FMA peak 61.2 TFLOP/s, 91% of the theoretical 66.9 "
+                                   "TFLOP/s; one chain a thread runs the same, within 2.0%: the "
+                                   "threads in flight hide the FMA's latency without the "
+                                   "chains.");
+    sb_run_free(&run);
+    devices(&run, 1);
+    snprintf(run.devices[0].info.arch, sizeof run.devices[0].info.arch, "OpenCL C 1.2 PoCL");
+    fma_row(&run, 0, "fma_chains8", 10.0, 13.3);
+    fma_row(&run, 0, "fma_chains1", 73.0, 1.8);
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "FMA peak 13.3 GFLOP/s, with no theoretical peak to hold it "
+                                   "against (the FP32 lanes of OpenCL C 1.2 PoCL are not known); "
+                                   "one chain a thread is 7.30x slower: without independent "
+                                   "chains the FMA's latency is not hidden.");
+    sb_run_free(&run);
+}
+
 int main(void)
 {
     setenv("GNUPLOT", "", 1); /* the HTML without plots */
@@ -833,6 +978,9 @@ int main(void)
         cmocka_unit_test(littles_law_predicted_or_needed),
         cmocka_unit_test(diagonal_order_pays_or_not),
         cmocka_unit_test(nothing_to_say),
+        cmocka_unit_test(launch_path),
+        cmocka_unit_test(launch_path_explains_or_not),
+        cmocka_unit_test(fma_peak_against_theory),
         cmocka_unit_test(every_format_ends_the_block_with_it),
     };
     SB_TEST_MAIN(tests);
