@@ -38,6 +38,7 @@ static const char *const unit_words[] = {
     [SB_QUANTITY_BANDWIDTH] = "GB/s",
     [SB_QUANTITY_FLOPS] = "GFLOP/s",
     [SB_QUANTITY_ACCESS] = "ns/access",
+    [SB_QUANTITY_ELEMENT] = "ns/element",
 };
 
 const char *sb_quantity_unit(sb_quantity q)

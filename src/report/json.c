@@ -530,6 +530,10 @@ static json_t *head_json(const sb_run *run, sb_json_builder *b)
                         "median time x multiprocessors / warp-wide shared accesses: one "
                         "multiprocessor's time per access",
                         b);
+        sb_json_put_str(units, "ns/element",
+                        "median time x multiprocessors / elements: one multiprocessor's time "
+                        "per element",
+                        b);
     }
     return root;
 }
