@@ -15,3 +15,4 @@ typedef unsigned long long ulong;
 #define FLOAT4(x, y, z, w) make_float4((x), (y), (z), (w))
 #define LOCAL_PTR
 #define ALIGNED(n) __attribute__((aligned(n)))
+#define FMA(a, b, c) fmaf((a), (b), (c))

@@ -13,3 +13,4 @@
 #define FLOAT4(x, y, z, w) ((float4)((x), (y), (z), (w)))
 #define LOCAL_PTR __local
 #define ALIGNED(n) __attribute__((aligned(n)))
+#define FMA(a, b, c) fma((a), (b), (c))

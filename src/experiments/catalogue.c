@@ -18,7 +18,11 @@
     X(global_walk)                                                                             \
     X(shared_stride)                                                                           \
     X(shared_broadcast)                                                                        \
-    X(shared_tile)
+    X(shared_tile)                                                                             \
+    X(divergence_split)                                                                        \
+    X(divergence_branch)                                                                       \
+    X(divergence_predication)                                                                  \
+    X(divergence_loop)
 
 #define SB_DECLARE_EXPERIMENT(name) extern const sb_experiment sb_exp_##name;
 SB_EXPERIMENTS(SB_DECLARE_EXPERIMENT)
