@@ -5,7 +5,9 @@
  * 32x32's), the model's figure it holds the times against (conflict ways,
  * sector efficiency), the coarseN factors it walks up until one no longer
  * pays (matmul, vecadd), or the threads each configuration keeps busy
- * against its bandwidth (occupancy: the fewest within 5% of the best); the
+ * against its bandwidth (occupancy: the fewest within 5% of the best), or
+ * the divergence model's predicted slowdowns (lane % k against
+ * warp_index % k; sorted, random and predicated branches; loops); the
  * sentence then says whatever the measurements say, per device: faster,
  * the same, or slower, with the factor, and whether the model's
  * prediction was borne out.  Two variants are compared by the verdict of
@@ -20,7 +22,7 @@
 #include "run/analysis.h"
 
 #define SB_LESSONS_MAX 4
-#define SB_LESSON_BYTES 512
+#define SB_LESSON_BYTES 1024 /* a lesson of two devices, each its own clause */
 
 /* The lessons of one block, in the order of the rules. */
 typedef struct sb_lessons {
