@@ -12,7 +12,7 @@
  * A = 1 - (p + 1) / 2^14 and B = (p + 1) / 64, are exact in binary; A
  * below 1 keeps the chain bounded without letting it settle within WORK
  * steps, and positive values keep every lane far from a denormal (which
- * some devices flush).  x starts at 1 + (word & 1023) / 1024, also exact.
+ * some devices flush).  x starts at 1 + (word & 255) / 256, also exact.
  * The host computes the same FMAs, so every output is checked bit for
  * bit.
  *
@@ -25,7 +25,7 @@
  *   select_on_key  the same branch choosing only the two constants, one
  *                  loop after it: the compiler predicates it (selp in the
  *                  PTX) and every lane runs the same code
- *   loop_trips     word >> 10 trips of TRIP_WORK FMAs each (path 0's
+ *   loop_trips     word >> 8 trips of TRIP_WORK FMAs each (path 0's
  *                  constants): a warp runs until its last lane is done
  *
  * How the PTX was checked: tests/run/test_divergence_ptx.c compiles this
@@ -55,7 +55,7 @@
 
 #define PATH_A(p) (1.0f - (float)((p) + 1) / 16384.0f)
 #define PATH_B(p) ((float)((p) + 1) / 64.0f)
-#define START(word) (1.0f + (float)((word) & 1023u) * (1.0f / 1024.0f))
+#define START(word) (1.0f + (float)((word) & 255u) * (1.0f / 256.0f))
 
 /* n dependent FMAs on x with the constants a and b. */
 #define CHAIN(x, a, b, n)                                                                       \
@@ -152,7 +152,7 @@ KERNEL void loop_trips(int n, GLOBAL const uint *RESTRICT in, GLOBAL float *REST
         return;
     uint word = in[i];
     float x = START(word);
-    int trips = (int)(word >> 10);
+    int trips = (int)(word >> 8);
     for (int t = 0; t < trips; t++) {
         CHAIN(x, PATH_A(0), PATH_B(0), TRIP_WORK);
     }

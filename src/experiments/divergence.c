@@ -40,9 +40,10 @@
 #define DIV_WORK 1024      /* WORK: FMAs per path */
 #define DIV_TRIP_WORK 8    /* TRIP_WORK: FMAs per loop trip */
 #define DIV_PATHS 32       /* paths split_by_lane and split_by_warp have code for */
-#define DIV_STARTS 1024    /* starting values: START(word) takes the word's low 10 bits */
+#define DIV_STARTS 256     /* starting values: START(word) takes the word's low 8 bits */
 #define DIV_TRIPS 128      /* the loops' mean trip count */
-#define DIV_MAX_TRIPS 255  /* the most trips a lane makes: 8 bits above the start's 10 */
+#define TRIP_SHIFT 8       /* loops: the trip count is word >> 8, above the start */
+#define DIV_MAX_TRIPS 255  /* the most trips a lane makes: 8 bits above the start's 8 */
 #define DIV_MAX_ELEMENTS (1L << 30)
 
 /* What a variant's threads do. */
@@ -51,7 +52,7 @@ typedef enum div_kind {
     SPLIT_WARP, /* split_by_warp: path warp_index % k */
     BRANCH,     /* branch_on_key: a real branch on the word's top bit */
     SELECT,     /* select_on_key: the same choice, predicated */
-    LOOP        /* loop_trips: word >> 10 trips */
+    LOOP        /* loop_trips: word >> 8 trips */
 } div_kind;
 
 /* The inputs a variant reads (branches and loops). */
@@ -88,7 +89,7 @@ static float path_b(int p)
 
 static float start_of(uint32_t word)
 {
-    return 1.0f + (float)(word & 1023u) * (1.0f / 1024.0f);
+    return 1.0f + (float)(word & (DIV_STARTS - 1)) * (1.0f / DIV_STARTS);
 }
 
 static float chain(float x, int p, int n)
@@ -156,18 +157,18 @@ static uint64_t next_random(uint64_t *s)
 static void random_trips(uint32_t *w, long n, uint64_t seed)
 {
     for (long i = 0; i + 1 < n; i += 2) {
-        uint32_t t = 1 + (w[i] >> 10) % DIV_MAX_TRIPS;
-        w[i] = (w[i] & (DIV_STARTS - 1)) | t << 10;
-        w[i + 1] = (w[i + 1] & (DIV_STARTS - 1)) | (2 * DIV_TRIPS - t) << 10;
+        uint32_t t = 1 + (w[i] >> TRIP_SHIFT) % DIV_MAX_TRIPS;
+        w[i] = (w[i] & (DIV_STARTS - 1)) | t << TRIP_SHIFT;
+        w[i + 1] = (w[i + 1] & (DIV_STARTS - 1)) | (2 * DIV_TRIPS - t) << TRIP_SHIFT;
     }
     if (n % 2)
-        w[n - 1] = (w[n - 1] & (DIV_STARTS - 1)) | DIV_TRIPS << 10;
+        w[n - 1] = (w[n - 1] & (DIV_STARTS - 1)) | DIV_TRIPS << TRIP_SHIFT;
     uint64_t s = seed * 0x9e3779b97f4a7c15ull | 1;
     for (long i = n - 1; i > 0; i--) {
         long j = (long)(next_random(&s) % (uint64_t)(i + 1));
-        uint32_t ti = w[i] >> 10, tj = w[j] >> 10;
-        w[i] = (w[i] & (DIV_STARTS - 1)) | tj << 10;
-        w[j] = (w[j] & (DIV_STARTS - 1)) | ti << 10;
+        uint32_t ti = w[i] >> TRIP_SHIFT, tj = w[j] >> TRIP_SHIFT;
+        w[i] = (w[i] & (DIV_STARTS - 1)) | tj << TRIP_SHIFT;
+        w[j] = (w[j] & (DIV_STARTS - 1)) | ti << TRIP_SHIFT;
     }
 }
 
@@ -181,7 +182,7 @@ static void derived_inputs(divergence_host *h, int loop)
     for (long i = 0; i < n; i++) {
         uint32_t w = h->input[INPUT_RANDOM][i];
         h->input[INPUT_UNIFORM][i] =
-            loop ? (w & (DIV_STARTS - 1)) | DIV_TRIPS << 10 : w & 0x7fffffffu;
+            loop ? (w & (DIV_STARTS - 1)) | DIV_TRIPS << TRIP_SHIFT : w & 0x7fffffffu;
     }
 }
 
@@ -374,7 +375,7 @@ static long lane_path(const void *ctx, long i)
 static long lane_trips(const void *ctx, long i)
 {
     const lane_ctx *c = ctx;
-    return (long)(c->word[i] >> 10);
+    return (long)(c->word[i] >> TRIP_SHIFT);
 }
 
 /* The model's figures for the variant on this device: the warp it groups
@@ -467,7 +468,7 @@ static float want_of(const divergence_host *h, const divergence_knobs *k, const 
 {
     uint32_t start = word[i] & (DIV_STARTS - 1);
     if (k->kind == LOOP)
-        return h->trip_result[(long)(word[i] >> 10) * DIV_STARTS + start];
+        return h->trip_result[(long)(word[i] >> TRIP_SHIFT) * DIV_STARTS + start];
     int path = k->kind == SELECT ? (int)(word[i] >> 31) : path_of(k, word, i);
     return h->path_result[(long)path * DIV_STARTS + start];
 }

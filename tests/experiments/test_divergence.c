@@ -83,14 +83,14 @@ static void *prepare(const sb_experiment *e, long n)
 static float kernel_output(const char *kernel, int k, const uint32_t *in, long i)
 {
     uint32_t w = in[i];
-    float x = 1.0f + (float)(w & 1023u) / 1024.0f;
+    float x = 1.0f + (float)(w & 255u) / 256.0f;
     int path = 0, fmas = 1024;
     if (strcmp(kernel, "split_by_lane") == 0)
         path = (int)(i % 32) & (k - 1);
     else if (strcmp(kernel, "split_by_warp") == 0)
         path = (int)(i / 32) & (k - 1);
     else if (strcmp(kernel, "loop_trips") == 0)
-        fmas = 8 * (int)(w >> 10);
+        fmas = 8 * (int)(w >> 8);
     else
         path = (int)(w >> 31);
     float a = 1.0f - (float)(path + 1) / 16384.0f, b = (float)(path + 1) / 64.0f;
@@ -226,16 +226,16 @@ static void loop_inputs_and_figures(void **state)
                    *uniform = u.buffer[0].init;
     double sum = 0, max_sum = 0;
     for (long i = 0; i < n; i++) {
-        long t = random[i] >> 10;
+        long t = random[i] >> 8;
         assert_true(t >= 1 && t <= 255);
-        assert_int_equal(uniform[i] >> 10, 128);
+        assert_int_equal(uniform[i] >> 8, 128);
         assert_true(i == 0 || sorted[i - 1] <= sorted[i]);
         sum += (double)t;
     }
     for (long w = 0; w < n; w += 32) {
         long most = 0;
         for (long i = w; i < w + 32; i++)
-            most = (long)(random[i] >> 10) > most ? (long)(random[i] >> 10) : most;
+            most = (long)(random[i] >> 8) > most ? (long)(random[i] >> 8) : most;
         max_sum += (double)most;
     }
     assert_double_equal(sum / (double)n, 128.0, 0);
