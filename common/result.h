@@ -24,11 +24,12 @@ typedef enum sb_quantity {
     SB_QUANTITY_FLOPS,     /* GFLOP/s */
     SB_QUANTITY_ACCESS,    /* ns per warp-wide access per multiprocessor */
     SB_QUANTITY_LATENCY,   /* ns per dependent load: a pointer chase's latency */
-    SB_QUANTITY_LAUNCH     /* microseconds of device time per launch */
+    SB_QUANTITY_LAUNCH,    /* microseconds of device time per launch */
+    SB_QUANTITY_ELEMENT    /* ns per element per multiprocessor */
 } sb_quantity;
 
 /* The unit a quantity is written in: "GB/s", "GFLOP/s", "ns/access",
- * "ns/load", "us/launch". */
+ * "ns/load", "us/launch", "ns/element". */
 const char *sb_quantity_unit(sb_quantity q);
 
 /* The quantity whose unit is the given word; 0, or -1 for another word. */

@@ -7,12 +7,6 @@
  * before the first one's result is needed (the ILP).  Each chain starts
  * from a value of the thread's lane, so that the host checks every output
  * against its lane's result, which it computes itself with fmaf. */
-#ifdef SB_CUDA
-#define FMA(a, b, c) fmaf((a), (b), (c))
-#else
-#define FMA(a, b, c) fma((a), (b), (c))
-#endif
-
 KERNEL void fma_peak(int iters, float mul, float add, GLOBAL float *out)
 {
     int i = GROUP_ID(0) * LOCAL_SIZE(0) + LOCAL_ID(0);

@@ -27,7 +27,11 @@
     X(dram_working_set)                                                                        \
     X(launch_small)                                                                            \
     X(launch_large)                                                                            \
-    X(compute)
+    X(compute)                                                                                 \
+    X(divergence_split)                                                                        \
+    X(divergence_branch)                                                                       \
+    X(divergence_predication)                                                                  \
+    X(divergence_loop)
 
 #define SB_DECLARE_EXPERIMENT(name) extern const sb_experiment sb_exp_##name;
 SB_EXPERIMENTS(SB_DECLARE_EXPERIMENT)

@@ -697,6 +697,10 @@ static json_t *head_json(const sb_run *run, sb_json_builder *b)
                         "microseconds of the median device-event time of one launch (the "
                         "host-observed time is beside it in host_observed_ms)",
                         b);
+        sb_json_put_str(units, "ns/element",
+                        "median time x multiprocessors / elements: one multiprocessor's time "
+                        "per element",
+                        b);
     }
     return root;
 }

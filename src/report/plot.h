@@ -9,6 +9,12 @@
  *                     relative to the smallest stride, against stride, with
  *                     the model's wavefront ratio as a dashed step per word
  *                     size (log-log; a colour per word size throughout)
+ *   <exp>-paths       a divergence split (rows whose model figures say
+ *                     split_paths): slowdown against the paths the threads
+ *                     are split into, log-log, a colour per device and a
+ *                     point shape per kernel, the model's predicted
+ *                     slowdown dashed in the device's colour where it has
+ *                     a warp
  *   <exp>-roofline    GFLOP/s against arithmetic intensity, per device,
  *                     log-log, under each device's memory roof (copy roof
  *                     x I) and compute roof (FP32 peak, compute.h), beside

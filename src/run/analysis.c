@@ -26,6 +26,14 @@ static double headline(const sb_result *r, const sb_device_info *info, double ms
         return r->accesses > 0 ? ms * 1e6 / r->accesses : 0.0;
     case SB_QUANTITY_LAUNCH:
         return ms * 1e3;
+    case SB_QUANTITY_ELEMENT: {
+        /* The same for elements (rows x cols of them): one multiprocessor's
+           time per element, so that sizes compare. */
+        double elements = (double)r->rows * (double)r->cols;
+        return elements > 0
+                   ? ms * 1e6 * (info->compute_units > 0 ? info->compute_units : 1) / elements
+                   : 0.0;
+    }
     }
     return 0.0;
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The JSON the program writes against the JSON Schemas it installs
-# (doc/schema): a PoCL run, the same run saved and written again by
+# (doc/schema): a PoCL run (a divergence block among them, for ns/element
+# and the family's model figures), the same run saved and written again by
 # `simtbench report`, a run of the latency and burst families (ns/load,
 # model figures in bytes and cycles), a run of the launch and compute
 # families (us/launch, host-observed times) saved and written again, and
@@ -65,7 +66,7 @@ if ! "$SB" --list 2>/dev/null | grep -q "^  opencl   available"; then
     for t in 1 2 3 4 5 6 7 8 9 10; do skip "no OpenCL device"; done
     exit 0
 fi
-"$SB" --backend opencl -e vecadd,shared_tile -s 64 -r 3 -f json --save "$tmp/saved.json" \
+"$SB" --backend opencl -e vecadd,shared_tile,divergence_loop -s 64 -r 3 -f json --save "$tmp/saved.json" \
     >"$tmp/run.json"
 check_valid "$result" "$tmp/run.json" "a PoCL run's JSON is simtbench-result/1"
 "$SB" report "$tmp/saved.json" -f json >"$tmp/again.json"
