@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 /* Bumped whenever the struct below changes layout or meaning. */
-#define SB_BACKEND_ABI 8
+#define SB_BACKEND_ABI 9
 #define SB_BACKEND_SYMBOL "simtbench_backend"
 
 /* The most operations one batch (batch_begin) may hold. */
@@ -128,8 +128,8 @@ typedef struct sb_launch {
 
 /* The optional entries (compile_offline, occupancy, kernel_resources,
  * vendor_transpose, batch_begin and batch_end, memory, fill, host_alloc,
- * host_free, launch_counted and clocks) may be NULL in a
- * module, as each one's comment says; the frontend's registry fills every
+ * host_free, launch_counted, clocks, launch_queued and vendor_sgemm) may be
+ * NULL in a module, as each one's comment says; the frontend's registry fills every
  * NULL one with a default when it loads the module, so that the rest of
  * the frontend calls the vtable without testing for NULL.  Every other
  * entry is required. */
@@ -197,7 +197,8 @@ typedef struct sb_backend {
 
     /* Launch and wait; when ms is not NULL, the launch alone is timed with
        device events (CUDA events, OpenCL profiling) in milliseconds.  Inside
-       a batch (batch_begin), launch, copy and vendor_transpose only enqueue. */
+       a batch (batch_begin), launch, copy, vendor_transpose and vendor_sgemm
+       only enqueue. */
     int (*launch)(sb_kernel *k, const sb_launch *geometry, const sb_arg *args, int nargs,
                   double *ms);
 
@@ -213,8 +214,8 @@ typedef struct sb_backend {
     const char *vendor_transpose_name; /* "cublasSgeam", "CLBlastSomatcopy" */
 
     /* Batched timing.  After batch_begin(dev, max), 1 <= max <= SB_BATCH_MAX,
-       the timed operations (copy, launch, vendor_transpose called with ms
-       != NULL) on that device enqueue their work with their own start/stop
+       the timed operations (copy, launch, vendor_transpose, vendor_sgemm
+       called with ms != NULL) on that device enqueue their work with their own start/stop
        events (CUDA events, OpenCL profiling events) and return without
        waiting: back to back on the device's one stream/queue, at most max
        of them; the ms they were given is not written yet.  batch_end waits
@@ -257,6 +258,27 @@ typedef struct sb_backend {
        last_error() when they cannot be had (the reason, for the report).
        NULL where the backend has no way to ask. */
     int (*clocks)(sb_device *dev, int *sm_mhz, int *mem_mhz);
+
+    /* Launches for the host's clock, which the frontend reads around the
+       call: count >= 1 launches of k enqueued back to back with no event,
+       then one wait for all of them (cuStreamSynchronize, clFinish), the
+       way a benchmark timed on the host launches; where the API times
+       through its queue (OpenCL's profiling), on a queue of its own that
+       times nothing, as such a benchmark's does.  Refused inside a batch.
+       NULL where the backend cannot. */
+    int (*launch_queued)(sb_kernel *k, const sb_launch *geometry, const sb_arg *args, int nargs,
+                         int count);
+
+    /* The vendor library's matrix multiply, for a reference row: c (m x n)
+       = a (m x k) times b (k x n), row-major float32, in FP32 arithmetic
+       (no reduced-precision tensor path), timed with device events when ms
+       is not NULL: the whole call, every kernel the library runs for it.
+       Inside a batch it only enqueues, as launch does.  NULL when the
+       backend was built without one; -1 with the reason in last_error()
+       when the library cannot be used at run time (not installed). */
+    int (*vendor_sgemm)(sb_buffer *c, sb_buffer *a, sb_buffer *b, int m, int n, int k,
+                        double *ms);
+    const char *vendor_sgemm_name; /* "cublasSgemm", "CLBlastSgemm" */
 } sb_backend;
 
 #endif

@@ -47,6 +47,8 @@ static const char *const unit_words[] = {
     [SB_QUANTITY_FLOPS] = "GFLOP/s",
     [SB_QUANTITY_ACCESS] = "ns/access",
     [SB_QUANTITY_LATENCY] = "ns/load",
+    [SB_QUANTITY_LAUNCH] = "us/launch",
+    [SB_QUANTITY_ELEMENT] = "ns/element",
 };
 
 const char *sb_quantity_unit(sb_quantity q)

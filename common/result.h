@@ -23,11 +23,13 @@ typedef enum sb_quantity {
     SB_QUANTITY_BANDWIDTH, /* GB/s of useful bytes */
     SB_QUANTITY_FLOPS,     /* GFLOP/s */
     SB_QUANTITY_ACCESS,    /* ns per warp-wide access per multiprocessor */
-    SB_QUANTITY_LATENCY    /* ns per dependent load: a pointer chase's latency */
+    SB_QUANTITY_LATENCY,   /* ns per dependent load: a pointer chase's latency */
+    SB_QUANTITY_LAUNCH,    /* microseconds of device time per launch */
+    SB_QUANTITY_ELEMENT    /* ns per element per multiprocessor */
 } sb_quantity;
 
 /* The unit a quantity is written in: "GB/s", "GFLOP/s", "ns/access",
- * "ns/load". */
+ * "ns/load", "us/launch", "ns/element". */
 const char *sb_quantity_unit(sb_quantity q);
 
 /* The quantity whose unit is the given word; 0, or -1 for another word. */
@@ -106,7 +108,8 @@ typedef struct sb_result {
     double value_best;       /* at the minimum time */
     double roof_share;       /* GB/s: value over the backend's measured copy roof; GFLOP/s:
                                 value over intensity x that roof (the memory-bound
-                                ceiling); 0 if none */
+                                ceiling), or, for a row with no intensity, over the
+                                device's theoretical FP32 peak (compute.h); 0 if none */
     double slowdown;         /* median over the baseline variant's; 0 if none */
     int group, baseline;     /* the variant's slowdown group, and whether it is the base */
     int role;                /* the variant's sb_role (experiments/experiment.h); set by the
@@ -141,6 +144,14 @@ typedef struct sb_result {
     char counters_note[200];
     int nfigures;            /* the family's model figures beyond the patterns */
     sb_figure figure[SB_MAX_FIGURES];
+    /* The launch family's host-timed measurements (the executor's policy,
+       through the backend's launch_queued): what a benchmark timed on the
+       host sees of the same kernel.  n 0 and 0 where not measured. */
+    sb_stats host_observed;  /* ms of one launch, from its enqueue to its completion on the
+                                host's monotonic clock, over the reps repetitions */
+    double launches_per_s;   /* queued_launches launches enqueued back to back, over the host
+                                time from the first enqueue to the last completion */
+    int queued_launches;
     int verified;            /* 1: the output matched the host reference */
     double host_ms;          /* wall time of the whole variant: transfers, launches, checks */
     double verify_ms;        /* the part of host_ms that reads the verified launch's outputs
@@ -163,6 +174,7 @@ typedef struct sb_run_device {
        and then clocks_note says why where it was asked. */
     int sm_mhz_start, mem_mhz_start, sm_mhz_end, mem_mhz_end;
     char clocks_note[200];
+    double fma_gflops;       /* the FP32 FMA peak kernel in this run; 0 if not measured */
 } sb_run_device;
 
 #define SB_RUN_MAX_DEVICES 64

@@ -1,12 +1,12 @@
 /* The CUDA backend: the driver API for devices, memory and launches, NVRTC
- * for building kernels, cuBLAS for the vendor reference row.
+ * for building kernels, cuBLAS for the vendor reference rows.
  *
  * The module links none of them and needs no CUDA toolkit to build:
  * cuda_api.h declares what it uses, and each library is dlopen'ed at run
  * time.  libcuda on first use, so that the module loads and NVRTC
  * (compile_offline) works on machines without an NVIDIA driver, such as
  * CI.  NVRTC, which every build needs, and cuBLAS, which only the vendor
- * row needs and whose absence leaves out only that row, by their
+ * rows need and whose absence leaves out only those rows, by their
  * versioned sonames, newest first (lib_spec).  Every library is checked
  * (lib_search.h) before dlopen maps it: a damaged file makes the backend
  * unavailable with a message, where dlopen would crash. */
@@ -61,7 +61,7 @@ struct sb_device {
     sb_CUevent *pool_start, *pool_stop;
     double **batch_ms;
     int pool_have;
-    sb_cublasHandle_t blas; /* created on the first vendor transpose, bound to stream */
+    sb_cublasHandle_t blas; /* created on the first vendor call, bound to stream */
     int ordinal;            /* the device's index, for CUPTI */
     sb_cupti *cupti;        /* the profiler, made on the first profiled launch */
     char cupti_why[1024];   /* why there is none, once that failed */
@@ -384,13 +384,13 @@ static int load_nvrtc(void)
     return lib_settle(&nvrtc_lib, lib != NULL);
 }
 
-/* ---- cuBLAS, for the vendor reference row ---- */
+/* ---- cuBLAS, for the vendor reference rows ---- */
 
 static struct lib_state cublas_lib;
 
-/* Loads cuBLAS once, on the first vendor transpose; it stays loaded until
- * exit, its runtime with it.  cublasSgeam's signature is the same in
- * every soname tried. */
+/* Loads cuBLAS once, on the first vendor call; it stays loaded until
+ * exit, its runtime with it.  cublasSgeam's and cublasSgemm_v2's
+ * signatures are the same in every soname tried. */
 static int load_cublas_now(void)
 {
     int tried = lib_tried(&cublas_lib);
@@ -450,7 +450,7 @@ static int load_cupti(void)
 }
 
 /* Devices measured at the same time may each reach their first vendor
- * transpose at once: one of them loads. */
+ * call at once: one of them loads. */
 static int load_cublas(void)
 {
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -1301,17 +1301,17 @@ static int cuda_copy(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms)
     return end_op(d, ms, "device-to-device copy");
 }
 
-static int cuda_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int nargs,
-                       double *ms)
-{
-    union {
-        sb_CUdeviceptr p;
-        int32_t i;
-        float f;
-    } vals[MAX_ARGS];
-    void *params[MAX_ARGS];
-    sb_device *d = k->dev;
+/* The arguments as cuLaunchKernel takes them: each value in vals, a
+ * pointer to it in params; 0, or -1 with the reason set. */
+typedef union kernel_value {
+    sb_CUdeviceptr p;
+    int32_t i;
+    float f;
+} kernel_value;
 
+static int kernel_params(const sb_kernel *k, const sb_arg *args, int nargs, kernel_value *vals,
+                         void **params)
+{
     if (nargs < 0 || nargs > MAX_ARGS) {
         set_error("kernel %s: %d arguments, at most %d are supported", k->name, nargs, MAX_ARGS);
         return -1;
@@ -1329,19 +1329,90 @@ static int cuda_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int
         }
         params[i] = &vals[i];
     }
-    char what[192];
-    snprintf(what, sizeof what, "kernel %s (grid %ux%ux%u, block %ux%ux%u)", k->name, g->grid[0],
+    return 0;
+}
+
+/* One cuLaunchKernel of k on the device's stream; what names it in messages. */
+static int enqueue_kernel(const sb_kernel *k, const sb_launch *g, int nargs, void **params,
+                          const char *what)
+{
+    return cu_failed(cu.cuLaunchKernel(k->fn, g->grid[0], g->grid[1], g->grid[2], g->block[0],
+                                       g->block[1], g->block[2], 0, k->dev->stream,
+                                       nargs ? params : NULL, NULL),
+                     "%s: cuLaunchKernel", what);
+}
+
+static void launch_what(const sb_kernel *k, const sb_launch *g, char *what, size_t n)
+{
+    snprintf(what, n, "kernel %s (grid %ux%ux%u, block %ux%ux%u)", k->name, g->grid[0],
              g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2]);
+}
+
+static int cuda_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int nargs,
+                       double *ms)
+{
+    kernel_value vals[MAX_ARGS];
+    void *params[MAX_ARGS];
+    sb_device *d = k->dev;
+    if (kernel_params(k, args, nargs, vals, params))
+        return -1;
+    char what[192];
+    launch_what(k, g, what, sizeof what);
     sb_CUevent start, stop;
     if (op_events(d, ms, what, &start, &stop) || use(d) ||
         (start && cu_failed(cu.cuEventRecord(start, d->stream), "%s: cuEventRecord", what)) ||
-        cu_failed(cu.cuLaunchKernel(k->fn, g->grid[0], g->grid[1], g->grid[2], g->block[0],
-                                    g->block[1], g->block[2], 0, d->stream,
-                                    nargs ? params : NULL, NULL),
-                  "%s: cuLaunchKernel", what) ||
+        enqueue_kernel(k, g, nargs, params, what) ||
         (stop && cu_failed(cu.cuEventRecord(stop, d->stream), "%s: cuEventRecord", what)))
         return -1;
     return end_op(d, ms, what);
+}
+
+/* A stream carries no timing of its own: the launches go on the device's
+ * stream, with no event between them, and one synchronisation drains it. */
+static int cuda_launch_queued(sb_kernel *k, const sb_launch *g, const sb_arg *args, int nargs,
+                              int count)
+{
+    kernel_value vals[MAX_ARGS];
+    void *params[MAX_ARGS];
+    sb_device *d = k->dev;
+    char what[192];
+    launch_what(k, g, what, sizeof what);
+    if (count < 1) {
+        set_error("%s: %d launches queued; at least one is", what, count);
+        return -1;
+    }
+    if (d->batch.open) {
+        set_error("%s: launches for the host's clock cannot join a batch", what);
+        return -1;
+    }
+    if (kernel_params(k, args, nargs, vals, params) || use(d))
+        return -1;
+    for (int i = 0; i < count; i++)
+        if (enqueue_kernel(k, g, nargs, params, what))
+            return -1;
+    return cu_failed(cu.cuStreamSynchronize(d->stream), "%s x %d: cuStreamSynchronize", what,
+                     count)
+               ? -1
+               : 0;
+}
+
+/* The device's cuBLAS handle, made on the first vendor call and bound to
+ * its stream; 0, or -1 with the reason set. */
+static int blas_handle(sb_device *d)
+{
+    if (load_cublas() || use(d))
+        return -1;
+    if (d->blas)
+        return 0;
+    sb_cublasHandle_t h = NULL;
+    if (blas_failed(blas.cublasCreate_v2(&h), "cublasCreate"))
+        return -1;
+    if (blas_failed(blas.cublasSetStream_v2(h, d->stream), "cublasSetStream")) {
+        blas.cublasDestroy_v2(h);
+        return -1;
+    }
+    d->blas = h;
+    return 0;
 }
 
 /* cuBLAS is column-major: the row-major rows x cols src is the
@@ -1366,18 +1437,8 @@ static int cuda_vendor_transpose(sb_buffer *dst, sb_buffer *src, int rows, int c
     char what[96];
     snprintf(what, sizeof what, "cublasSgeam (transpose of %d x %d)", rows, cols);
     sb_CUevent start, stop;
-    if (op_events(d, ms, what, &start, &stop) || load_cublas() || use(d))
+    if (op_events(d, ms, what, &start, &stop) || blas_handle(d))
         return -1;
-    if (!d->blas) {
-        sb_cublasHandle_t h = NULL;
-        if (blas_failed(blas.cublasCreate_v2(&h), "cublasCreate"))
-            return -1;
-        if (blas_failed(blas.cublasSetStream_v2(h, d->stream), "cublasSetStream")) {
-            blas.cublasDestroy_v2(h);
-            return -1;
-        }
-        d->blas = h;
-    }
     const float one = 1.0f, zero = 0.0f;
     const float *a = (const float *)(uintptr_t)src->ptr;
     float *c = (float *)(uintptr_t)dst->ptr;
@@ -1453,6 +1514,43 @@ static int cuda_clocks(sb_device *d, int *sm_mhz, int *mem_mhz)
     return 0;
 }
 
+/* Row-major c = a b is column-major c^T = b^T a^T: with the row-major
+ * matrices read as column-major ones (b as n x k, ld n; a as k x m, ld
+ * k), cuBLAS multiplies b by a into c (n x m, ld n) with no transpose.
+ * The handle's default math mode keeps FP32 arithmetic (no TF32). */
+static int cuda_vendor_sgemm(sb_buffer *c, sb_buffer *a, sb_buffer *b, int m, int n, int k,
+                             double *ms)
+{
+    char what[96];
+    snprintf(what, sizeof what, "cublasSgemm (%d x %d times %d x %d)", m, k, k, n);
+    if (m <= 0 || n <= 0 || k <= 0) {
+        set_error("%s: a matrix has no elements", what);
+        return -1;
+    }
+    if (too_big(a, (size_t)m * (size_t)k * sizeof(float), what) ||
+        too_big(b, (size_t)k * (size_t)n * sizeof(float), what) ||
+        too_big(c, (size_t)m * (size_t)n * sizeof(float), what))
+        return -1;
+    if (a->dev != c->dev || b->dev != c->dev) {
+        set_error("%s: the buffers belong to different devices", what);
+        return -1;
+    }
+    sb_device *d = c->dev;
+    sb_CUevent start, stop;
+    if (op_events(d, ms, what, &start, &stop) || blas_handle(d))
+        return -1;
+    const float one = 1.0f, zero = 0.0f;
+    if ((start && cu_failed(cu.cuEventRecord(start, d->stream), "%s: cuEventRecord", what)) ||
+        blas_failed(blas.cublasSgemm_v2(d->blas, SB_CUBLAS_OP_N, SB_CUBLAS_OP_N, n, m, k, &one,
+                                        (const float *)(uintptr_t)b->ptr, n,
+                                        (const float *)(uintptr_t)a->ptr, k, &zero,
+                                        (float *)(uintptr_t)c->ptr, n),
+                    "%s", what) ||
+        (stop && cu_failed(cu.cuEventRecord(stop, d->stream), "%s: cuEventRecord", what)))
+        return -1;
+    return end_op(d, ms, what);
+}
+
 static const char *cuda_last_error(void)
 {
     return last;
@@ -1492,4 +1590,7 @@ const sb_backend simtbench_backend = {
     .memory = cuda_memory,
     .launch_counted = cuda_launch_counted,
     .clocks = cuda_clocks,
+    .launch_queued = cuda_launch_queued,
+    .vendor_sgemm = cuda_vendor_sgemm,
+    .vendor_sgemm_name = "cublasSgemm",
 };

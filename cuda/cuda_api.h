@@ -198,13 +198,22 @@ typedef sb_cublasStatus_t (*sb_cublasSgeam_fn)(sb_cublasHandle_t handle,
                                                const float *alpha, const float *a, int lda,
                                                const float *beta, const float *b, int ldb,
                                                float *c, int ldc);
+typedef sb_cublasStatus_t (*sb_cublasSgemm_v2_fn)(sb_cublasHandle_t handle,
+                                                 sb_cublasOperation_t transa,
+                                                 sb_cublasOperation_t transb, int m, int n, int k,
+                                                 const float *alpha, const float *a, int lda,
+                                                 const float *b, int ldb, const float *beta,
+                                                 float *c, int ldc);
 typedef const char *(*sb_cublasGetStatusName_fn)(sb_cublasStatus_t status);
 typedef const char *(*sb_cublasGetStatusString_fn)(sb_cublasStatus_t status);
 
 /* X(name): the cuBLAS entry points the backend needs, then those it uses
- * when the library has them (cuBLAS 11.4.2 and later). */
+ * when the library has them (cuBLAS 11.4.2 and later).  cublas_v2.h maps
+ * cublasSgemm onto cublasSgemm_v2; the library's plain cublasSgemm is the
+ * legacy API's, without a handle. */
 #define SB_CUBLAS_CALLS(X)                                                                       \
-    X(cublasCreate_v2) X(cublasSetStream_v2) X(cublasSgeam) X(cublasDestroy_v2)
+    X(cublasCreate_v2) X(cublasSetStream_v2) X(cublasSgeam) X(cublasSgemm_v2)                   \
+    X(cublasDestroy_v2)
 #define SB_CUBLAS_OPTIONAL_CALLS(X) X(cublasGetStatusName) X(cublasGetStatusString)
 
 /* ---- the constants, each under its SB_ name ---- */

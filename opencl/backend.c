@@ -1,9 +1,9 @@
 /* The OpenCL backend: any platform (NVIDIA's, PoCL on a CPU, others),
  * OpenCL 1.2 host API, kernels built at run time with the same -D
  * definitions the CUDA backend passes to NVRTC.  CLBlast gives the vendor
- * reference row (CLBlastSomatcopy) wherever it is installed: it is opened
- * at run time, on the first vendor transpose, never linked, and checked
- * (lib_search.h) before dlopen maps it. */
+ * reference rows (CLBlastSomatcopy, CLBlastSgemm) wherever it is
+ * installed: it is opened at run time, on the first vendor call, never
+ * linked, and checked (lib_search.h) before dlopen maps it. */
 #define CL_TARGET_OPENCL_VERSION 120
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -52,6 +52,7 @@ typedef struct sb_cl_pci_bus_info {
 /* One operation of an open batch: its profiling event, where its time
  * goes, and what it was, for a failure found only when it ran. */
 struct batch_op {
+    cl_event begin; /* where its time starts (see timed_span), or NULL */
     cl_event ev;
     double *ms;
     char what[96];
@@ -62,6 +63,8 @@ struct sb_device {
     cl_device_id id;
     cl_context context;
     cl_command_queue queue;
+    cl_command_queue untimed; /* without profiling, for launch_queued; made on first use */
+    cl_mem stamp;             /* 4 bytes a fill marks the start of a library call in */
     int used_clblast; /* CLBlast's program cache holds programs of this context */
     int nvidia;       /* NVIDIA's platform: builds with -cl-nv-verbose for ptxas's log */
     /* Batched timing (batch_begin): the shared admission rules, and ops,
@@ -584,6 +587,10 @@ static void ocl_close(sb_device *dev)
         clFinish(dev->queue);
         clblast.CLBlastClearCache();
     }
+    if (dev->untimed)
+        clReleaseCommandQueue(dev->untimed);
+    if (dev->stamp)
+        clReleaseMemObject(dev->stamp);
     clReleaseCommandQueue(dev->queue);
     clReleaseContext(dev->context);
     free(dev);
@@ -869,36 +876,48 @@ static int ocl_fill(sb_buffer *dst, uint32_t word, size_t bytes)
     return e == CL_SUCCESS ? 0 : cl_fail("clFinish after clEnqueueFillBuffer", e);
 }
 
+/* An ended command's profiled time in ms: from its own start, or, where
+ * begin is given, from the end of begin, a command enqueued just before
+ * it (a library's call may run several kernels and return the event of
+ * the last; the in-order queue starts the first once begin has ended). */
+static int profiled_ms(cl_event begin, cl_event ev, double *ms)
+{
+    cl_ulong start = 0, end = 0;
+    cl_int e = begin ? clGetEventProfilingInfo(begin, CL_PROFILING_COMMAND_END, sizeof start,
+                                               &start, NULL)
+                     : clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start,
+                                               &start, NULL);
+    if (e == CL_SUCCESS)
+        e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+    if (e != CL_SUCCESS)
+        return cl_fail("clGetEventProfilingInfo", e);
+    *ms = (double)(end - start) * 1e-6;
+    return 0;
+}
+
 /* For an event whose command has ended: check that the command itself
- * succeeded, and read its profiled duration when ms is not NULL.  The
- * event is kept. */
-static int event_result(cl_event ev, const char *what, double *ms)
+ * succeeded, and read its profiled duration (profiled_ms) when ms is not
+ * NULL.  The events are kept. */
+static int event_result(cl_event begin, cl_event ev, const char *what, double *ms)
 {
     cl_int status = CL_COMPLETE;
     cl_int e = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
     if (e != CL_SUCCESS || status < 0)
         return set_error("%s failed on the device: %s", what,
                          cl_error_name(e != CL_SUCCESS ? e : status));
-    if (ms) {
-        cl_ulong start = 0, end = 0;
-        e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
-        if (e == CL_SUCCESS)
-            e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
-        if (e != CL_SUCCESS)
-            return cl_fail("clGetEventProfilingInfo", e);
-        *ms = (double)(end - start) * 1e-6;
-    }
-    return 0;
+    return ms ? profiled_ms(begin, ev, ms) : 0;
 }
 
 /* Wait for the event, check that the command itself succeeded, and read
- * its profiled duration. */
-static int finish_event(cl_event ev, const char *what, double *ms)
+ * its profiled duration; both events are released. */
+static int finish_event(cl_event begin, cl_event ev, const char *what, double *ms)
 {
     cl_int e = clWaitForEvents(1, &ev);
     int r = e != CL_SUCCESS ? set_error("%s failed on the device: %s", what, cl_error_name(e))
-                            : event_result(ev, what, ms);
+                            : event_result(begin, ev, what, ms);
     clReleaseEvent(ev);
+    if (begin)
+        clReleaseEvent(begin);
     return r;
 }
 
@@ -910,21 +929,28 @@ static int batch_admits(const sb_device *d, const double *ms, const char *what)
                                 sizeof last_error_text);
 }
 
-/* The end of an enqueued operation: outside a batch wait for it; inside
- * one, keep its event for batch_end and send the work to the device. */
-static int end_op(sb_device *d, cl_event ev, const char *what, double *ms)
+/* The end of an enqueued operation, timed from begin (or NULL: its own
+ * start): outside a batch wait for it; inside one, keep its events for
+ * batch_end and send the work to the device. */
+static int end_timed_op(sb_device *d, cl_event begin, cl_event ev, const char *what, double *ms)
 {
     if (!d->batch.open)
-        return finish_event(ev, what, ms);
+        return finish_event(begin, ev, what, ms);
     struct batch_op *op = &d->ops[sb_batch_rules_add(&d->batch)];
+    op->begin = begin;
     op->ev = ev;
     op->ms = ms;
     snprintf(op->what, sizeof op->what, "%s", what);
     cl_int e = clFlush(d->queue);
     if (e == CL_SUCCESS)
         return 0;
-    op->ms = NULL; /* a failed operation gets no time; batch_end still releases the event */
+    op->ms = NULL; /* a failed operation gets no time; batch_end still releases the events */
     return cl_fail("clFlush", e);
+}
+
+static int end_op(sb_device *d, cl_event ev, const char *what, double *ms)
+{
+    return end_timed_op(d, NULL, ev, what, ms);
 }
 
 static int ocl_batch_begin(sb_device *d, int max)
@@ -957,9 +983,11 @@ static int ocl_batch_end(sb_device *d)
         char what[160];
         snprintf(what, sizeof what, "%s (operation %d of a batch of %d)", d->ops[i].what, i + 1,
                  n);
-        if (!failed && event_result(d->ops[i].ev, what, d->ops[i].ms))
+        if (!failed && event_result(d->ops[i].begin, d->ops[i].ev, what, d->ops[i].ms))
             failed = -1;
         clReleaseEvent(d->ops[i].ev);
+        if (d->ops[i].begin)
+            clReleaseEvent(d->ops[i].begin);
     }
     return failed ? -1 : 0;
 }
@@ -976,12 +1004,9 @@ static int ocl_copy(sb_buffer *dst, sb_buffer *src, size_t bytes, double *ms)
     return end_op(d, ev, "clEnqueueCopyBuffer", ms);
 }
 
-static int ocl_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int nargs, double *ms)
+/* The kernel's arguments set, in order; 0, or -1 with the reason set. */
+static int set_args(const sb_kernel *k, const sb_arg *args, int nargs)
 {
-    char what[96];
-    snprintf(what, sizeof what, "kernel %s", k->name);
-    if (batch_admits(k->dev, ms, what))
-        return -1;
     for (int i = 0; i < nargs; i++) {
         cl_int e;
         switch (args[i].kind) {
@@ -998,6 +1023,14 @@ static int ocl_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int 
         if (e != CL_SUCCESS)
             return set_error("clSetKernelArg(%s, %d) failed: %s", k->name, i, cl_error_name(e));
     }
+    return 0;
+}
+
+/* One clEnqueueNDRangeKernel of k over the grid on queue; its event into
+ * *ev unless ev is NULL. */
+static int enqueue_kernel(const sb_kernel *k, cl_command_queue queue, const sb_launch *g,
+                          cl_event *ev)
+{
     size_t global[3], local[3];
     cl_uint dims = 1;
     for (int d = 0; d < 3; d++) {
@@ -1006,15 +1039,54 @@ static int ocl_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int 
         if (d > 0 && (g->grid[d] > 1 || g->block[d] > 1))
             dims = (cl_uint)d + 1;
     }
-    cl_event ev;
-    cl_int e = clEnqueueNDRangeKernel(k->dev->queue, k->kernel, dims, NULL, global, local, 0, NULL,
-                                      &ev);
+    cl_int e = clEnqueueNDRangeKernel(queue, k->kernel, dims, NULL, global, local, 0, NULL, ev);
     if (e != CL_SUCCESS)
         return set_error("clEnqueueNDRangeKernel(%s) failed: %s", k->name, cl_error_name(e));
+    return 0;
+}
+
+static int ocl_launch(sb_kernel *k, const sb_launch *g, const sb_arg *args, int nargs, double *ms)
+{
+    char what[96];
+    snprintf(what, sizeof what, "kernel %s", k->name);
+    cl_event ev;
+    if (batch_admits(k->dev, ms, what) || set_args(k, args, nargs) ||
+        enqueue_kernel(k, k->dev->queue, g, &ev))
+        return -1;
     return end_op(k->dev, ev, what, ms);
 }
 
-/* ---- CLBlast, for the vendor reference row ---- */
+/* The profiling queue's commands are timed whether asked or not, which a
+ * benchmark timed on the host does not pay: these launches go on a queue
+ * without profiling, after the profiling queue's work, with no event, and
+ * one clFinish drains them. */
+static int ocl_launch_queued(sb_kernel *k, const sb_launch *g, const sb_arg *args, int nargs,
+                             int count)
+{
+    sb_device *d = k->dev;
+    if (count < 1)
+        return set_error("kernel %s: %d launches queued; at least one is", k->name, count);
+    if (d->batch.open)
+        return set_error("kernel %s: launches for the host's clock cannot join a batch",
+                         k->name);
+    cl_int e = clFinish(d->queue);
+    if (e != CL_SUCCESS)
+        return cl_fail("clFinish before queued launches", e);
+    if (!d->untimed && !(d->untimed = clCreateCommandQueue(d->context, d->id, 0, &e)))
+        return cl_fail("clCreateCommandQueue (without profiling)", e);
+    if (set_args(k, args, nargs))
+        return -1;
+    for (int i = 0; i < count; i++)
+        if (enqueue_kernel(k, d->untimed, g, NULL))
+            return -1;
+    e = clFinish(d->untimed);
+    if (e != CL_SUCCESS)
+        return set_error("kernel %s x %d failed on the device: %s", k->name, count,
+                         cl_error_name(e));
+    return 0;
+}
+
+/* ---- CLBlast, for the vendor reference rows ---- */
 
 static int clblast_state; /* 0: not tried yet, 1: usable, -1: not usable */
 static char clblast_why[sizeof last_error_text];
@@ -1037,7 +1109,7 @@ static void *open_clblast(void)
     return lib;
 }
 
-/* Loads CLBlast once; a failure is remembered, since a second try would
+/* Loads CLBlast once, on the first vendor call; a failure is remembered, since a second try would
  * fail the same way.  It stays loaded until exit. */
 static int load_clblast_now(void)
 {
@@ -1126,6 +1198,70 @@ static int ocl_vendor_transpose(sb_buffer *dst, sb_buffer *src, int rows, int co
     return end_op(d, ev, what, ms);
 }
 
+/* A command that ends where a library call's first kernel may start, for
+ * timing the whole call (profiled_ms): a fill of the device's own 4-byte
+ * stamp, which every platform profiles; 0, or -1 with the reason set. */
+static int stamp(sb_device *d, cl_event *ev)
+{
+    cl_int e;
+    const cl_uint zero = 0;
+    if (!d->stamp && !(d->stamp = clCreateBuffer(d->context, CL_MEM_READ_WRITE, 4, NULL, &e)))
+        return cl_fail("clCreateBuffer (a 4-byte stamp)", e);
+    e = clEnqueueFillBuffer(d->queue, d->stamp, &zero, sizeof zero, 0, sizeof zero, 0, NULL, ev);
+    return e == CL_SUCCESS ? 0 : cl_fail("clEnqueueFillBuffer (a 4-byte stamp)", e);
+}
+
+static int sgemm_checks(sb_buffer *c, sb_buffer *a, sb_buffer *b, int m, int n, int k,
+                        const char *what)
+{
+    if (m <= 0 || n <= 0 || k <= 0)
+        return set_error("%s: a matrix has no elements", what);
+    const struct {
+        const sb_buffer *buf;
+        size_t bytes;
+    } need[] = {{a, (size_t)m * (size_t)k * sizeof(float)},
+                {b, (size_t)k * (size_t)n * sizeof(float)},
+                {c, (size_t)m * (size_t)n * sizeof(float)}};
+    for (int i = 0; i < 3; i++)
+        if (need[i].bytes > need[i].buf->bytes)
+            return set_error("%s: %zu bytes overrun a buffer of %zu bytes", what, need[i].bytes,
+                             need[i].buf->bytes);
+    if (a->dev != c->dev || b->dev != c->dev)
+        return set_error("%s: the buffers belong to different devices", what);
+    return 0;
+}
+
+/* Row-major throughout, alpha 1, beta 0.  CLBlast may run several kernels
+ * (pre-transposes, the multiply, a copy back) and returns the event of the
+ * last, so a timed call is timed from a stamp enqueued before it. */
+static int ocl_vendor_sgemm(sb_buffer *c, sb_buffer *a, sb_buffer *b, int m, int n, int k,
+                            double *ms)
+{
+    char what[96];
+    snprintf(what, sizeof what, "CLBlastSgemm (%d x %d times %d x %d)", m, k, k, n);
+    if (sgemm_checks(c, a, b, m, n, k, what))
+        return -1;
+    sb_device *d = c->dev;
+    cl_event begin = NULL, ev = NULL;
+    if (batch_admits(d, ms, what) || load_clblast() || (ms && stamp(d, &begin)))
+        return -1;
+    d->used_clblast = 1;
+    sb_CLBlastStatusCode s = clblast.CLBlastSgemm(
+        SB_CLBlastLayoutRowMajor, SB_CLBlastTransposeNo, SB_CLBlastTransposeNo, (size_t)m,
+        (size_t)n, (size_t)k, 1.0f, a->mem, 0, (size_t)k, b->mem, 0, (size_t)n, 0.0f, c->mem, 0,
+        (size_t)n, &d->queue, &ev);
+    if (s != SB_CLBlastSuccess || !ev) {
+        if (ev)
+            clReleaseEvent(ev);
+        if (begin)
+            clReleaseEvent(begin);
+        return s != SB_CLBlastSuccess ? set_error("%s failed: %s (%d)", what,
+                                                  clblast_status_name(s), (int)s)
+                                      : set_error("%s returned no event", what);
+    }
+    return end_timed_op(d, begin, ev, what, ms);
+}
+
 const sb_backend simtbench_backend = {
     .abi = SB_BACKEND_ABI,
     .name = "opencl",
@@ -1156,4 +1292,7 @@ const sb_backend simtbench_backend = {
     .batch_end = ocl_batch_end,
     .memory = ocl_memory,
     .clocks = ocl_clocks,
+    .launch_queued = ocl_launch_queued,
+    .vendor_sgemm = ocl_vendor_sgemm,
+    .vendor_sgemm_name = "CLBlastSgemm",
 };

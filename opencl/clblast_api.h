@@ -86,17 +86,23 @@ typedef unsigned int sb_CLBlastTranspose;
 
 #define SB_CLBLAST_CONSTANTS(X)                                                                  \
     X(CLBlastLayoutRowMajor, 101)                                                                \
+    X(CLBlastTransposeNo, 111)                                                                   \
     X(CLBlastTransposeYes, 112)
 
 typedef sb_CLBlastStatusCode (*sb_CLBlastSomatcopy_fn)(
     sb_CLBlastLayout layout, sb_CLBlastTranspose a_transpose, size_t m, size_t n, float alpha,
     cl_mem a_buffer, size_t a_offset, size_t a_ld, cl_mem b_buffer, size_t b_offset,
     size_t b_ld, cl_command_queue *queue, cl_event *event);
+typedef sb_CLBlastStatusCode (*sb_CLBlastSgemm_fn)(
+    sb_CLBlastLayout layout, sb_CLBlastTranspose a_transpose, sb_CLBlastTranspose b_transpose,
+    size_t m, size_t n, size_t k, float alpha, cl_mem a_buffer, size_t a_offset, size_t a_ld,
+    cl_mem b_buffer, size_t b_offset, size_t b_ld, float beta, cl_mem c_buffer, size_t c_offset,
+    size_t c_ld, cl_command_queue *queue, cl_event *event);
 typedef sb_CLBlastStatusCode (*sb_CLBlastClearCache_fn)(void);
 
 /* X(name): the entry points the backend opens, all in CLBlast 1.0 and
  * later, whose soname is libclblast.so.1. */
-#define SB_CLBLAST_CALLS(X) X(CLBlastSomatcopy) X(CLBlastClearCache)
+#define SB_CLBLAST_CALLS(X) X(CLBlastSomatcopy) X(CLBlastSgemm) X(CLBlastClearCache)
 #define SB_CLBLAST_SONAME "libclblast.so.1"
 
 #define SB_CLBLAST_API_ENUM(name, value) SB_##name = (value),

@@ -21,3 +21,5 @@ typedef unsigned long long ulong;
 #define DEVICE_FN static __device__ __forceinline__
 #define ATOMIC_ADD(p, v) atomicAdd((p), (v))
 #define GLOBAL_FENCE() __threadfence()
+/* A fused multiply-add of floats, rounded once, as the host's fmaf. */
+#define FMA(a, b, c) fmaf((a), (b), (c))

@@ -19,3 +19,5 @@
 #define DEVICE_FN static inline
 #define ATOMIC_ADD(p, v) atomic_add((p), (v))
 #define GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+/* A fused multiply-add of floats, rounded once, as the host's fmaf. */
+#define FMA(a, b, c) fma((a), (b), (c))

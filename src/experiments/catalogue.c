@@ -24,7 +24,14 @@
     X(sum)                                                                                     \
     X(dram_burst)                                                                              \
     X(dram_channels)                                                                           \
-    X(dram_working_set)
+    X(dram_working_set)                                                                        \
+    X(launch_small)                                                                            \
+    X(launch_large)                                                                            \
+    X(compute)                                                                                 \
+    X(divergence_split)                                                                        \
+    X(divergence_branch)                                                                       \
+    X(divergence_predication)                                                                  \
+    X(divergence_loop)
 
 #define SB_DECLARE_EXPERIMENT(name) extern const sb_experiment sb_exp_##name;
 SB_EXPERIMENTS(SB_DECLARE_EXPERIMENT)

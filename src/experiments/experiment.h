@@ -17,14 +17,23 @@
 #define SB_MAX_VARIANTS 512
 
 /* What a variant's row is: a kernel under study, the kernel that is its
- * experiment's copy roof, the API's own device copy, or the vendor
- * library's reference. */
+ * experiment's copy roof, the API's own device copy, the vendor
+ * library's reference, or the kernel that is the device's measured
+ * compute roof (the FP32 FMA peak). */
 typedef enum sb_role {
     SB_ROLE_KERNEL,
     SB_ROLE_COPY_ROOF,
     SB_ROLE_API_COPY,
-    SB_ROLE_VENDOR
+    SB_ROLE_VENDOR,
+    SB_ROLE_COMPUTE_ROOF
 } sb_role;
+
+/* Which library call a vendor row makes (backend.h). */
+typedef enum sb_vendor_call {
+    SB_VENDOR_NONE,
+    SB_VENDOR_TRANSPOSE, /* vendor_transpose: plan args 0, 1 are rows, cols; buffers 1 <- 0 */
+    SB_VENDOR_SGEMM      /* vendor_sgemm: plan args 0..2 are m, n, k; buffers 2 <- 0 x 1 */
+} sb_vendor_call;
 
 /* A family's own knobs (tile, stride, word size, ...): a struct private to
  * the family's file, which the variant carries without knowing its type
@@ -43,6 +52,7 @@ typedef struct sb_variant {
     sb_knobs knobs;                         /* the family's own knobs */
     int in_default;                         /* run when no variant is named */
     sb_role role;                           /* kernel, copy roof, API copy or vendor row */
+    sb_vendor_call vendor;                  /* a vendor row's library call */
     int baseline;                           /* the reference row for slowdowns */
     int group;                              /* slowdowns compare within a group */
 } sb_variant;
@@ -90,6 +100,7 @@ typedef struct sb_plan {
     double intensity; /* FLOP per byte of global traffic the variant implies; 0 if none */
     int nfigures;     /* the family's own model figures (result.h), sb_figure_add fills */
     sb_figure figure[SB_MAX_FIGURES];
+    int host_timed;   /* also time the kernel on the host's clock (the launch family) */
 } sb_plan;
 
 /* plan's answer for a variant the size leaves out (see sb_experiment). */

@@ -64,6 +64,7 @@ typedef struct transpose_entry {
     bool swizzle, diagonal;
     int items;
     sb_role role;
+    sb_vendor_call vendor;
     int in_default;
 } transpose_entry;
 
@@ -80,7 +81,7 @@ static const transpose_entry transpose_table[] = {
     {.name = "copy_vec4_i8", .kernel = KERNEL_COPY_VEC, .items = 8},
     /* The vendor library's transpose, where the backend has one
        (cublasSgeam, CLBlastSomatcopy): the reference to beat. */
-    {.name = "vendor", .role = SB_ROLE_VENDOR, .in_default = 1},
+    {.name = "vendor", .role = SB_ROLE_VENDOR, .vendor = SB_VENDOR_TRANSPOSE, .in_default = 1},
     /* The seed's kernels: one element per thread, 32 x 32 threads. */
     {.name = "naive_read", .kernel = KERNEL_NAIVE_READ, .tile = 32, .block_rows = 32,
      .in_default = 1},
@@ -187,6 +188,7 @@ static void variant_of(sb_variant *v, const transpose_entry *e)
                          .items = e->items, .swizzle = e->swizzle};
     set_knobs(v, &k);
     v->role = e->role;
+    v->vendor = e->vendor;
     v->in_default = e->in_default;
 }
 

@@ -99,7 +99,10 @@ static void header(FILE *out)
         fprintf(out, ",f%d_name,f%d_value,f%d_unit", f, f, f);
     for (size_t i = 0; sb_access_totals_field_at(i); i++)
         fprintf(out, ",total_%s", sb_access_totals_field_at(i)->name);
-    fputs(",host,device_index,pci_bus_id,uuid,outlier\n", out);
+    fputs(",host,device_index,pci_bus_id,uuid,outlier", out);
+    fputs(",host_observed_ms,host_observed_min_ms,launches_per_s,queued_launches,"
+          "host_speed_ratio,host_verdict\n",
+          out);
 }
 
 /* The model's totals; empty where the result has none. */
@@ -217,6 +220,31 @@ static void identity_columns(const sb_run *run, const sb_result *r, int state, F
         fputc(',', out);
 }
 
+/* What the host's clock saw (the launch family), and the verdict on it
+ * against the reference's; empty where unmeasured. */
+static void host_columns(const sb_crossapi *x, size_t i, const sb_result *r, FILE *out)
+{
+    if (r->host_observed.n == 0) {
+        fputs(",,,,,,", out);
+        return;
+    }
+    fprintf(out, ",%.6f,%.6f,", r->host_observed.median, r->host_observed.min);
+    if (r->launches_per_s > 0)
+        fprintf(out, "%.1f", r->launches_per_s);
+    fprintf(out, ",%d,", r->queued_launches);
+    const sb_cross_row *row = x->row_of && x->row_of[i] >= 0 ? &x->rows[x->row_of[i]] : NULL;
+    int slot = r->device_slot;
+    char verdict[96] = "";
+    if (row && slot >= 0 && slot < x->ndevices && slot != x->reference &&
+        row->host_verdict[slot].kind != SB_VERDICT_NONE) {
+        fprintf(out, "%.4f", row->host_verdict[slot].speed_ratio);
+        sb_verdict_text(&row->host_verdict[slot], x->label[x->reference], x->label[slot],
+                        verdict, sizeof verdict);
+    }
+    fputc(',', out);
+    field(out, verdict);
+}
+
 sb_report_writer sb_report_csv;
 
 int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
@@ -244,6 +272,7 @@ int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
         figure_columns(r, out);
         totals_columns(r, out);
         identity_columns(run, r, state[i], out);
+        host_columns(&a->cross, i, r, out);
         fputc('\n', out);
     }
     free(state);

@@ -74,8 +74,28 @@ void sb_result_notes(const sb_result *r, char *buf, size_t n)
             snprintf(buf + used, n - used, ", %ld in flight", r->threads_in_flight);
     } else if (used < n && strcmp(r->family, "occupancy") == 0 && launched > 0) {
         /* Without the API's occupancy only what was launched is known. */
-        snprintf(buf + used, n - used, "%s%.0f launched", used ? ", " : "", launched);
+        used += (size_t)snprintf(buf + used, n - used, "%s%.0f launched", used ? ", " : "",
+                                 launched);
     }
+    /* What a benchmark timed on the host would report of the same bytes. */
+    if (used < n && r->host_observed.n > 0 && r->bytes > 0 && r->ms.median > 0)
+        snprintf(buf + used, n - used, "%s%.1f GB/s device-timed, %.1f host-timed",
+                 used ? ", " : "", r->bytes / (r->ms.median * 1e6),
+                 r->bytes / (r->host_observed.median * 1e6));
+}
+
+void sb_result_host_notes(const sb_result *r, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (r->host_observed.n == 0)
+        return;
+    size_t used = (size_t)snprintf(buf, n, "%.1f%% of the host-observed time unseen by the "
+                                   "device's events",
+                                   100.0 * sb_host_deficit(r->host_observed.median,
+                                                           r->ms.median));
+    if (used < n && r->launches_per_s > 0)
+        snprintf(buf + used, n - used, "; %.0f launches/s, %d queued", r->launches_per_s,
+                 r->queued_launches);
 }
 
 /* v with its thousands apart ("67 108 864") from five digits up. */
@@ -226,29 +246,4 @@ double sb_device_peak_gbs(const sb_device_info *info)
 double sb_device_copy_roof(const sb_run_device *d)
 {
     return d->memcpy_gbs > 0 ? d->memcpy_gbs : d->copy_gbs;
-}
-
-/* FP32 lanes per multiprocessor by architecture: the one table of them. */
-static const struct {
-    const char *arch;
-    int lanes;
-} fp32_lanes[] = {
-    {"sm_70", 64}, {"sm_80", 64}, {"sm_86", 128}, {"sm_89", 128}, {"sm_90", 128},
-};
-
-int sb_arch_fp32_lanes(const char *arch)
-{
-    for (size_t i = 0; i < sizeof fp32_lanes / sizeof fp32_lanes[0]; i++)
-        if (strcmp(arch, fp32_lanes[i].arch) == 0)
-            return fp32_lanes[i].lanes;
-    return 0;
-}
-
-double sb_device_fp32_peak_gflops(const sb_device_info *info)
-{
-    int lanes = sb_arch_fp32_lanes(info->arch);
-    if (lanes <= 0 || info->compute_units <= 0 || info->clock_mhz <= 0)
-        return 0.0;
-    /* an FMA is two FLOPs; MHz x 1e6 / 1e9 = GFLOP/s per 1000 */
-    return (double)info->compute_units * info->clock_mhz * lanes * 2.0 / 1000.0;
 }

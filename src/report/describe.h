@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "compute.h"
 #include "result.h"
 #include "run/analysis.h"
 
@@ -21,8 +22,14 @@ void sb_result_model_text(const sb_result *r, char *buf, size_t n);
 
 /* What a row adds beside the model: its arithmetic intensity, the API's
  * occupancy with the threads in flight, or, without the API's occupancy,
- * what was launched; "" with nothing to say. */
+ * what was launched; for a row the host timed too that moves bytes, its
+ * bandwidth device-timed and host-timed; "" with nothing to say. */
 void sb_result_notes(const sb_result *r, char *buf, size_t n);
+
+/* What the host's clock adds to a launch row's times: "73.4% of the
+ * host-observed time unseen by the device's events; 232558 launches/s,
+ * 1000 queued"; "" where the host did not time it. */
+void sb_result_host_notes(const sb_result *r, char *buf, size_t n);
 
 /* The result's size in the units its size kind counts: "8192 x 8192
  * floats", "67 108 864 elements", "16 777 216 4-byte words", "2 162 688
@@ -71,14 +78,5 @@ double sb_device_peak_gbs(const sb_device_info *info);
 /* The copy roof a device measured in the run: the API copy, else the copy
  * kernel; 0 when the run measured neither. */
 double sb_device_copy_roof(const sb_run_device *d);
-
-/* FP32 lanes per multiprocessor of an architecture ("sm_90": 128), from
- * the one table of them; 0 for one not in it. */
-int sb_arch_fp32_lanes(const char *arch);
-
-/* Theoretical FP32 peak in GFLOP/s: multiprocessors x core clock x FP32
- * lanes per multiprocessor x 2 (an FMA); 0 when the architecture is not in
- * the table or the API gave no unit count or clock. */
-double sb_device_fp32_peak_gflops(const sb_device_info *info);
 
 #endif

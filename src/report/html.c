@@ -270,6 +270,82 @@ static void cross_table(const sb_run *run, const sb_crossapi *x, const sb_cross_
     fputs("</table>\n", out);
 }
 
+/* Whether the block has a row the host timed too (the launch family). */
+static int host_timed(const sb_run *run, const sb_cross_experiment *e)
+{
+    for (size_t i = 0; i < e->nresults; i++)
+        if (run->results[e->results[i]].host_observed.n > 0)
+            return 1;
+    return 0;
+}
+
+/* One device's device and host-observed times of a row, the share of the
+ * host's the device did not see, and launches per second. */
+static void host_device_cells(const sb_result *r, FILE *out)
+{
+    if (!r || r->host_observed.n == 0) {
+        fputs("<td>-</td><td>-</td><td>-</td><td>-</td>", out);
+        return;
+    }
+    char t[64];
+    tdf(out, "%.4f", r->ms.median);
+    tdf(out, "%.4f", r->host_observed.median);
+    tdf(out, "%.1f%%", 100.0 * sb_host_deficit(r->host_observed.median, r->ms.median));
+    snprintf(t, sizeof t, "%.0f (%d queued)", r->launches_per_s, r->queued_launches);
+    td(out, "num", t);
+}
+
+/* Kernel time and host-observed time side by side, per device, with the
+ * verdict on the host's times against the reference: where an API's
+ * launch overhead lives. */
+static void host_table(const sb_run *run, const sb_crossapi *x, const sb_cross_experiment *e,
+                       FILE *out)
+{
+    const sb_result *f = &run->results[e->first];
+    const int ref = x->reference;
+    fputs("<p>Device-event time against the host-observed time of one launch (enqueue to "
+          "completion on the host's monotonic clock, as a host-timed benchmark sees it):</p>\n"
+          "<table><tr><th>variant</th>", out);
+    for (int s = 0; s < x->ndevices; s++) {
+        static const char *const what[] = {"device ms", "host ms", "unseen", "launches/s"};
+        for (int k = 0; k < 4; k++) {
+            fputs("<th>", out);
+            esc(out, x->label[s]);
+            fprintf(out, " %s</th>", what[k]);
+        }
+    }
+    for (int s = 0; s < x->ndevices; s++)
+        if (s != ref) {
+            fputs("<th>host ", out);
+            esc(out, x->label[s]);
+            fputc('/', out);
+            esc(out, x->label[ref]);
+            fputs("</th><th>host verdict</th>", out);
+        }
+    fputs("</tr>\n", out);
+    for (size_t j = 0; j < e->nrows; j++) {
+        const sb_cross_row *row = &x->rows[e->rows[j]];
+        fputs("<tr>", out);
+        variant_td(f, &run->results[row->first], out);
+        for (int s = 0; s < x->ndevices; s++)
+            host_device_cells(row->result[s] >= 0 ? &run->results[row->result[s]] : NULL, out);
+        for (int s = 0; s < x->ndevices; s++) {
+            if (s == ref)
+                continue;
+            const sb_verdict *v = &row->host_verdict[s];
+            char text[96];
+            sb_verdict_text(v, x->label[ref], x->label[s], text, sizeof text);
+            if (v->kind != SB_VERDICT_NONE)
+                tdf(out, "%.3f", v->speed_ratio);
+            else
+                td(out, NULL, "-");
+            td(out, verdict_class(v->kind), text);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</table>\n", out);
+}
+
 /* An SVG file inline: from its <svg element on, without the XML prolog
  * and doctype, which are not allowed inside HTML. */
 static int inline_svg(const char *path, FILE *out)
@@ -520,6 +596,8 @@ int sb_report_html(const sb_analysis *a, FILE *out, char *err, size_t n)
             cross_table(run, &a->cross, g, out);
         else
             single_table(run, g, out);
+        if (host_timed(run, g))
+            host_table(run, &a->cross, g, out);
         lessons_block(a, e, out);
         fleet_block(a, e, out);
         figures(p, run->results[g->first].experiment, out);

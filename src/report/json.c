@@ -117,6 +117,8 @@ static json_t *device_json(const sb_run *run, const sb_run_device *d, sb_json_bu
     put_positive(o, "theoretical_peak_gbs", sb_device_peak_gbs(i), b);
     put_positive(o, "memcpy_gbs", d->memcpy_gbs, b);
     put_positive(o, "copy_kernel_gbs", d->copy_gbs, b);
+    put_positive(o, "fp32_peak_gflops", sb_device_fp32_peak_gflops(i), b);
+    put_positive(o, "fma_peak_gflops", d->fma_gflops, b);
     clocks_json(o, d, b);
     return o;
 }
@@ -263,6 +265,20 @@ static json_t *samples_json(const sb_result *r, json_t *o, sb_json_builder *b)
     return a;
 }
 
+/* What the host's clock saw of the kernel (the launch family), where it
+ * was measured: the times of one launch each, and the launches per second
+ * of a queue of queued_launches drained at once. */
+static void host_observed_fields(json_t *o, const sb_result *r, sb_json_builder *b)
+{
+    json_t *t;
+    if (r->host_observed.n == 0)
+        return;
+    if ((t = sb_json_put_object(o, "host_observed_ms", b)))
+        time_fields(t, &r->host_observed, b);
+    put_positive(o, "launches_per_s", r->launches_per_s, b);
+    sb_json_put_int(o, "queued_launches", r->queued_launches, b);
+}
+
 /* What the compiler allocated and what the API said of the occupancy. */
 static void resource_fields(json_t *o, const sb_result *r, sb_json_builder *b)
 {
@@ -343,6 +359,7 @@ static json_t *result_json(const sb_result *r, sb_json_builder *b)
     sb_json_put(o, "verified", json_boolean(r->verified), b);
     sb_json_put_real(o, "host_ms", r->host_ms, b);
     sb_json_put_real(o, "verify_ms", r->verify_ms, b);
+    host_observed_fields(o, r, b);
     put_positive(o, "intensity", r->intensity, b);
     put_positive(o, "roof_share", r->roof_share, b);
     put_positive(o, "slowdown", r->slowdown, b);
@@ -396,6 +413,27 @@ static void interval_fields(json_t *c, const sb_verdict *v, sb_json_builder *b)
     sb_json_put_str(c, "basis", basis, b);
 }
 
+/* Beside the device times, where both sides have them, the host-observed
+ * ones (the launch family): each side's median and the verdict on them. */
+static void host_comparison(json_t *c, const sb_crossapi *x, const sb_cross_row *row, int s,
+                            const sb_result *ref, const sb_result *oth, sb_json_builder *b)
+{
+    const sb_verdict *v = &row->host_verdict[s];
+    if (v->kind == SB_VERDICT_NONE)
+        return;
+    char text[96];
+    sb_verdict_text(v, x->label[x->reference], x->label[s], text, sizeof text);
+    json_t *h = sb_json_put_object(c, "host_observed", b);
+    if (!h)
+        return;
+    sb_json_put_real(h, "reference_ms", ref->host_observed.median, b);
+    sb_json_put_real(h, "other_ms", oth->host_observed.median, b);
+    sb_json_put_real(h, "speed_ratio", v->speed_ratio, b);
+    sb_json_put_real(h, "margin", v->margin, b);
+    sb_json_put_str(h, "verdict", verdict_name(v->kind), b);
+    sb_json_put_str(h, "summary", text, b);
+}
+
 /* Row j's comparison of slot s with the reference: the side-by-side report
  * as data.  "verdict" is the other device's against the reference
  * ("faster": the other is faster), "results" index the results array. */
@@ -431,6 +469,7 @@ static json_t *comparison_json(const sb_run *run, const sb_crossapi *x, const sb
     sb_json_put_str(c, "summary", text, b);
     if (row->ptx[s][0])
         sb_json_put_str(c, "ptx", row->ptx[s], b);
+    host_comparison(c, x, row, s, ref, oth, b);
     return c;
 }
 
@@ -694,6 +733,14 @@ static json_t *head_json(const sb_run *run, sb_json_builder *b)
                         b);
         sb_json_put_str(units, "ns/load",
                         "median time / dependent loads of a pointer chase: one load's latency",
+                        b);
+        sb_json_put_str(units, "us/launch",
+                        "microseconds of the median device-event time of one launch (the "
+                        "host-observed time is beside it in host_observed_ms)",
+                        b);
+        sb_json_put_str(units, "ns/element",
+                        "median time x multiprocessors / elements: one multiprocessor's time "
+                        "per element",
                         b);
     }
     return root;

@@ -369,6 +369,7 @@ static int read_device(json_t *d, sb_run_device *out, const field_ctx *c)
            get_int(d, "warp_size", 0, INT_MAX, &in->warp_size, c) ||
            get_real(d, "memcpy_gbs", POSITIVE, 0.0, &out->memcpy_gbs, c) ||
            get_real(d, "copy_kernel_gbs", POSITIVE, 0.0, &out->copy_gbs, c) ||
+           get_real(d, "fma_peak_gflops", POSITIVE, 0.0, &out->fma_gflops, c) ||
            read_clocks(d, out, c) ||
            read_identity_fields(d, out, c);
 }
@@ -570,17 +571,18 @@ static int read_counters(json_t *o, sb_result *r, const field_ctx *c)
     return 0;
 }
 
-/* The statistics of the timed repetitions; a median is required. */
-static int read_times(json_t *o, sb_stats *ms, const field_ctx *c)
+/* Statistics of repetitions under key: a positive median, then the
+ * rest; -1 with why naming the key when the median is missing. */
+static int read_stats(json_t *o, const char *key, sb_stats *ms, const field_ctx *c)
 {
-    json_t *t = json_object_get(o, "time_ms");
+    json_t *t = json_object_get(o, key);
     json_t *median = json_object_get(t, "median");
     if (!json_is_number(median) || !(json_number_value(median) > 0)) {
-        snprintf(c->why, c->wn, "%s has no positive \"time_ms\".\"median\"", c->rec);
+        snprintf(c->why, c->wn, "%s has no positive \"%s\".\"median\"", c->rec, key);
         return -1;
     }
     ms->median = json_number_value(median);
-    field_ctx tc = nested(c, "time_ms");
+    field_ctx tc = nested(c, key);
     return get_real(t, "min", POSITIVE, NAN, &ms->min, &tc) ||
            get_real(t, "max", POSITIVE, NAN, &ms->max, &tc) ||
            get_real(t, "mean", POSITIVE, NAN, &ms->mean, &tc) ||
@@ -588,6 +590,32 @@ static int read_times(json_t *o, sb_stats *ms, const field_ctx *c)
            get_real(t, "spread", POSITIVE, NAN, &ms->spread, &tc) ||
            get_size(t, "fastest_rep", &ms->fastest, &tc) ||
            get_size(t, "slowest_rep", &ms->slowest, &tc);
+}
+
+/* The statistics of the timed repetitions; a median is required. */
+static int read_times(json_t *o, sb_stats *ms, const field_ctx *c)
+{
+    return read_stats(o, "time_ms", ms, c);
+}
+
+/* What the host's clock saw (the launch family); absent where it was not
+ * measured, and then none of it may be there. */
+static int read_host_observed(json_t *o, sb_result *r, const field_ctx *c)
+{
+    if (!json_object_get(o, "host_observed_ms")) {
+        if (json_object_get(o, "launches_per_s") || json_object_get(o, "queued_launches")) {
+            snprintf(c->why, c->wn, "%s has launches per second but no \"host_observed_ms\"",
+                     c->rec);
+            return -1;
+        }
+        return 0;
+    }
+    if (read_stats(o, "host_observed_ms", &r->host_observed, c) ||
+        get_real(o, "launches_per_s", POSITIVE, 0.0, &r->launches_per_s, c) ||
+        get_int(o, "queued_launches", 0, INT_MAX, &r->queued_launches, c))
+        return -1;
+    r->host_observed.n = (size_t)r->reps;
+    return 0;
 }
 
 /* Every repetition's time, into r->samples (the caller's to free): as many
@@ -713,7 +741,8 @@ static int read_result(json_t *o, sb_result *r, const field_ctx *c)
              get_bool(o, "verified", &r->verified, c) ||
              get_real(o, "host_ms", POSITIVE, NAN, &r->host_ms, c) ||
              get_real(o, "verify_ms", POSITIVE, NAN, &r->verify_ms, c) || read_model(o, r, c) ||
-             read_figures(o, r, c) || read_counters(o, r, c);
+             read_figures(o, r, c) || read_counters(o, r, c) ||
+             read_host_observed(o, r, c);
     r->ms.n = (size_t)r->reps;
     return rc;
 }

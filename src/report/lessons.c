@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute.h"
 #include "model.h"
 #include "report/describe.h"
 #include "report/lessons_memory.h"
@@ -23,7 +24,15 @@ typedef enum rule_kind {
     RULE_CHANNELS,    /* power-of-two distances against random order */
     RULE_LATENCY,     /* the latency plateaus */
     RULE_WORKING_SET, /* the cache's plateau and DRAM's */
-    RULE_LITTLE       /* the knee Little's law predicts, and the knee measured */
+    RULE_LITTLE,      /* the knee Little's law predicts, and the knee measured */
+    /* The launch and compute blocks': */
+    RULE_LAUNCH,  /* the tried variant's device and host-observed time per launch */
+    RULE_HOST,    /* what a host-timed benchmark of the tried variant loses to the launch
+                     path, and whether the launch path makes the devices differ */
+    RULE_PEAK,    /* the FMA peak against the theoretical FP32 peak, and fewer chains */
+    /* The divergence blocks': */
+    RULE_SPLIT,   /* lane % k against warp_index % k: the condition's granularity */
+    RULE_FOLLOW   /* named variants' slowdowns against the model's predicted ones */
 } rule_kind;
 
 /* The model's cost of an access, relative to the ideal one. */
@@ -39,6 +48,9 @@ typedef struct lesson_rule {
     const char *what;            /* pair: what the tried variant changes */
     cost_kind cost;              /* track: the model's figure the times are held against */
     const char *dist;            /* private: the inputs' distribution, "skewed" or "uniform" */
+    const char *rows[2];         /* follow: the variants whose slowdowns it quotes */
+    const char *base;            /* follow: what they are slowdowns against */
+    const char *why;             /* follow: what the model's figure counts */
 } lesson_rule;
 
 static const lesson_rule rules[] = {
@@ -80,7 +92,30 @@ static const lesson_rule rules[] = {
     {.experiment = "dram_channels", .kind = RULE_CHANNELS},
     {.experiment = "dram_working_set", .kind = RULE_WORKING_SET},
     {.experiment = "latency", .kind = RULE_LATENCY},
+    {.experiment = "launch_small", .kind = RULE_LAUNCH, .tried = "empty"},
+    {.experiment = "launch_small", .kind = RULE_HOST, .tried = "copy"},
+    {.experiment = "launch_large", .kind = RULE_HOST, .tried = "copy"},
+    {.experiment = "compute", .kind = RULE_PEAK},
+    {.experiment = "divergence_split", .kind = RULE_SPLIT},
+    {.experiment = "divergence_branch", .kind = RULE_FOLLOW, .rows = {"random", "sorted"},
+     .base = "the uniform input", .why = "the distinct paths per warp"},
+    {.experiment = "divergence_branch", .kind = RULE_PAIR, .tried = "sorted",
+     .against = "random", .what = "sorting the input"},
+    {.experiment = "divergence_predication", .kind = RULE_FOLLOW,
+     .rows = {"branch-random", "predicated-random"}, .base = "its uniform input",
+     .why = "the paths per warp, one where the sides only choose constants"},
+    {.experiment = "divergence_predication", .kind = RULE_PAIR, .tried = "predicated-random",
+     .against = "branch-random", .what = "letting the compiler predicate the branch"},
+    {.experiment = "divergence_loop", .kind = RULE_FOLLOW, .rows = {"random", "sorted"},
+     .base = "the uniform loop", .why = "each warp's longest trip count over the mean"},
+    {.experiment = "divergence_loop", .kind = RULE_PAIR, .tried = "sorted", .against = "random",
+     .what = "sorting the trip counts"},
 };
+
+/* The peak rule's rows: the eight-chain FMA kernel, and the one-chain one
+   it is held against. */
+#define PEAK_VARIANT "fma_chains8"
+#define ONE_CHAIN_VARIANT "fma_chains1"
 
 /* A track rule's verdict on one device: the headline row's measured
  * slowdown against the model's cost, within a quarter either way. */
@@ -115,7 +150,22 @@ static void factor(double f, char *buf, size_t n)
     snprintf(buf, n, f >= 10 ? "%.1fx" : "%.2fx", f);
 }
 
+/* A model's figure as a factor, to three digits: "32x", "1.94x". */
+static void model_factor(double f, char *buf, size_t n)
+{
+    snprintf(buf, n, "%.3gx", f);
+}
+
 /* ---------------------------------------------------------------- model */
+
+/* The result's family figure called name (result.h); 0 where it has none. */
+static double figure_of(const sb_result *r, const char *name)
+{
+    for (int i = 0; i < r->nfigures && i < SB_MAX_FIGURES; i++)
+        if (strcmp(r->figure[i].name, name) == 0)
+            return r->figure[i].value;
+    return 0.0;
+}
 
 /* The model's cost of result r's access m; 0 where it has none. */
 static double cost_of(const sb_result *r, int m, cost_kind kind)
@@ -157,6 +207,15 @@ static void model_saving(const sb_result *tried, const sb_result *against, char 
                      t->sectors);
             return;
         }
+    }
+    /* A family's own prediction, where its accesses are the same. */
+    double tried_slowdown = figure_of(tried, "predicted_slowdown");
+    double against_slowdown = figure_of(against, "predicted_slowdown");
+    if (tried_slowdown > 0 && against_slowdown > tried_slowdown * 1.01) {
+        char from[16], to[16];
+        model_factor(against_slowdown, from, sizeof from);
+        model_factor(tried_slowdown, to, sizeof to);
+        snprintf(buf, n, " cuts the model's predicted slowdown from %s to %s", from, to);
     }
 }
 
@@ -398,23 +457,22 @@ static int track_lesson(const sb_analysis *a, const sb_cross_experiment *e,
 
 /* ---------------------------------------------------------------- devices */
 
-/* One device's clause of a rule into buf; 0 when the device has too
- * little of the rule's data. */
-typedef int clause_fn(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
-                      size_t n);
+/* Device s's clause of a rule, from the clauses below. */
+static int clause_of(const lesson_rule *rule, const sb_analysis *a, const sb_cross_experiment *e,
+                     int s, char *buf, size_t n);
 
 /* Each device's clause, as sentences of their own, "On cuda, ..." where
  * the run has more than one device, or one sentence for all of them when
  * every device's clause reads the same (the same words and figures as
  * printed); 0 when no device has one. */
-static int per_device(const sb_analysis *a, const sb_cross_experiment *e, clause_fn *clause,
-                      char *buf, size_t n)
+static int per_device(const sb_analysis *a, const sb_cross_experiment *e,
+                      const lesson_rule *rule, char *buf, size_t n)
 {
     static _Thread_local char one[SB_RUN_MAX_DEVICES][SB_LESSON_BYTES];
     int made = 0, has[SB_RUN_MAX_DEVICES] = {0}, same = 1, first = -1;
     buf[0] = '\0';
     for (int s = 0; s < slots(a) && s < SB_RUN_MAX_DEVICES; s++) {
-        if (!(has[s] = clause(a, e, s, one[s], sizeof one[s])))
+        if (!(has[s] = clause_of(rule, a, e, s, one[s], sizeof one[s])))
             continue;
         if (first < 0)
             first = s;
@@ -707,35 +765,335 @@ static int private_clause(const sb_analysis *a, const sb_cross_experiment *e, in
     return 1;
 }
 
-static int private_skewed_clause(const sb_analysis *a, const sb_cross_experiment *e, int s,
-                                 char *buf, size_t n)
+/* ---------------------------------------------------------------- launch */
+
+/* Slot s's result of row, where the host timed it too; NULL otherwise. */
+static const sb_result *host_timed(const sb_analysis *a, const sb_cross_row *row, int s)
 {
-    return private_clause(a, e, s, "skewed", buf, n);
+    const sb_result *r = row->result[s] >= 0 ? &a->run->results[row->result[s]] : NULL;
+    return r && r->host_observed.n > 0 && r->ms.median > 0 ? r : NULL;
 }
 
-static int private_uniform_clause(const sb_analysis *a, const sb_cross_experiment *e, int s,
-                                  char *buf, size_t n)
+/* The empty kernel: each device's time per launch on its events and on
+ * the host's clock, and what the host sees beyond the kernel. */
+static int launch_lesson(const sb_analysis *a, const sb_cross_experiment *e,
+                         const lesson_rule *rule, char *buf, size_t n)
 {
-    return private_clause(a, e, s, "uniform", buf, n);
+    const sb_cross_row *row = find_row(a, e, rule->tried, NULL);
+    char where[40];
+    int said = 0;
+    buf[0] = '\0';
+    for (int s = 0; row && s < slots(a); s++) {
+        const sb_result *r = host_timed(a, row, s);
+        if (!r)
+            continue;
+        add(buf, n, "%sdevice %.1f us, host-observed %.1f us%s%s", said ? "; " :
+            "the launch path of an empty kernel: ", 1e3 * r->ms.median,
+            1e3 * r->host_observed.median, said ? "" : " a launch", on(a, s, where, sizeof where));
+        if (r->launches_per_s > 0)
+            add(buf, n, " (%.0f a second%s)", r->launches_per_s,
+                said ? "" : " queued back to back");
+        said++;
+    }
+    if (!said)
+        return 0;
+    add(buf, n, ": a host-timed benchmark sees");
+    for (int s = 0, k = 0; s < slots(a); s++) {
+        const sb_result *r = host_timed(a, row, s);
+        if (r)
+            add(buf, n, "%s %.1f us%s", k++ ? "," : "",
+                1e3 * (r->host_observed.median - r->ms.median), on(a, s, where, sizeof where));
+    }
+    add(buf, n, " more than the kernel per launch.");
+    return 1;
+}
+
+/* Each device's share of a host-timed benchmark's bandwidth lost to the
+ * launch path: "2.0% on cuda (2680 against 2736 GB/s)". */
+static int host_losses(const sb_analysis *a, const sb_cross_row *row, char *buf, size_t n)
+{
+    char where[40];
+    int said = 0;
+    for (int s = 0; s < slots(a); s++) {
+        const sb_result *r = host_timed(a, row, s);
+        if (!r)
+            continue;
+        add(buf, n, "%s%.1f%%%s", said++ ? ", " : "",
+            100.0 * sb_host_deficit(r->host_observed.median, r->ms.median),
+            on(a, s, where, sizeof where));
+        if (r->bytes > 0)
+            add(buf, n, " (%.0f against %.0f GB/s)", r->bytes / (r->host_observed.median * 1e6),
+                r->bytes / (r->ms.median * 1e6));
+    }
+    return said;
+}
+
+/* Whether the launch path makes another device differ from the reference:
+ * the verdict on the host-observed times beside the one on the device's. */
+static void host_against_reference(const sb_analysis *a, const sb_cross_row *row, char *buf,
+                                   size_t n)
+{
+    const int ref = a->cross.reference;
+    for (int s = 0; s < a->cross.ndevices; s++) {
+        const sb_verdict *host = &row->host_verdict[s], *dev = &row->verdict[s];
+        if (s == ref || host->kind == SB_VERDICT_NONE || dev->kind == SB_VERDICT_NONE)
+            continue;
+        char h[96], d[96];
+        sb_verdict_text(host, a->cross.label[ref], a->cross.label[s], h, sizeof h);
+        sb_verdict_text(dev, a->cross.label[ref], a->cross.label[s], d, sizeof d);
+        add(buf, n, " %s against %s, host-observed: %s; on the device: %s", a->cross.label[s],
+            a->cross.label[ref], h, d);
+        int host_same = host->kind == SB_VERDICT_SAME, dev_same = dev->kind == SB_VERDICT_SAME;
+        add(buf, n, host_same && dev_same ? ": neither the launch path nor the kernel makes "
+                                            "them differ here."
+                    : host_same ? ": what the kernels' times differ by, the launch path hides "
+                                  "from the host."
+                    : dev_same  ? ": the launch path, not the kernel, makes the difference."
+                                : ": the kernels' own times differ, not the launch path alone.");
+    }
+}
+
+/* A kernel the host timed too: what a host-timed benchmark of it loses to
+ * the launch path on each device, and, across devices, whether the launch
+ * path is what makes them differ. */
+static int host_lesson(const sb_analysis *a, const sb_cross_experiment *e,
+                       const lesson_rule *rule, char *buf, size_t n)
+{
+    const sb_cross_row *row = find_row(a, e, rule->tried, NULL);
+    if (!row)
+        return 0;
+    char size[64];
+    sb_result_size_text(&a->run->results[row->first], size, sizeof size);
+    buf[0] = '\0';
+    add(buf, n, "at %s, a host-timed benchmark of the %s reports less bandwidth than the kernel "
+        "delivers by ", size, rule->tried);
+    if (!host_losses(a, row, buf, n))
+        return 0;
+    add(buf, n, ".");
+    host_against_reference(a, row, buf, n);
+    return 1;
+}
+
+/* ---------------------------------------------------------------- peak */
+
+/* "61.2 TFLOP/s", or "13.3 GFLOP/s" below a thousand. */
+static void gflops(double v, char *buf, size_t n)
+{
+    if (v >= 1000)
+        snprintf(buf, n, "%.1f TFLOP/s", v / 1000);
+    else
+        snprintf(buf, n, "%.1f GFLOP/s", v);
+}
+
+/* Slot s's FMA peak against its theoretical peak, and what one chain a
+ * thread reaches beside it. */
+static int peak_clause(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
+                       size_t n)
+{
+    const sb_cross_row *best = find_row(a, e, PEAK_VARIANT, NULL);
+    const sb_result *r = best && best->result[s] >= 0 ? &a->run->results[best->result[s]] : NULL;
+    if (!r || !(r->value > 0))
+        return 0;
+    const sb_device_info *info = &a->run->devices[s].info;
+    double peak = sb_device_fp32_peak_gflops(info);
+    char v[32], p[32];
+    gflops(r->value, v, sizeof v);
+    buf[0] = '\0';
+    if (peak > 0) {
+        gflops(peak, p, sizeof p);
+        add(buf, n, "FMA peak %s, %.0f%% of the theoretical %s", v, 100.0 * r->value / peak, p);
+    } else {
+        add(buf, n, "FMA peak %s, with no theoretical peak to hold it against (the FP32 lanes "
+            "of %s are not known)", v, info->arch[0] ? info->arch : "its architecture");
+    }
+    const sb_cross_row *one = find_row(a, e, ONE_CHAIN_VARIANT, r);
+    const sb_result *o = one && one->result[s] >= 0 ? &a->run->results[one->result[s]] : NULL;
+    sb_verdict vd = o ? sb_verdict_compare(r, o, 0.0) : (sb_verdict){.kind = SB_VERDICT_NONE};
+    char f[32];
+    factor(vd.by + 1.0, f, sizeof f);
+    if (vd.kind == SB_VERDICT_SAME)
+        add(buf, n, "; one chain a thread runs the same, within %.1f%%: the threads in flight "
+            "hide the FMA's latency without the chains", 100.0 * sb_verdict_within(&vd));
+    else if (vd.kind == SB_VERDICT_SLOWER)
+        add(buf, n, "; one chain a thread is %s slower: without independent chains the FMA's "
+            "latency is not hidden", f);
+    else if (vd.kind == SB_VERDICT_FASTER)
+        add(buf, n, "; one chain a thread is %s faster", f);
+    return 1;
+}
+
+/* ---------------------------------------------------------------- divergence */
+
+/* Slot s's row of experiment e whose variant is `variant`, at like's size
+ * when like is given; NULL when there is none. */
+static const sb_result *slot_row(const sb_analysis *a, const sb_cross_experiment *e, int s,
+                                 const char *variant, const sb_result *like)
+{
+    const sb_cross_row *row = find_row(a, e, variant, like);
+    return row && row->result[s] >= 0 ? &a->run->results[row->result[s]] : NULL;
+}
+
+/* How a measured slowdown stands to the model's: within a quarter either
+ * way, less or more. */
+static track_kind against_model(double slowdown, double predicted)
+{
+    double ratio = slowdown / predicted;
+    return ratio > TRACK_TOLERANCE ? TRACK_MORE : ratio < 1.0 / TRACK_TOLERANCE ? TRACK_LESS
+                                                                                : TRACK_AS;
+}
+
+/* ", every k within 25% of the model", or where the first k leaves it
+ * ("; at k = 8 the time grows less than the model's 8x: 5.10x"). */
+static void split_fit(const sb_analysis *a, const sb_cross_experiment *e, int s, int top,
+                      const sb_result *like, char *buf, size_t n)
+{
+    for (int k = 2; k <= top; k *= 2) {
+        char name[24], f[32], m[16];
+        snprintf(name, sizeof name, "lane-k%d", k);
+        const sb_result *r = slot_row(a, e, s, name, like);
+        double predicted = r ? figure_of(r, "predicted_slowdown") : 0;
+        if (!r || r->slowdown <= 0 || predicted <= 0)
+            continue;
+        track_kind kind = against_model(r->slowdown, predicted);
+        if (kind == TRACK_AS)
+            continue;
+        factor(r->slowdown, f, sizeof f);
+        model_factor(predicted, m, sizeof m);
+        add(buf, n, "; at k = %d the time grows %s than the model's %s: %s", k,
+            kind == TRACK_LESS ? "less" : "more", m, f);
+        return;
+    }
+    add(buf, n, ", every k within %.0f%% of the model", 100.0 * (TRACK_TOLERANCE - 1.0));
+}
+
+/* The largest k that slot s measured both splits at (0: none above 1),
+ * and those two rows. */
+static int split_rows(const sb_analysis *a, const sb_cross_experiment *e, int s,
+                      const sb_result **lane, const sb_result **warp)
+{
+    for (int k = 1 << 10; k >= 2; k /= 2) {
+        char l[24], w[24];
+        snprintf(l, sizeof l, "lane-k%d", k);
+        snprintf(w, sizeof w, "warp-k%d", k);
+        *lane = slot_row(a, e, s, l, NULL);
+        *warp = *lane ? slot_row(a, e, s, w, *lane) : NULL;
+        if (*warp && (*lane)->slowdown > 0 && (*warp)->slowdown > 0)
+            return k;
+    }
+    return 0;
+}
+
+/* lane % k against warp_index % k on slot s, at the largest k both ran:
+ * what each costs over one path, the model's figure beside each, and
+ * whether the condition's granularity is what matters. */
+static int split_clause(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
+                        size_t n)
+{
+    const sb_result *lane, *warp;
+    int k = split_rows(a, e, s, &lane, &warp);
+    if (!k)
+        return 0;
+    const sb_result *base = slot_row(a, e, s, "lane-k1", lane);
+    double pl = figure_of(lane, "predicted_slowdown"), pw = figure_of(warp, "predicted_slowdown");
+    char f[32], m[16];
+    buf[0] = '\0';
+    factor(lane->slowdown, f, sizeof f);
+    add(buf, n, "lane %% k: %d paths cost %s the uniform %s", k, f, pl > 0 ? "warp" : "case");
+    if (pl > 0) {
+        model_factor(pl, m, sizeof m);
+        add(buf, n, ", the model's %s", m);
+        split_fit(a, e, s, k, lane, buf, n);
+    }
+    factor(warp->slowdown, f, sizeof f);
+    sb_verdict free_of = base ? sb_verdict_compare(base, warp, 0.0)
+                              : (sb_verdict){.kind = SB_VERDICT_NONE};
+    add(buf, n, "; warp_index %% k: %d paths cost %s%s", k,
+        free_of.kind == SB_VERDICT_SAME ? "nothing, " : "", f);
+    if (pw > 0) {
+        model_factor(pw, m, sizeof m);
+        add(buf, n, ", the model's %s", m);
+    }
+    sb_verdict v = sb_verdict_compare(warp, lane, 0.0);
+    if (v.kind == SB_VERDICT_SLOWER)
+        add(buf, n, ": the condition's granularity matters, not the number of paths");
+    else if (v.kind == SB_VERDICT_SAME)
+        add(buf, n, ": the two splits run the same here, within %.1f%%",
+            100.0 * sb_verdict_within(&v));
+    else
+        add(buf, n, ": lane %% k is the faster here");
+    if (pl <= 0)
+        add(buf, n, " (no warp: vector lanes, and the model predicts nothing)");
+    return 1;
+}
+
+/* The rule's rows on slot s against its base, each with the model's
+ * predicted slowdown beside it, and whether the times follow it. */
+static int follow_clause(const sb_analysis *a, const sb_cross_experiment *e,
+                         const lesson_rule *rule, int s, char *buf, size_t n)
+{
+    const sb_result *like = NULL;
+    int quoted = 0, predicted = 0, off = -1;
+    track_kind off_kind = TRACK_AS;
+    buf[0] = '\0';
+    for (int i = 0; i < 2 && rule->rows[i]; i++) {
+        const sb_result *r = slot_row(a, e, s, rule->rows[i], like);
+        if (!r || r->slowdown <= 0)
+            continue;
+        like = like ? like : r;
+        char f[32], m[16];
+        factor(r->slowdown, f, sizeof f);
+        if (quoted)
+            add(buf, n, ", %s %s", r->variant, f);
+        else
+            add(buf, n, "%s costs %s %s", r->variant, f, rule->base);
+        double p = figure_of(r, "predicted_slowdown");
+        if (p > 0) {
+            model_factor(p, m, sizeof m);
+            add(buf, n, " (the model's %s%s%s)", m, predicted ? "" : ": ",
+                predicted ? "" : rule->why);
+            track_kind kind = against_model(r->slowdown, p);
+            if (kind != TRACK_AS && off < 0) {
+                off = i;
+                off_kind = kind;
+            }
+            predicted++;
+        }
+        quoted++;
+    }
+    if (!quoted)
+        return 0;
+    if (!predicted)
+        add(buf, n, ": no warp (vector lanes), so the model predicts nothing");
+    else if (off < 0)
+        add(buf, n, ": the time follows the model");
+    else
+        add(buf, n, ": %s grows %s than the model says", rule->rows[off],
+            off_kind == TRACK_LESS ? "less" : "more");
+    return 1;
 }
 
 /* ---------------------------------------------------------------- lessons */
 
-/* The clause of a rule said device by device (per_device); NULL for the
-   pair and track rules, which put their devices together themselves. */
-static clause_fn *clause_of(const lesson_rule *rule)
+/* Device s's clause of a rule said device by device (per_device) into
+   buf; 0 when the device has too little of the rule's data, and for the
+   pair, track, launch and host rules, which put their devices together
+   themselves. */
+static int clause_of(const lesson_rule *rule, const sb_analysis *a, const sb_cross_experiment *e,
+                     int s, char *buf, size_t n)
 {
     switch (rule->kind) {
-    case RULE_COARSEN: return coarse_clause;
-    case RULE_THREADS: return threads_clause;
-    case RULE_PRIVATE:
-        return strcmp(rule->dist, "skewed") == 0 ? private_skewed_clause : private_uniform_clause;
-    case RULE_BURST: return sb_lesson_burst;
-    case RULE_CHANNELS: return sb_lesson_channels;
-    case RULE_LATENCY: return sb_lesson_latency;
-    case RULE_WORKING_SET: return sb_lesson_working_set;
-    case RULE_LITTLE: return sb_lesson_littles_law;
-    default: return NULL;
+    case RULE_COARSEN: return coarse_clause(a, e, s, buf, n);
+    case RULE_THREADS: return threads_clause(a, e, s, buf, n);
+    case RULE_PRIVATE: return private_clause(a, e, s, rule->dist, buf, n);
+    case RULE_BURST: return sb_lesson_burst(a, e, s, buf, n);
+    case RULE_CHANNELS: return sb_lesson_channels(a, e, s, buf, n);
+    case RULE_LATENCY: return sb_lesson_latency(a, e, s, buf, n);
+    case RULE_WORKING_SET: return sb_lesson_working_set(a, e, s, buf, n);
+    case RULE_LITTLE: return sb_lesson_littles_law(a, e, s, buf, n);
+    case RULE_PEAK: return peak_clause(a, e, s, buf, n);
+    case RULE_SPLIT: return split_clause(a, e, s, buf, n);
+    case RULE_FOLLOW: return follow_clause(a, e, rule, s, buf, n);
+    default: return 0;
     }
 }
 
@@ -751,9 +1109,11 @@ void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out)
         if (strcmp(rule->experiment, name) != 0)
             continue;
         char *buf = out->text[out->n];
-        int made = rule->kind == RULE_PAIR    ? pair_lesson(a, x, rule, buf, SB_LESSON_BYTES)
-                   : rule->kind == RULE_TRACK ? track_lesson(a, x, rule, buf, SB_LESSON_BYTES)
-                   : per_device(a, x, clause_of(rule), buf, SB_LESSON_BYTES);
+        int made = rule->kind == RULE_PAIR     ? pair_lesson(a, x, rule, buf, SB_LESSON_BYTES)
+                   : rule->kind == RULE_TRACK  ? track_lesson(a, x, rule, buf, SB_LESSON_BYTES)
+                   : rule->kind == RULE_LAUNCH ? launch_lesson(a, x, rule, buf, SB_LESSON_BYTES)
+                   : rule->kind == RULE_HOST   ? host_lesson(a, x, rule, buf, SB_LESSON_BYTES)
+                   : per_device(a, x, rule, buf, SB_LESSON_BYTES);
         if (made) {
             buf[0] = (char)(buf[0] >= 'a' && buf[0] <= 'z' ? buf[0] - 'a' + 'A' : buf[0]);
             out->n++;

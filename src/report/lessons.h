@@ -5,10 +5,15 @@
  * 32x32's), the model's figure it holds the times against (conflict ways,
  * sector efficiency), the coarseN factors it walks up until one no longer
  * pays (matmul, vecadd), the threads each configuration keeps busy
- * against its bandwidth (occupancy: the fewest within 5% of the best), or
- * a histogram's fastest private copy against its global atomics, bin
- * counts walked upwards until privatising no longer pays; the
- * sentence then says whatever the measurements say, per device: faster,
+ * against its bandwidth (occupancy: the fewest within 5% of the best), a
+ * histogram's fastest private copy against its global atomics, bin counts
+ * walked upwards until privatising no longer pays, the host-observed time
+ * beside the device's (launch: what a host-timed benchmark sees beyond the
+ * kernel, and whether the launch path is what makes two devices differ),
+ * the FMA peak against the theoretical FP32 peak (compute), or the
+ * divergence model's predicted slowdowns (lane % k against warp_index % k;
+ * sorted, random and predicated branches; loops); the sentence then says
+ * whatever the measurements say, per device: faster,
  * the same, or slower, with the factor, and whether the model's
  * prediction was borne out.  Two variants are compared by the verdict of
  * run/crossapi.h, so "the same" means what it means everywhere else.  The
@@ -24,7 +29,7 @@
 #include "run/analysis.h"
 
 #define SB_LESSONS_MAX 4
-#define SB_LESSON_BYTES 1024
+#define SB_LESSON_BYTES 1024 /* a lesson of two devices, each its own clause */
 
 /* The lessons of one block, in the order of the rules. */
 typedef struct sb_lessons {

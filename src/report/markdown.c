@@ -230,6 +230,77 @@ static void cross_table(const sb_run *run, const sb_crossapi *x, const sb_cross_
         cross_line(run, x, f, &x->rows[e->rows[j]], any_ptx, out);
 }
 
+/* Whether the block has a row the host timed too (the launch family). */
+static int host_timed(const sb_run *run, const sb_cross_experiment *e)
+{
+    for (size_t i = 0; i < e->nresults; i++)
+        if (run->results[e->results[i]].host_observed.n > 0)
+            return 1;
+    return 0;
+}
+
+/* One device's device and host-observed times of a row, the share of the
+ * host's the device did not see, and launches per second. */
+static void host_device_cells(const sb_result *r, FILE *out)
+{
+    if (!r || r->host_observed.n == 0) {
+        fputs(" - | - | - | - |", out);
+        return;
+    }
+    fprintf(out, " %.4f | %.4f | %.1f%% | %.0f (%d queued) |", r->ms.median,
+            r->host_observed.median,
+            100.0 * sb_host_deficit(r->host_observed.median, r->ms.median), r->launches_per_s,
+            r->queued_launches);
+}
+
+/* Kernel time and host-observed time side by side, per device, with the
+ * verdict on the host's times against the reference: where an API's
+ * launch overhead lives. */
+static void host_table(const sb_run *run, const sb_crossapi *x, const sb_cross_experiment *e,
+                       FILE *out)
+{
+    const sb_result *f = &run->results[e->first];
+    const int ref = x->reference;
+    fputs("\nDevice-event time against the host-observed time of one launch (enqueue to "
+          "completion on the host's monotonic clock, as a host-timed benchmark sees it):\n\n"
+          "| variant |", out);
+    for (int s = 0; s < x->ndevices; s++)
+        fprintf(out, " %s device ms | %s host ms | %s unseen | %s launches/s |", x->label[s],
+                x->label[s], x->label[s], x->label[s]);
+    for (int s = 0; s < x->ndevices; s++)
+        if (s != ref)
+            fprintf(out, " host %s/%s | host verdict |", x->label[s], x->label[ref]);
+    fputs("\n|---|", out);
+    for (int s = 0; s < x->ndevices; s++)
+        fputs("---:|---:|---:|---:|", out);
+    for (int s = 0; s < x->ndevices; s++)
+        if (s != ref)
+            fputs("---:|---|", out);
+    fputc('\n', out);
+    for (size_t j = 0; j < e->nrows; j++) {
+        const sb_cross_row *row = &x->rows[e->rows[j]];
+        fputs("| ", out);
+        variant_cell(f, &run->results[row->first], out);
+        fputs(" |", out);
+        for (int s = 0; s < x->ndevices; s++)
+            host_device_cells(row->result[s] >= 0 ? &run->results[row->result[s]] : NULL, out);
+        for (int s = 0; s < x->ndevices; s++) {
+            if (s == ref)
+                continue;
+            const sb_verdict *v = &row->host_verdict[s];
+            char text[96];
+            sb_verdict_text(v, x->label[ref], x->label[s], text, sizeof text);
+            if (v->kind != SB_VERDICT_NONE)
+                fprintf(out, " %.3f | ", v->speed_ratio);
+            else
+                fputs(" - | ", out);
+            cell(out, text);
+            fputs(" |", out);
+        }
+        fputc('\n', out);
+    }
+}
+
 /* What block e's numbers show, a paragraph each under its table. */
 static void lessons_block(const sb_analysis *a, size_t e, FILE *out)
 {
@@ -329,6 +400,8 @@ int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
             cross_table(run, x, &x->experiments[e], out);
         else
             single_table(run, &x->experiments[e], out);
+        if (host_timed(run, &x->experiments[e]))
+            host_table(run, x, &x->experiments[e], out);
         lessons_block(a, e, out);
         fleet_block(a, e, out);
     }

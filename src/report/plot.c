@@ -572,6 +572,163 @@ static int conflict_plot(const plot_ctx *c, const char *exp, const sweep *sw)
     return finish_plot(&pf, cmd, exp, title, c);
 }
 
+/* ---------------------------------------------------------------- paths */
+
+/* The family figure called name of a result (result.h); 0 where none. */
+static double figure_value(const sb_result *r, const char *name)
+{
+    for (int i = 0; i < r->nfigures && i < SB_MAX_FIGURES; i++)
+        if (strcmp(r->figure[i].name, name) == 0)
+            return r->figure[i].value;
+    return 0.0;
+}
+
+/* A point of a paths sweep: a row whose model says how many paths its
+ * threads are split into (split_paths), with a slowdown against its
+ * group's base. */
+static int paths_point(const sb_result *r)
+{
+    return figure_value(r, "split_paths") > 0 && r->slowdown > 0;
+}
+
+/* The paths sweep of an experiment: one series per (device slot, kernel)
+ * with two or more points, each series' result indices by paths. */
+typedef struct paths_sweep {
+    int nseries;
+    int slot[16];
+    const char *kernel[16];
+    int shape[16]; /* the series' kernel among the sweep's, in order of first sight */
+    size_t count[16];
+    size_t idx[16][64];
+} paths_sweep;
+
+/* Series s's points by paths, equal paths in run order (few: an insertion sort). */
+static void sort_by_paths(const sb_run *run, size_t *idx, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        size_t v = idx[i], j = i;
+        double x = figure_value(&run->results[v], "split_paths");
+        for (; j > 0 && figure_value(&run->results[idx[j - 1]], "split_paths") > x; j--)
+            idx[j] = idx[j - 1];
+        idx[j] = v;
+    }
+}
+
+static void collect_paths(const sb_run *run, const sb_cross_experiment *e, paths_sweep *pw)
+{
+    paths_sweep all;
+    memset(&all, 0, sizeof all);
+    for (size_t i = 0; i < e->nresults; i++) {
+        const sb_result *r = &run->results[e->results[i]];
+        if (!paths_point(r))
+            continue;
+        int s = 0;
+        while (s < all.nseries &&
+               (all.slot[s] != r->device_slot || strcmp(all.kernel[s], r->kernel) != 0))
+            s++;
+        if (s == all.nseries) {
+            if (s == 16)
+                continue;
+            all.slot[s] = r->device_slot;
+            all.kernel[s] = r->kernel;
+            all.nseries++;
+        }
+        if (all.count[s] < 64)
+            all.idx[s][all.count[s]++] = e->results[i];
+    }
+    memset(pw, 0, sizeof *pw);
+    int nkernels = 0;
+    const char *kernels[16];
+    for (int s = 0; s < all.nseries; s++) {
+        if (all.count[s] < 2)
+            continue;
+        int t = pw->nseries++;
+        pw->slot[t] = all.slot[s];
+        pw->kernel[t] = all.kernel[s];
+        pw->count[t] = all.count[s];
+        memcpy(pw->idx[t], all.idx[s], all.count[s] * sizeof all.idx[s][0]);
+        sort_by_paths(run, pw->idx[t], pw->count[t]);
+        int k = 0;
+        while (k < nkernels && strcmp(kernels[k], pw->kernel[t]) != 0)
+            k++;
+        if (k == nkernels)
+            kernels[nkernels++] = pw->kernel[t];
+        pw->shape[t] = k;
+    }
+}
+
+/* A device's colour in the paths plot, its model dashed in the same. */
+static const char *slot_colour(int slot)
+{
+    static const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+                                          "#ff7f0e", "#8c564b", "#e377c2", "#7f7f7f"};
+    return colours[slot % 8];
+}
+
+/* Series s's block of data and its curves: the measured slowdown with
+ * points (filled for the first kernel, hollow shapes for the others), and
+ * where the device has a warp the model's predicted slowdown dashed in
+ * the same colour, the first device's widest so that coinciding models
+ * still show each colour. */
+static void paths_series(const plot_ctx *c, const paths_sweep *pw, int s, plot_files *pf,
+                         cmd_buf *cmd)
+{
+    static const int shapes[] = {7, 4, 8, 12, 10, 14};
+    char label[24], series[128];
+    sb_slot_label(c->run, pw->slot[s], label, sizeof label);
+    snprintf(series, sizeof series, "%s, %s", label, pw->kernel[s]);
+    fprintf(pf->dat, "%s# %s\n", s ? "\n\n" : "", series);
+    int modelled = 0;
+    for (size_t j = 0; j < pw->count[s]; j++) {
+        const sb_result *r = &c->run->results[pw->idx[s][j]];
+        double model = figure_value(r, "predicted_slowdown");
+        double per_warp = figure_value(r, "paths_per_warp");
+        fprintf(pf->dat, "%.6g %.6g ", figure_value(r, "split_paths"), r->slowdown);
+        fprintf(pf->dat, model > 0 ? "%.6g " : "? ", model);
+        fprintf(pf->dat, per_warp > 0 ? "%.6g\n" : "?\n", per_warp);
+        modelled |= model > 0;
+    }
+    const char *colour = slot_colour(pw->slot[s]);
+    cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with linespoints lw 2 pt %d ps 1.4 lc rgb '%s'",
+            s ? "," : "", pf->name, s, shapes[pw->shape[s] % 6], colour);
+    cmd_title(cmd, series);
+    if (modelled) {
+        char model[160];
+        snprintf(model, sizeof model, "model, %s", series);
+        cmd_add(cmd, ", '%s.dat' index %d using 1:3 with lines dt 2 lw %.1f lc rgb '%s'",
+                pf->name, s, pw->slot[s] == 0 ? 4.0 : 2.0, colour);
+        cmd_title(cmd, model);
+    }
+}
+
+static int paths_plot(const plot_ctx *c, const char *exp, const paths_sweep *pw)
+{
+    char name[80], title[200];
+    stem(exp, "paths", name, sizeof name);
+    snprintf(title, sizeof title, "%s: slowdown against the paths k the threads are split "
+                                  "into; dashed: the divergence model's prediction",
+             exp);
+    plot_files pf;
+    if (open_plot(c->dir, name, &pf, c->err, c->errn))
+        return -1;
+    pf.height = 620 + 12 * pw->nseries;
+    script_head(&pf, title);
+    fputs("set logscale xy 2\n"
+          "set xlabel 'k: paths the threads are split into (lane % k: k paths per warp)'\n"
+          "set ylabel 'slowdown (x): median time / the one-path base row median time'\n"
+          "set key below maxcols 2\nset offsets 0, 0, graph 0.05, graph 0.05\n",
+          pf.gp);
+    fputs("# columns: paths k, measured slowdown, the model's predicted slowdown ('?': no "
+          "warp, no prediction), the model's paths per warp\n",
+          pf.dat);
+    cmd_buf *cmd = new_command(&pf, c);
+    if (!cmd)
+        return -1;
+    for (int s = 0; s < pw->nseries; s++)
+        paths_series(c, pw, s, &pf, cmd);
+    return finish_plot(&pf, cmd, exp, title, c);
+}
+
 /* ---------------------------------------------------------------- roofline */
 
 /* The number a variant has in the roofline's key: its place among the
@@ -768,6 +925,13 @@ static void roofline_roofs(const plot_ctx *c, double lo, double hi, int block, p
             snprintf(style, sizeof style, "dt 4 lw 2 lc %d", s + 1);
             roof_line(pf, cmd, block++, title, lo / 2, peak, hi * 2, peak, style);
         }
+        double fma = run->devices[s].fma_gflops;
+        if (fma > 0) {
+            snprintf(title, sizeof title, "%s FMA peak measured: %.0f GFLOP/s (the compute "
+                                          "family's fma_chains8)", label, fma);
+            snprintf(style, sizeof style, "dt 3 lw 2 lc %d", s + 1);
+            roof_line(pf, cmd, block++, title, lo / 2, fma, hi * 2, fma, style);
+        }
     }
 }
 
@@ -796,7 +960,8 @@ static int roofline_plot(const plot_ctx *c, const char *exp)
           "set ylabel 'GFLOP/s'\n",
           pf.gp);
     fputs("# blocks: per device, the variants (intensity, GFLOP/s, key number, name); then per "
-          "device its memory roof (copy roof x intensity) and its compute roof (FP32 peak)\n",
+          "device its memory roof (copy roof x intensity), its compute roof (FP32 peak) and, "
+          "where the run has it, its measured FMA peak\n",
           pf.dat);
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
@@ -1034,18 +1199,30 @@ static void bars_data(const plot_ctx *c, plot_files *pf)
     }
 }
 
-/* Device column s's copy roof when the bars are bandwidths; 0 otherwise. */
+/* Device column s's roof: its copy roof when the bars are bandwidths, its
+ * theoretical FP32 peak when they are GFLOP/s of no intensity (the
+ * compute family); 0 otherwise. */
 static double bars_roof(const plot_ctx *c, int s)
 {
     const sb_result *f = &c->run->results[c->e->first];
-    if (f->quantity != SB_QUANTITY_BANDWIDTH)
+    int compute = f->quantity == SB_QUANTITY_FLOPS && !(f->intensity > 0);
+    if (f->quantity != SB_QUANTITY_BANDWIDTH && !compute)
         return 0.0;
     for (size_t j = 0; j < c->e->nrows; j++) {
         int i = c->x->rows[c->e->rows[j]].result[s];
-        if (i >= 0)
-            return device_roof(c->run, c->run->results[i].device_slot);
+        if (i < 0)
+            continue;
+        int slot = c->run->results[i].device_slot;
+        return compute ? sb_device_fp32_peak_gflops(&c->run->devices[slot].info)
+                       : device_roof(c->run, slot);
     }
     return 0.0;
+}
+
+/* What the bars' roof is: "copy roof", "FP32 peak". */
+static const char *bars_roof_name(const plot_ctx *c)
+{
+    return c->run->results[c->e->first].quantity == SB_QUANTITY_FLOPS ? "FP32 peak" : "copy roof";
 }
 
 /* Each device's copy roof as a dashed line across the bars, and each
@@ -1071,8 +1248,8 @@ static void bars_roofs(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
                         "lw 2 lc %d back\n",
                 roof, roof, s + 1);
         char title[96];
-        snprintf(title, sizeof title, "%s copy roof: %.0f GB/s (%% above a bar: its share)",
-                 x->label[s], roof);
+        snprintf(title, sizeof title, "%s %s: %.0f %s (%% above a bar: its share)", x->label[s],
+                 bars_roof_name(c), roof, sb_quantity_unit(c->run->results[c->e->first].quantity));
         cmd_add(cmd, ", NaN with lines dt 2 lw 2 lc %d", s + 1);
         cmd_title(cmd, title);
         double at = (s - (x->ndevices - 1) / 2.0) / (x->ndevices + 1.0); /* gap 1 */
@@ -1091,8 +1268,11 @@ static int bars_plot(const plot_ctx *c)
     char name[80], title[256], size[96];
     stem(f->experiment, "bars", name, sizeof name);
     sb_result_size_text(f, size, sizeof size);
-    snprintf(title, sizeof title, "%s, %s: %s of each variant%s", f->experiment, size,
-             sb_quantity_unit(f->quantity), bars_roof(c, 0) > 0 ? ", against the copy roof" : "");
+    snprintf(title, sizeof title, "%s, %s: %s of each variant", f->experiment, size,
+             sb_quantity_unit(f->quantity));
+    if (bars_roof(c, 0) > 0)
+        snprintf(title, sizeof title, "%s, %s: %s of each variant, against the %s",
+                 f->experiment, size, sb_quantity_unit(f->quantity), bars_roof_name(c));
     plot_files pf;
     if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
@@ -1461,6 +1641,79 @@ static int inflight_plot(const plot_ctx *c)
     return finish_plot(&pf, cmd, f->experiment, title, c);
 }
 
+/* ---------------------------------------------------------------- launch */
+
+/* Whether the experiment's rows were timed on the host too. */
+static int host_timed(const plot_ctx *c)
+{
+    for (size_t i = 0; i < c->e->nresults; i++)
+        if (c->run->results[c->e->results[i]].host_observed.n > 0)
+            return 1;
+    return 0;
+}
+
+/* Per variant, each device's device-event and host-observed microseconds
+ * per launch, side by side ("?" where a device has none). */
+static void launch_data(const plot_ctx *c, plot_files *pf)
+{
+    const sb_crossapi *x = c->x;
+    fputs("# columns: variant, then per device: device-event us, host-observed us:", pf->dat);
+    for (int s = 0; s < x->ndevices; s++)
+        fprintf(pf->dat, " %s", x->label[s]);
+    fputc('\n', pf->dat);
+    for (size_t j = 0; j < c->e->nrows; j++) {
+        const sb_cross_row *row = &x->rows[c->e->rows[j]];
+        dat_string(pf->dat, c->run->results[row->first].variant);
+        for (int s = 0; s < x->ndevices; s++) {
+            const sb_result *r = row->result[s] >= 0 ? &c->run->results[row->result[s]] : NULL;
+            if (r && r->host_observed.n > 0)
+                fprintf(pf->dat, " %.6g %.6g", 1e3 * r->ms.median, 1e3 * r->host_observed.median);
+            else
+                fputs(" ? ?", pf->dat);
+        }
+        fputc('\n', pf->dat);
+    }
+}
+
+/* Where the launch overhead lives: per variant, each device's time on its
+ * events beside the time the host observed, on a log scale (an empty
+ * kernel's microseconds beside a 1 GiB copy's). */
+static int launch_plot(const plot_ctx *c)
+{
+    const sb_result *f = &c->run->results[c->e->first];
+    const sb_crossapi *x = c->x;
+    char name[80], title[160];
+    stem(f->experiment, "launch", name, sizeof name);
+    snprintf(title, sizeof title, "%s: microseconds per launch, device events against the "
+                                  "host's clock", f->experiment);
+    plot_files pf;
+    if (open_plot(c->dir, name, &pf, c->err, c->errn))
+        return -1;
+    script_head(&pf, title);
+    fputs("set style data histograms\nset style histogram clustered gap 1\n"
+          "set style fill solid 0.8 border -1\nset boxwidth 0.9\nset logscale y 10\n"
+          "set ylabel 'us per launch'\nset yrange [*:*]\n",
+          pf.gp);
+    launch_data(c, &pf);
+    cmd_buf *cmd = new_command(&pf, c);
+    if (!cmd)
+        return -1;
+    for (int s = 0; s < x->ndevices; s++)
+        for (int k = 0; k < 2; k++) {
+            int col = 2 + 2 * s + k;
+            if (col == 2)
+                cmd_add(cmd, " '%s.dat' using 2:xtic(1) fs solid 0.8 lc %d", name, s + 1);
+            else
+                cmd_add(cmd, ", '' using %d fs %s lc %d", col, k ? "pattern 4" : "solid 0.8",
+                        s + 1);
+            char series[64];
+            snprintf(series, sizeof series, "%s %s", x->label[s],
+                     k ? "host-observed" : "device events");
+            cmd_title(cmd, series);
+        }
+    return finish_plot(&pf, cmd, f->experiment, title, c);
+}
+
 /* ---------------------------------------------------------------- public */
 
 int sb_plot_find_gnuplot(char *buf, size_t n)
@@ -1495,9 +1748,10 @@ int sb_plot_find_gnuplot(char *buf, size_t n)
 }
 
 /* The plots of one experiment: a sweep per memory space that has one, a
- * roofline where it measured GFLOP/s with an intensity, a sweep over a
- * size where its rows have one, else bars; and the bytes in flight where
- * Little's law is about it. */
+ * paths sweep where its model splits threads into paths, a roofline where
+ * it measured GFLOP/s with an intensity, a sweep over a size where its rows
+ * have one, the launch times where the host timed its rows too, else bars;
+ * and the bytes in flight where Little's law is about it. */
 static int plot_experiment(const plot_ctx *c)
 {
     const sb_run *run = c->run;
@@ -1516,6 +1770,17 @@ static int plot_experiment(const plot_ctx *c)
         }
         free(sw.idx);
     }
+    paths_sweep *pw = calloc(1, sizeof *pw);
+    if (!pw) {
+        snprintf(c->err, c->errn, "out of host memory");
+        return -1;
+    }
+    collect_paths(run, c->e, pw);
+    if (rc == 0 && pw->nseries > 0) {
+        rc = paths_plot(c, f->experiment, pw);
+        plotted = 1;
+    }
+    free(pw);
     int flops = 0;
     for (size_t i = 0; i < c->e->nresults && !flops; i++) {
         const sb_result *r = &run->results[c->e->results[i]];
@@ -1550,6 +1815,10 @@ static int plot_experiment(const plot_ctx *c)
     free(sw);
     if (rc == 0 && has_inflight(c))
         rc = inflight_plot(c);
+    if (rc == 0 && host_timed(c)) {
+        rc = launch_plot(c);
+        plotted = 1;
+    }
     if (rc == 0 && !plotted)
         rc = bars_plot(c);
     return rc;

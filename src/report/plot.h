@@ -9,10 +9,17 @@
  *                     relative to the smallest stride, against stride, with
  *                     the model's wavefront ratio as a dashed step per word
  *                     size (log-log; a colour per word size throughout)
+ *   <exp>-paths       a divergence split (rows whose model figures say
+ *                     split_paths): slowdown against the paths the threads
+ *                     are split into, log-log, a colour per device and a
+ *                     point shape per kernel, the model's predicted
+ *                     slowdown dashed in the device's colour where it has
+ *                     a warp
  *   <exp>-roofline    GFLOP/s against arithmetic intensity, per device,
  *                     log-log, under each device's memory roof (copy roof
- *                     x I) and compute roof (FP32 peak, describe.h), the
- *                     points numbered with a key beside the graph
+ *                     x I) and compute roof (FP32 peak, compute.h), beside
+ *                     its measured FMA peak where the run has the compute
+ *                     family, the points numbered with a key beside it
  *   <exp>-bins        a sweep over bin counts (variants named
  *                     METHOD-bBINS-DIST, the histogram's): throughput
  *                     against bins, log-log, a colour per method, dashes
@@ -32,10 +39,15 @@
  *                     x, with the knee measured dashed and the one Little's
  *                     law predicts from the run's DRAM latency dotted
  *                     (run/memory_levels.h); beside the bars
+ *   <exp>-launch      rows timed on the host too (the launch family): per
+ *                     variant, each device's device-event and host-observed
+ *                     microseconds per launch side by side, log scale
  *   <exp>-bars        every other experiment (transpose, vector add,
- *                     occupancy...): the headline figure of each variant,
- *                     one bar per device; bandwidths with each device's
- *                     copy roof as a dashed line and each bar's share of it
+ *                     occupancy, compute...): the headline figure of each
+ *                     variant, one bar per device; bandwidths with each
+ *                     device's copy roof as a dashed line and each bar's
+ *                     share of it, GFLOP/s of no intensity likewise with
+ *                     the FP32 peak
  *
  * Each plot is DIR/<name>.dat (the data, one block per series) and
  * DIR/<name>.gp (a script that writes <name>.png and <name>.svg when run

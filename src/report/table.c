@@ -142,7 +142,9 @@ static void experiment_heading(const sb_result *f, int width, FILE *out)
           f->experiment, size, f->reps, f->warmup);
 }
 
-/* The roof a row's roof% is of: GB/s, or 0 where it has no share. */
+/* The copy roof a row's roof% is of, GB/s: a bandwidth's, or a GFLOP/s
+ * row's of intensity x the roof; 0 where it has none (a GFLOP/s row with
+ * no intensity is of the FP32 peak, which is no copy roof). */
 static double row_roof(const sb_result *r)
 {
     if (r->roof_share <= 0 || r->value <= 0)
@@ -167,6 +169,39 @@ static int own_api_copy(const sb_run *run, const sb_cross_experiment *e, int slo
     return 0;
 }
 
+/* Under a GFLOP/s block with rows of no intensity (the FMA peak, a vendor
+ * SGEMM): their roof% is of each device's theoretical FP32 peak, said
+ * with its formula, or why a device has none. */
+static void compute_legend(const sb_run *run, const sb_cross_experiment *e, int width, FILE *out)
+{
+    char said[320] = "";
+    for (int slot = 0; slot < run->ndevices; slot++) {
+        int any = 0;
+        for (size_t i = 0; i < e->nresults && !any; i++) {
+            const sb_result *r = &run->results[e->results[i]];
+            any = r->device_slot == slot && !(r->intensity > 0);
+        }
+        if (!any)
+            continue;
+        const sb_device_info *in = &run->devices[slot].info;
+        double peak = sb_device_fp32_peak_gflops(in);
+        char line[320];
+        if (peak > 0)
+            snprintf(line, sizeof line, "roof%% without FLOP/B: of %s's theoretical FP32 peak, "
+                     "%.0f GFLOP/s (%d units x %d lanes x 2 x %d MHz)",
+                     run->devices[slot].backend, peak, in->compute_units,
+                     sb_arch_fp32_lanes(in->arch), in->clock_mhz);
+        else
+            snprintf(line, sizeof line, "roof%% without FLOP/B: %s has no theoretical FP32 "
+                     "peak (FP32 lanes per unit of %s not known)", run->devices[slot].backend,
+                     in->arch[0] ? in->arch : "its architecture");
+        /* Two sessions of one device say it once. */
+        if (strcmp(line, said) != 0)
+            sb_layout_fold(out, width, "  ", 4, line);
+        snprintf(said, sizeof said, "%s", line);
+    }
+}
+
 /* Under a block with roofs: what each device's roof% is taken against
  * (the block's own API copy, or the fastest copy measured before it), and
  * what that is of the theoretical peak; for GFLOP/s, what roof% means. */
@@ -175,9 +210,16 @@ static void roof_legend(const sb_run *run, const sb_cross_experiment *e, int wid
     const sb_result *f = &run->results[e->first];
     if (f->quantity != SB_QUANTITY_BANDWIDTH && f->quantity != SB_QUANTITY_FLOPS)
         return;
-    if (f->quantity == SB_QUANTITY_FLOPS)
+    int bound_by_memory = f->quantity == SB_QUANTITY_BANDWIDTH;
+    for (size_t i = 0; i < e->nresults; i++)
+        bound_by_memory |= run->results[e->results[i]].intensity > 0;
+    if (f->quantity == SB_QUANTITY_FLOPS && bound_by_memory)
         foldf(out, width, "  ", 4, "roof%% = GFLOP/s over FLOP/B x the copy roof, the "
               "memory-bound ceiling; over 100 means caches cut the traffic FLOP/B counts");
+    if (f->quantity == SB_QUANTITY_FLOPS)
+        compute_legend(run, e, width, out);
+    if (!bound_by_memory)
+        return;
     int any = 0;
     for (int slot = 0; slot < run->ndevices; slot++) {
         double roof = 0;
@@ -243,8 +285,8 @@ static void counted_line(const sb_analysis *a, long i, const char *label, int wi
 
 /* -------------------------------------------------------- one device */
 
-enum { ONE_VARIANT, ONE_BACKEND, ONE_MEDIAN, ONE_MIN, ONE_MAX, ONE_SPREAD, ONE_VALUE, ONE_BEST,
-       ONE_ROOF, ONE_SLOWDOWN, ONE_COLUMNS };
+enum { ONE_VARIANT, ONE_BACKEND, ONE_MEDIAN, ONE_HOST, ONE_MIN, ONE_MAX, ONE_SPREAD, ONE_VALUE,
+       ONE_BEST, ONE_ROOF, ONE_SLOWDOWN, ONE_COLUMNS };
 
 /* The one-device columns, and the order in which they give way: the
  * backend (the run's only one, in the header) first, the median last. */
@@ -255,6 +297,8 @@ static void one_device_columns(sb_layout *l, sb_quantity q)
         [ONE_BACKEND] = {.heading = "backend", .gap = 2, .give_way = 9},
         [ONE_MEDIAN] = {.heading = "median ms", .gap = 2, .right = 1, .give_way = 1,
                         .noted = 1, .note = "median", .unit = " ms"},
+        [ONE_HOST] = {.heading = "host ms", .gap = 1, .right = 1, .give_way = 1, .noted = 1,
+                      .note = "host-observed", .unit = " ms"},
         [ONE_MIN] = {.heading = "min ms", .gap = 1, .right = 1, .give_way = 6, .noted = 1,
                      .note = "min", .unit = " ms"},
         [ONE_MAX] = {.heading = "max ms", .gap = 1, .right = 1, .give_way = 7, .noted = 1,
@@ -293,6 +337,8 @@ static void one_device_cells(const sb_result *f, const sb_result *r, sb_layout_c
         snprintf(c->cell[ONE_ROOF], SB_LAYOUT_CELL, "%.1f", 100.0 * r->roof_share);
     if (r->slowdown > 0)
         snprintf(c->cell[ONE_SLOWDOWN], SB_LAYOUT_CELL, "x%.2f", r->slowdown);
+    if (r->host_observed.n > 0)
+        snprintf(c->cell[ONE_HOST], SB_LAYOUT_CELL, "%.4f", r->host_observed.median);
 }
 
 static void experiment_section(const sb_analysis *a, const sb_cross_experiment *e, int width,
@@ -313,10 +359,12 @@ static void experiment_section(const sb_analysis *a, const sb_cross_experiment *
     sb_layout_heading(&l, out);
     for (size_t i = 0; i < e->nresults; i++) {
         const sb_result *r = &run->results[e->results[i]];
-        char details[1024], notes[128], model[SB_MODEL_TEXT];
+        char details[1024], notes[160], model[SB_MODEL_TEXT];
         one_device_cells(f, r, &cells);
         sb_layout_row(&l, &cells, out);
         sb_layout_given_way(&l, &cells, details, sizeof details);
+        sb_result_host_notes(r, notes, sizeof notes);
+        join(details, sizeof details, notes);
         sb_result_notes(r, notes, sizeof notes);
         join(details, sizeof details, notes);
         sb_result_model_text(r, model, sizeof model);
@@ -329,7 +377,7 @@ static void experiment_section(const sb_analysis *a, const sb_cross_experiment *
 /* ------------------------------------------------------- side by side */
 
 /* Each device's four columns, then each other device's ratio and verdict. */
-enum { CROSS_MEDIAN, CROSS_SPREAD, CROSS_VALUE, CROSS_ROOF, CROSS_PER_DEVICE };
+enum { CROSS_MEDIAN, CROSS_HOST, CROSS_SPREAD, CROSS_VALUE, CROSS_ROOF, CROSS_PER_DEVICE };
 enum { CROSS_RATIO, CROSS_VERDICT, CROSS_PER_OTHER };
 
 typedef struct cross_layout {
@@ -355,6 +403,8 @@ static void cross_columns(cross_layout *cl, const sb_crossapi *x, sb_quantity q)
         sb_layout_column c[CROSS_PER_DEVICE] = {
             [CROSS_MEDIAN] = {.heading = "median", .gap = s ? 2 : 1, .right = 1, .give_way = 2,
                               .noted = 1, .note = "median", .unit = " ms", .group = g},
+            [CROSS_HOST] = {.heading = "host", .gap = 1, .right = 1, .give_way = 2, .noted = 1,
+                            .note = "host-observed", .unit = " ms", .group = g},
             [CROSS_SPREAD] = {.heading = "spread", .gap = 1, .right = 1, .give_way = 6,
                               .noted = 1, .note = "spread", .group = g},
             [CROSS_VALUE] = {.gap = 1, .right = 1, .give_way = 4, .noted = 1, .group = g},
@@ -406,6 +456,8 @@ static void cross_cells(const sb_run *run, const sb_crossapi *x, const cross_lay
         }
         const sb_result *r = &run->results[row->result[s]];
         snprintf(d[CROSS_MEDIAN], SB_LAYOUT_CELL, "%.4f", r->ms.median);
+        if (r->host_observed.n > 0)
+            snprintf(d[CROSS_HOST], SB_LAYOUT_CELL, "%.4f", r->host_observed.median);
         snprintf(d[CROSS_SPREAD], SB_LAYOUT_CELL, "%.1f%%", 100.0 * r->ms.spread);
         snprintf(d[CROSS_VALUE], SB_LAYOUT_CELL, "%.2f", r->value);
         if (r->roof_share > 0)
@@ -420,6 +472,33 @@ static void cross_cells(const sb_run *run, const sb_crossapi *x, const cross_lay
             snprintf(o[CROSS_RATIO], SB_LAYOUT_CELL, "%.3f", row->verdict[s].speed_ratio);
         sb_verdict_text(&row->verdict[s], x->label[ref], x->label[s], o[CROSS_VERDICT],
                         SB_LAYOUT_CELL);
+    }
+}
+
+/* Where the host timed the row too: each device's launches per second,
+ * and each other device's host-observed ratio and verdict against the
+ * reference, after what details holds. */
+static void host_details(const sb_run *run, const sb_crossapi *x, const sb_cross_row *row,
+                         char *details, size_t n)
+{
+    const int ref = x->reference;
+    char more[256];
+    size_t used = 0;
+    more[0] = '\0';
+    for (int s = 0; s < x->ndevices; s++)
+        if (row->result[s] >= 0 && run->results[row->result[s]].launches_per_s > 0)
+            append(more, sizeof more, &used, "%s%s %.0f", used ? ", " : "launches/s: ",
+                   x->label[s], run->results[row->result[s]].launches_per_s);
+    join(details, n, more);
+    for (int s = 0; s < x->ndevices; s++) {
+        if (s == ref || row->host_verdict[s].kind == SB_VERDICT_NONE)
+            continue;
+        char verdict[96];
+        sb_verdict_text(&row->host_verdict[s], x->label[ref], x->label[s], verdict,
+                        sizeof verdict);
+        snprintf(more, sizeof more, "host-observed %s/%s %.3f: %s", x->label[s], x->label[ref],
+                 row->host_verdict[s].speed_ratio, verdict);
+        join(details, n, more);
     }
 }
 
@@ -446,6 +525,7 @@ static void cross_under_row(const sb_run *run, const sb_crossapi *x, const sb_la
     }
     sb_layout_given_way(l, cells, more, sizeof more);
     join(details, sizeof details, more);
+    host_details(run, x, row, details, sizeof details);
     sb_result_notes(any, more, sizeof more);
     join(details, sizeof details, more);
     sb_result_model_text(any, model, sizeof model);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute.h"
 #include "experiments/experiment.h"
 #include "model.h"
 
@@ -24,6 +25,16 @@ static double headline(const sb_result *r, const sb_device_info *info, double ms
     case SB_QUANTITY_LATENCY:
         /* The loads of a chase wait for each other: the time is their sum. */
         return r->accesses > 0 ? ms * 1e6 / r->accesses : 0.0;
+    case SB_QUANTITY_LAUNCH:
+        return ms * 1e3;
+    case SB_QUANTITY_ELEMENT: {
+        /* The same for elements (rows x cols of them): one multiprocessor's
+           time per element, so that sizes compare. */
+        double elements = (double)r->rows * (double)r->cols;
+        return elements > 0
+                   ? ms * 1e6 * (info->compute_units > 0 ? info->compute_units : 1) / elements
+                   : 0.0;
+    }
     }
     return 0.0;
 }
@@ -73,14 +84,18 @@ static void derive_predictions(sb_result *r)
         r->totals = t;
 }
 
-/* Each device's copy roofs: the fastest API copy and copy kernel of its
- * bandwidth rows.  Only ever raised, so that a run read back (whose rows
- * carry no role) keeps the roofs it was saved with. */
+/* Each device's roofs: the fastest API copy and copy kernel of its
+ * bandwidth rows, and its FP32 FMA peak kernel.  Only ever raised, so
+ * that a run read back (whose rows carry no role) keeps the roofs it was
+ * saved with. */
 static void derive_copy_roofs(sb_run *run)
 {
     for (size_t i = 0; i < run->nresults; i++) {
         const sb_result *r = &run->results[i];
         sb_run_device *d = &run->devices[r->device_slot];
+        if (r->role == SB_ROLE_COMPUTE_ROOF && r->quantity == SB_QUANTITY_FLOPS &&
+            d->fma_gflops < r->value)
+            d->fma_gflops = r->value;
         if (r->quantity != SB_QUANTITY_BANDWIDTH)
             continue;
         if (r->role == SB_ROLE_API_COPY && d->memcpy_gbs < r->value)
@@ -168,6 +183,11 @@ static void derive(sb_run *run)
            carries all the traffic I counts; above 100% means caches did. */
         if (r->quantity == SB_QUANTITY_FLOPS && roof > 0 && r->intensity > 0)
             r->roof_share = r->value / (r->intensity * roof);
+        /* A row that implies no memory traffic is bound by arithmetic:
+           its share is of the theoretical FP32 peak. */
+        double peak = sb_device_fp32_peak_gflops(&run->devices[r->device_slot].info);
+        if (r->quantity == SB_QUANTITY_FLOPS && !(r->intensity > 0) && peak > 0)
+            r->roof_share = r->value / peak;
         for (size_t j = 0; j < run->nresults; j++) {
             const sb_result *b = &run->results[j];
             if (b->baseline && b->group == r->group && b->device_slot == r->device_slot &&

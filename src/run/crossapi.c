@@ -539,8 +539,10 @@ static int judge_row(const sb_run *run, sb_crossapi *x, size_t j)
 {
     sb_cross_row *row = &x->rows[j];
     sb_verdict *verdict = x->verdicts + j * (size_t)x->ndevices;
+    sb_verdict *host = x->host_verdicts + j * (size_t)x->ndevices;
     const char **notes = x->notes + j * (size_t)x->ndevices;
     row->verdict = verdict;
+    row->host_verdict = host;
     row->ptx = notes;
     long ri = row->result[x->reference];
     for (int s = 0; s < x->ndevices; s++) {
@@ -549,6 +551,9 @@ static int judge_row(const sb_run *run, sb_crossapi *x, size_t j)
             continue;
         const sb_result *ref = &run->results[ri], *other = &run->results[row->result[s]];
         verdict[s] = sb_verdict_compare(ref, other, 0.0);
+        /* The host's times have no samples saved: the spread rule. */
+        if (ref->host_observed.n > 0 && other->host_observed.n > 0)
+            host[s] = sb_verdict_of(&ref->host_observed, &other->host_observed, 0.0);
         int differ = verdict[s].kind == SB_VERDICT_FASTER || verdict[s].kind == SB_VERDICT_SLOWER;
         char note[384];
         ptx_note(x, ref, other, s, differ, note, sizeof note);
@@ -566,13 +571,15 @@ static int judge_rows(const sb_run *run, sb_crossapi *x)
     if (x->ndevices < 2) {
         for (size_t j = 0; j < x->nrows; j++) {
             x->rows[j].verdict = no_verdicts;
+            x->rows[j].host_verdict = no_verdicts;
             x->rows[j].ptx = no_notes;
         }
         return 0;
     }
     x->verdicts = calloc(x->nrows * (size_t)x->ndevices + 1, sizeof *x->verdicts);
+    x->host_verdicts = calloc(x->nrows * (size_t)x->ndevices + 1, sizeof *x->host_verdicts);
     x->notes = calloc(x->nrows * (size_t)x->ndevices + 1, sizeof *x->notes);
-    if (!x->verdicts || !x->notes)
+    if (!x->verdicts || !x->host_verdicts || !x->notes)
         return -1;
     for (size_t j = 0; j < x->nrows; j++)
         if (judge_row(run, x, j))
@@ -589,6 +596,7 @@ static void release(sb_crossapi *x)
                 free((char *)x->notes[k]);
     free(x->notes);
     free(x->verdicts);
+    free(x->host_verdicts);
     free(x->rows);
     free(x->row_of);
     free(x->order);
@@ -597,6 +605,7 @@ static void release(sb_crossapi *x)
     x->slots = NULL;
     x->notes = NULL;
     x->verdicts = NULL;
+    x->host_verdicts = NULL;
     x->rows = NULL;
     x->row_of = NULL;
     x->order = NULL;

@@ -157,6 +157,9 @@ typedef struct sb_cross_row {
                                         into run->results; -1: none */
     const sb_verdict *verdict;       /* per device slot (x->ndevices of them): that slot
                                         against the reference slot */
+    const sb_verdict *host_verdict;  /* per device slot: that slot's host-observed times
+                                        (result.h) against the reference's, by the spread
+                                        rule; SB_VERDICT_NONE where a side has none */
     const char *const *ptx;          /* per device slot: its PTX against the reference's:
                                         "same memory instructions", the difference, or ""
                                         (no PTX); then, where both compilers' allocations
@@ -186,7 +189,7 @@ typedef struct sb_crossapi {
     size_t nexperiments;
     sb_cross_experiment *experiments;     /* in the order the run first met each */
     /* What the pointers above point into. */
-    sb_verdict *verdicts;
+    sb_verdict *verdicts, *host_verdicts;
     const char **notes;
     size_t *order;
     long *slots;                          /* the rows' results, ndevices a row */

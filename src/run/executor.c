@@ -84,6 +84,9 @@ typedef struct variant_run {
     sb_arg args[SB_MAX_ARGS];
     sb_timed_op op;
     double *samples;         /* suite->reps device times, ms */
+    double *host_samples;    /* suite->reps host-observed times, ms (plan.host_timed), or NULL */
+    double launches_per_s;   /* of the queued launches (plan.host_timed) */
+    int queued;
     double download_ms;
     int launched;            /* untimed launches made before the warm-up (0 or 1) */
     double floor_ms;         /* device time the warm-up must add (warm_floor), once */
@@ -210,6 +213,7 @@ static int prepare_launch(variant_run *vr)
     op->batched = s->slot.provides.batch;
     op->dev = s->dev;
     op->role = vr->v->role;
+    op->vendor = vr->v->vendor;
     op->plan = &vr->plan;
     op->bufs = vr->bufs;
     op->args = vr->args;
@@ -280,6 +284,32 @@ static int time_variant(variant_run *vr)
         w->busy_ms += vr->samples[i];
     clock_gettime(CLOCK_MONOTONIC, &w->last_end);
     w->seen = 1;
+    return SB_EXIT_OK;
+}
+
+/* Where the plan asks, what the host's clock sees of the kernel beside
+ * its device time (timing.h); a backend that cannot queue launches for
+ * the host leaves the fields unknown, with a note. */
+static int time_on_host(variant_run *vr)
+{
+    if (!vr->plan.host_timed || !vr->op.k)
+        return SB_EXIT_OK;
+    if (!vr->s->slot.provides.launch_queued) {
+        if (!vr->suite->quiet)
+            sb_say("note: %s: %s/%s: the backend cannot queue launches for the host's clock: "
+                   "no host-observed time", vr->s->slot.name, vr->e->name, vr->v->name);
+        return SB_EXIT_OK;
+    }
+    int reps = vr->suite->reps;
+    vr->host_samples = sb_host_alloc(sizeof *vr->host_samples * (size_t)reps, vr->err,
+                                     sizeof vr->err);
+    if (!vr->host_samples)
+        return SB_EXIT_RUNTIME;
+    sb_stats device;
+    if (sb_stats_compute(vr->samples, (size_t)reps, &device) ||
+        sb_time_on_host(&vr->op, reps, device.median, vr->host_samples, &vr->launches_per_s,
+                        &vr->queued, vr->err, sizeof vr->err))
+        return SB_EXIT_RUNTIME;
     return SB_EXIT_OK;
 }
 
@@ -388,7 +418,7 @@ static void record_identity(const variant_run *vr, sb_result *r)
     snprintf(r->variant, sizeof r->variant, "%s", v->name);
     snprintf(r->kernel, sizeof r->kernel, "%s",
              v->role == SB_ROLE_API_COPY ? "(API copy)"
-             : v->role == SB_ROLE_VENDOR ? s->slot.vt->vendor_transpose_name
+             : v->role == SB_ROLE_VENDOR ? sb_vendor_name(s->slot.vt, v->vendor)
                                          : v->kernel);
     sb_variant_params(v, r->params, sizeof r->params);
     r->role = (int)v->role;
@@ -508,6 +538,13 @@ static int record_result(variant_run *vr, sb_result *r)
         snprintf(vr->err, sizeof vr->err, "the device returned a time that is not a number");
         return SB_EXIT_RUNTIME;
     }
+    if (vr->host_samples &&
+        sb_stats_compute(vr->host_samples, (size_t)vr->suite->reps, &r->host_observed)) {
+        snprintf(vr->err, sizeof vr->err, "the host's clock gave a time that is not a number");
+        return SB_EXIT_RUNTIME;
+    }
+    r->launches_per_s = vr->launches_per_s;
+    r->queued_launches = vr->host_samples ? vr->queued : 0;
     record_compiler(vr, r);
     if (vr->suite->counters)
         sb_count_launch(&vr->op, vr->s->slot.provides.launch_counted, vr->s->slot.name,
@@ -533,6 +570,7 @@ static void release_variant(variant_run *vr)
         if (vr->owned[i])
             vt->free(vr->bufs[i]);
     free(vr->samples);
+    free(vr->host_samples);
     free(vr->ptx);
 }
 
@@ -561,7 +599,7 @@ static int measure_variant(variant_run *vr, pending *pd, sb_run *run)
     lap(&spent.first, &t);
     if (status || left_out)
         return status;
-    if (!(status = time_variant(vr)))
+    if (!(status = time_variant(vr)) && !(status = time_on_host(vr)))
         status = read_back(vr);
     clock_gettime(CLOCK_MONOTONIC, &t);
     sb_result r;
@@ -628,7 +666,7 @@ static int variant_ready(const sb_suite *suite, sb_session *s, const sb_experime
 {
     char err[ERR_LEN];
     *prog = NULL;
-    if (v->role == SB_ROLE_VENDOR && !s->slot.provides.vendor_transpose) {
+    if (v->role == SB_ROLE_VENDOR && !sb_vendor_provided(&s->slot.provides, v->vendor)) {
         if (!suite->quiet)
             sb_say("note: %s: %s/%s: no vendor library in this build, row left out",
                    s->label, e->name, v->name);

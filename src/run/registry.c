@@ -244,6 +244,20 @@ static int cannot_clocks(sb_device *dev, int *sm_mhz, int *mem_mhz)
     return -1;
 }
 
+static int cannot_launch_queued(sb_kernel *k, const sb_launch *geometry, const sb_arg *args,
+                                int nargs, int count)
+{
+    (void)k, (void)geometry, (void)args, (void)nargs, (void)count;
+    return -1;
+}
+
+static int cannot_vendor_sgemm(sb_buffer *c, sb_buffer *a, sb_buffer *b, int m, int n, int k,
+                               double *ms)
+{
+    (void)c, (void)a, (void)b, (void)m, (void)n, (void)k, (void)ms;
+    return -1;
+}
+
 /* Not a failure: the API cannot say, which is both 0. */
 static int unknown_memory(sb_device *dev, uint64_t *free_bytes, uint64_t *total_bytes)
 {
@@ -271,9 +285,13 @@ void sb_registry_fill_defaults(sb_backend *vt, sb_backend_provides *provides)
     SB_FILL(fill, cannot_fill);
     SB_FILL(launch_counted, cannot_launch_counted);
     SB_FILL(clocks, cannot_clocks);
+    SB_FILL(launch_queued, cannot_launch_queued);
+    SB_FILL(vendor_sgemm, cannot_vendor_sgemm);
 #undef SB_FILL
     if (!vt->vendor_transpose_name)
         vt->vendor_transpose_name = "";
+    if (!vt->vendor_sgemm_name)
+        vt->vendor_sgemm_name = "";
     /* Page-locked memory is a pair too: memory one cannot free is none. */
     provides->host_alloc = vt->host_alloc && vt->host_free;
     if (!provides->host_alloc) {

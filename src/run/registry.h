@@ -12,10 +12,10 @@
 /* Which optional entries the module itself provides.  The others are the
  * registry's defaults, which give the documented "cannot" answer: -1 from
  * compile_offline, program_ptx, occupancy, vendor_transpose, fill, batch_begin,
- * batch_end, launch_counted and clocks, every field -1 from kernel_resources, and memory "not
- * known" (0, both counts 0).  A default sets
- * no last_error(): where the absence itself is worth saying, the caller
- * says it from these flags. */
+ * batch_end, launch_counted, clocks, launch_queued and vendor_sgemm, every
+ * field -1 from kernel_resources, and memory "not known" (0, both counts 0).
+ * A default sets no last_error(): where the absence itself is worth saying,
+ * the caller says it from these flags. */
 typedef struct sb_backend_provides {
     int compile_offline;
     int program_ptx;
@@ -28,6 +28,8 @@ typedef struct sb_backend_provides {
     int host_alloc;       /* host_alloc and host_free: page-locked host memory */
     int launch_counted;   /* hardware counters of a profiled launch */
     int clocks;           /* reads the device's current clocks */
+    int launch_queued;    /* launches for the host's clock, without events */
+    int vendor_sgemm;     /* built with a vendor matrix multiply */
 } sb_backend_provides;
 
 typedef struct sb_backend_slot {

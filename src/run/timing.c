@@ -3,8 +3,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 
-#include "run/registry.h"
+#include "compute.h"
 
 #define SB_WARMUP_MAX_EXTRA 1000 /* launches it may add to reach that time */
 #define SB_BATCH_LEAD_MAX 1024
@@ -16,9 +18,33 @@ int sb_launch_once(const sb_timed_op *op, double *ms)
     if (op->role == SB_ROLE_API_COPY)
         return vt->copy(op->bufs[1], op->bufs[0], plan->buffer[0].bytes, ms);
     if (op->role == SB_ROLE_VENDOR)
-        return vt->vendor_transpose(op->bufs[1], op->bufs[0], plan->arg[0].i, plan->arg[1].i,
-                                    ms);
+        return sb_vendor_launch(vt, op->vendor, plan, op->bufs, ms);
     return vt->launch(op->k, &plan->geometry, op->args, plan->nargs, ms);
+}
+
+int sb_vendor_provided(const sb_backend_provides *p, sb_vendor_call call)
+{
+    return call == SB_VENDOR_TRANSPOSE ? p->vendor_transpose
+           : call == SB_VENDOR_SGEMM   ? p->vendor_sgemm
+                                       : 0;
+}
+
+const char *sb_vendor_name(const sb_backend *vt, sb_vendor_call call)
+{
+    return call == SB_VENDOR_TRANSPOSE ? vt->vendor_transpose_name
+           : call == SB_VENDOR_SGEMM   ? vt->vendor_sgemm_name
+                                       : "";
+}
+
+int sb_vendor_launch(const sb_backend *vt, sb_vendor_call call, const sb_plan *plan,
+                     sb_buffer *const *bufs, double *ms)
+{
+    if (call == SB_VENDOR_TRANSPOSE)
+        return vt->vendor_transpose(bufs[1], bufs[0], plan->arg[0].i, plan->arg[1].i, ms);
+    if (call == SB_VENDOR_SGEMM)
+        return vt->vendor_sgemm(bufs[2], bufs[0], bufs[1], plan->arg[0].i, plan->arg[1].i,
+                                plan->arg[2].i, ms);
+    return -1;
 }
 
 /* A device time is a positive, finite number of milliseconds; anything
@@ -112,4 +138,61 @@ int sb_warm_up(const sb_timed_op *op, int launches, double floor_ms, double *war
             *warm_ms += ms[i];
         done += m;
     }
+}
+
+int sb_queue_length(double device_ms)
+{
+    double n = device_ms > 0 ? floor(SB_QUEUE_TRIAL_MS / device_ms) : SB_QUEUE_MAX;
+    return n > SB_QUEUE_MAX ? SB_QUEUE_MAX : n < SB_QUEUE_MIN ? SB_QUEUE_MIN : (int)n;
+}
+
+/* Seconds on the monotonic clock, the one a host-timed benchmark reads. */
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* count launches queued at once and drained, timed on the host into *s. */
+static int queued_seconds(const sb_timed_op *op, int count, double *s, char *err, size_t errn)
+{
+    double t0 = now_s();
+    if (op->vt->launch_queued(op->k, &op->plan->geometry, op->args, op->plan->nargs, count)) {
+        snprintf(err, errn, "%s", sb_registry_error(op->vt));
+        return -1;
+    }
+    *s = now_s() - t0;
+    return 0;
+}
+
+static int by_value(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+int sb_time_on_host(const sb_timed_op *op, int n, double device_ms, double *host_ms,
+                    double *per_s, int *queued, char *err, size_t errn)
+{
+    double s, rates[SB_QUEUE_TRIALS];
+    *per_s = 0;
+    *queued = sb_queue_length(device_ms);
+    /* One launch first, untimed: what the host's path makes on its first
+       use (OpenCL's queue without profiling) is no launch's cost. */
+    if (queued_seconds(op, 1, &s, err, errn))
+        return -1;
+    for (int i = 0; i < n; i++) {
+        if (queued_seconds(op, 1, &s, err, errn))
+            return -1;
+        host_ms[i] = s * 1e3;
+    }
+    for (int t = 0; t < SB_QUEUE_TRIALS; t++) {
+        if (queued_seconds(op, *queued, &s, err, errn))
+            return -1;
+        rates[t] = sb_launches_per_second(*queued, s);
+    }
+    qsort(rates, SB_QUEUE_TRIALS, sizeof rates[0], by_value);
+    *per_s = rates[SB_QUEUE_TRIALS / 2];
+    return bad_times(host_ms, n, err, errn);
 }

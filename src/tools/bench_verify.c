@@ -25,6 +25,7 @@
 #include "cli/options.h"
 #include "run/registry.h"
 #include "run/session.h"
+#include "run/timing.h"
 
 #define MAX_THREAD_COUNTS 8
 
@@ -119,7 +120,7 @@ static int run_once(sb_session *s, const sb_experiment *e, const char *source,
         if (vt->copy(bufs[1], bufs[0], plan->buffer[0].bytes, NULL))
             goto done;
     } else if (v->role == SB_ROLE_VENDOR) {
-        if (vt->vendor_transpose(bufs[1], bufs[0], plan->arg[0].i, plan->arg[1].i, NULL))
+        if (sb_vendor_launch(vt, v->vendor, plan, bufs, NULL))
             goto done;
     } else {
         const char *defs[SB_MAX_DEFINES];
@@ -279,7 +280,7 @@ static int bench_experiment(const bench_args *a, sb_session *s, const sb_experim
     int nv = vs ? e->variants(vs, SB_MAX_VARIANTS) : 0, status = vs ? 0 : 1;
     for (int i = 0; i < nv; i++)
         if (chosen(a, &vs[i]) &&
-            !(vs[i].role == SB_ROLE_VENDOR && !s->slot.provides.vendor_transpose))
+            !(vs[i].role == SB_ROLE_VENDOR && !sb_vendor_provided(&s->slot.provides, vs[i].vendor)))
             status |= bench_variant(a, s, e, source, host, &vs[i]);
     free(vs);
     e->release(host);

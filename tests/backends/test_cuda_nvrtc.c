@@ -1,6 +1,7 @@
 /* Every kernel variant of every experiment, built by the CUDA backend's
  * NVRTC for sm_90 (the H200) with no GPU: the proof in CI that the CUDA
- * side of each portable kernel compiles, with its memory instructions.  A
+ * side of each portable kernel compiles, with its memory instructions,
+ * and that the FMA peak kernel keeps every FMA of its unrolled chains.  A
  * variant its experiment says does not fit the H200 (48 KiB of static
  * shared memory per block) must fail, for that reason: the experiment's
  * test and ptxas agree both ways. */
@@ -32,6 +33,26 @@ static void unfit_fails(const char *source, const sb_experiment *e, const sb_var
     if (!strstr(slot.vt->last_error(), "too much shared data"))
         fail_msg("%s/%s: fails otherwise: %s", e->name, v->name, slot.vt->last_error());
     printf("# %s/%s: left out on the H200, and ptxas agrees\n", e->name, v->name);
+}
+
+/* A variant with CHAINS and UNROLL definitions (the compute family) has
+ * CHAINS x UNROLL FMAs in its PTX at least: the compiler folded none of
+ * the loop's work away. */
+static void fmas_kept(const sb_variant *v, const char *ptx)
+{
+    int chains = 0, unroll = 0;
+    for (int d = 0; d < v->ndefines; d++) {
+        sscanf(v->defines[d], "CHAINS=%d", &chains);
+        sscanf(v->defines[d], "UNROLL=%d", &unroll);
+    }
+    if (!chains || !unroll)
+        return;
+    int fmas = 0;
+    for (const char *p = ptx; (p = strstr(p, "fma.rn.f32")); p++)
+        fmas++;
+    if (fmas < chains * unroll)
+        fail_msg("%s: %d fma.rn.f32 in the PTX, fewer than %d chains x %d unrolled", v->name,
+                 fmas, chains, unroll);
 }
 
 /* Variants that differ only in their entry point (a load and a store
@@ -80,7 +101,9 @@ static void compile_experiment(void **state)
             fail_msg("%s/%s: no %s in the PTX", e->name, vs[i].name, entry);
         assert_non_null(strstr(ptx, ".target sm_90"));
         assert_true(strstr(ptx, "ld.global") || strstr(ptx, "ld.volatile.global") ||
-                    strstr(ptx, "ld.shared") || strstr(ptx, "ld.volatile.shared"));
+                    strstr(ptx, "ld.shared") || strstr(ptx, "ld.volatile.shared") ||
+                    strstr(ptx, "st.global"));
+        fmas_kept(&vs[i], ptx);
     }
     for (int k = 0; k < nkeys; k++)
         free(ptxs[k]);

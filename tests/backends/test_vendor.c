@@ -1,11 +1,14 @@
-/* The vendor reference transpose of one backend (TEST_BACKEND), called
- * through the vtable as the frontend calls it: cublasSgeam for CUDA,
- * CLBlastSomatcopy for OpenCL.  Each result is compared bit for bit with a
- * transpose on the host.  Built twice; the whole program is skipped, with
- * the reason, when the backend is unavailable or its vendor library is not
- * installed (the backends open it at run time). */
+/* The vendor reference calls of one backend (TEST_BACKEND), called
+ * through the vtable as the frontend calls them: the transpose
+ * (cublasSgeam for CUDA, CLBlastSomatcopy for OpenCL), compared bit for
+ * bit with a transpose on the host, and the matrix multiply (cublasSgemm,
+ * CLBlastSgemm), compared with a product on the host in double precision
+ * within the matmul family's bound.  Built twice; the whole program is
+ * skipped, with the reason, when the backend is unavailable or its vendor
+ * library is not installed (the backends open it at run time). */
 #include "test_util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +120,93 @@ static void vendor_transpose_refuses_bad_sizes(void **state)
     vt->free(small);
 }
 
+/* ---------------------------------------------------------------- sgemm */
+
+typedef struct sgemm_case {
+    int m, n, k;
+    char name[96];
+} sgemm_case;
+
+static sgemm_case gemms[] = {
+    {1, 1, 1, ""}, {31, 33, 17, ""}, {64, 64, 64, ""}, {100, 1, 300, ""}, {5, 130, 2, ""},
+};
+#define NGEMMS ((int)(sizeof gemms / sizeof *gemms))
+
+/* c = a b within the bound of the matmul family: |c - ref| <= 1e-5 x the
+ * sum of |a||b| of the element's products, the float32 rounding's room. */
+static void check_product(const sgemm_case *g, const float *a, const float *b, const float *c)
+{
+    for (int i = 0; i < g->m; i++)
+        for (int j = 0; j < g->n; j++) {
+            double ref = 0, bound = 0;
+            for (int p = 0; p < g->k; p++) {
+                double t = (double)a[(size_t)i * g->k + p] * b[(size_t)p * g->n + j];
+                ref += t;
+                bound += fabs(t);
+            }
+            double got = c[(size_t)i * g->n + j];
+            if (!(fabs(got - ref) <= 1e-5 * bound))
+                fail_msg("%s %dx%dx%d: c[%d][%d] = %.9g, want %.9g", vt->vendor_sgemm_name,
+                         g->m, g->n, g->k, i, j, got, ref);
+        }
+}
+
+/* Poisons c with NaN (a library that reads beta * c, or leaves elements
+ * unwritten, is caught), multiplies untimed and timed, and checks both. */
+static void vendor_sgemm_matches_host(void **state)
+{
+    const sgemm_case *g = *state;
+    size_t na = (size_t)g->m * g->k, nb = (size_t)g->k * g->n, nc = (size_t)g->m * g->n;
+    float *a = malloc(na * 4), *b = malloc(nb * 4), *c = malloc(nc * 4);
+    sb_buffer *da = NULL, *db = NULL, *dc = NULL;
+    assert_true(a && b && c);
+    fill_random(a, na, (uint32_t)(g->m * 131 + g->k));
+    fill_random(b, nb, (uint32_t)(g->n * 7 + g->k * 3 + 1));
+    if (vt->alloc(dev, na * 4, &da) || vt->alloc(dev, nb * 4, &db) ||
+        vt->alloc(dev, nc * 4, &dc) || vt->upload(da, a, na * 4) || vt->upload(db, b, nb * 4))
+        fail_msg("alloc/upload: %s", vt->last_error());
+    for (int timed = 0; timed < 2; timed++) {
+        double ms = -1.0;
+        memset(c, 0xff, nc * 4);
+        if (vt->upload(dc, c, nc * 4) ||
+            vt->vendor_sgemm(dc, da, db, g->m, g->n, g->k, timed ? &ms : NULL))
+            fail_msg("%s", vt->last_error());
+        memset(c, 0, nc * 4);
+        if (vt->download(c, dc, nc * 4))
+            fail_msg("download: %s", vt->last_error());
+        check_product(g, a, b, c);
+        if (timed) {
+            printf("# %s %dx%dx%d: %.4f ms\n", vt->vendor_sgemm_name, g->m, g->n, g->k, ms);
+            assert_true(ms > 0.0 && ms < 60e3);
+        }
+    }
+    vt->free(dc);
+    vt->free(db);
+    vt->free(da);
+    free(a);
+    free(b);
+    free(c);
+}
+
+/* Too small a buffer for any of the three, or an empty matrix, is refused
+ * with a message that names the library call. */
+static void vendor_sgemm_refuses_bad_sizes(void **state)
+{
+    (void)state;
+    sb_buffer *small = NULL, *big = NULL;
+    if (vt->alloc(dev, 16 * sizeof(float), &small) || vt->alloc(dev, 64 * sizeof(float), &big))
+        fail_msg("alloc: %s", vt->last_error());
+    sb_buffer *sets[3][3] = {{small, big, big}, {big, small, big}, {big, big, small}};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(vt->vendor_sgemm(sets[i][0], sets[i][1], sets[i][2], 8, 8, 8, NULL), -1);
+        assert_non_null(strstr(vt->last_error(), vt->vendor_sgemm_name));
+    }
+    assert_int_equal(vt->vendor_sgemm(big, big, big, 8, 0, 8, NULL), -1);
+    assert_non_null(strstr(vt->last_error(), vt->vendor_sgemm_name));
+    vt->free(big);
+    vt->free(small);
+}
+
 /* Non-zero, with the backend's reason in why, when the vendor library is
  * not installed: the backend opens it on the first call, and says "not
  * found".  Any other failure is left for the tests to report. */
@@ -125,7 +215,8 @@ static int vendor_library_missing(char *why, size_t n)
     sb_buffer *src = NULL, *dst = NULL;
     int missing = 0;
     if (vt->alloc(dev, sizeof(float), &src) == 0 && vt->alloc(dev, sizeof(float), &dst) == 0 &&
-        vt->vendor_transpose(dst, src, 1, 1, NULL) != 0 &&
+        (slot.provides.vendor_transpose ? vt->vendor_transpose(dst, src, 1, 1, NULL)
+                                        : vt->vendor_sgemm(dst, src, src, 1, 1, 1, NULL)) != 0 &&
         strstr(vt->last_error(), " not found")) {
         snprintf(why, n, "%s", vt->last_error());
         missing = 1;
@@ -133,6 +224,53 @@ static int vendor_library_missing(char *why, size_t n)
     vt->free(dst);
     vt->free(src);
     return missing;
+}
+
+/* The vtable names its library calls as the backend's library does. */
+static int names_right(void)
+{
+    int cuda = strcmp(TEST_BACKEND, "cuda") == 0;
+    const char *transpose = cuda ? "cublasSgeam" : "CLBlastSomatcopy";
+    const char *sgemm = cuda ? "cublasSgemm" : "CLBlastSgemm";
+    if (slot.provides.vendor_transpose && strcmp(vt->vendor_transpose_name, transpose)) {
+        printf("Bail out! the " TEST_BACKEND " backend names its vendor transpose \"%s\", "
+               "not \"%s\"\n", vt->vendor_transpose_name, transpose);
+        return 0;
+    }
+    if (slot.provides.vendor_sgemm && strcmp(vt->vendor_sgemm_name, sgemm)) {
+        printf("Bail out! the " TEST_BACKEND " backend names its vendor matrix multiply "
+               "\"%s\", not \"%s\"\n", vt->vendor_sgemm_name, sgemm);
+        return 0;
+    }
+    return 1;
+}
+
+/* The tests of what the backend provides, into tests; how many. */
+static int gather(struct CMUnitTest *tests)
+{
+    int n = 0;
+    for (int i = 0; slot.provides.vendor_transpose && i < NSIZES; i++) {
+        snprintf(sizes[i].name, sizeof sizes[i].name,
+                 TEST_BACKEND " %s %dx%d equals the host transpose bit for bit",
+                 vt->vendor_transpose_name, sizes[i].rows, sizes[i].cols);
+        tests[n++] = (struct CMUnitTest){sizes[i].name, vendor_transpose_matches_host, NULL,
+                                         NULL, &sizes[i]};
+    }
+    if (slot.provides.vendor_transpose)
+        tests[n++] = (struct CMUnitTest){TEST_BACKEND " vendor transpose refuses bad sizes",
+                                         vendor_transpose_refuses_bad_sizes, NULL, NULL, NULL};
+    for (int i = 0; slot.provides.vendor_sgemm && i < NGEMMS; i++) {
+        snprintf(gemms[i].name, sizeof gemms[i].name,
+                 TEST_BACKEND " %s %dx%dx%d matches the host product", vt->vendor_sgemm_name,
+                 gemms[i].m, gemms[i].n, gemms[i].k);
+        tests[n++] = (struct CMUnitTest){gemms[i].name, vendor_sgemm_matches_host, NULL, NULL,
+                                         &gemms[i]};
+    }
+    if (slot.provides.vendor_sgemm)
+        tests[n++] = (struct CMUnitTest){TEST_BACKEND " vendor matrix multiply refuses bad "
+                                         "sizes", vendor_sgemm_refuses_bad_sizes, NULL, NULL,
+                                         NULL};
+    return n;
 }
 
 int main(void)
@@ -145,17 +283,12 @@ int main(void)
         return sb_test_skip_all(why);
     }
     vt = slot.vt;
-    if (!slot.provides.vendor_transpose) {
+    if (!slot.provides.vendor_transpose && !slot.provides.vendor_sgemm) {
         sb_registry_unload(&slot);
-        return sb_test_skip_all("the " TEST_BACKEND " backend has no vendor transpose");
+        return sb_test_skip_all("the " TEST_BACKEND " backend has no vendor library calls");
     }
-    const char *expect = strcmp(TEST_BACKEND, "cuda") == 0 ? "cublasSgeam" : "CLBlastSomatcopy";
-    if (!vt->vendor_transpose_name || strcmp(vt->vendor_transpose_name, expect)) {
-        printf("Bail out! the " TEST_BACKEND " backend names its vendor transpose \"%s\", not "
-               "\"%s\"\n", vt->vendor_transpose_name ? vt->vendor_transpose_name : "(null)",
-               expect);
+    if (!names_right())
         return 1;
-    }
     sb_device_request req = {-1, -1};
     sb_device_info info;
     if (vt->open(&req, &dev, &info)) {
@@ -169,21 +302,12 @@ int main(void)
         sb_registry_unload(&slot);
         return sb_test_skip_all(why);
     }
-    printf("# %s on %s (%s, %s)\n", vt->vendor_transpose_name, info.name, info.platform,
-           info.api_version);
-
-    struct CMUnitTest tests[NSIZES + 1];
-    for (int i = 0; i < NSIZES; i++) {
-        snprintf(sizes[i].name, sizeof sizes[i].name,
-                 TEST_BACKEND " %s %dx%d equals the host transpose bit for bit", expect,
-                 sizes[i].rows, sizes[i].cols);
-        tests[i] = (struct CMUnitTest){sizes[i].name, vendor_transpose_matches_host, NULL, NULL,
-                                       &sizes[i]};
-    }
-    tests[NSIZES] = (struct CMUnitTest){TEST_BACKEND " vendor transpose refuses bad sizes",
-                                        vendor_transpose_refuses_bad_sizes, NULL, NULL, NULL};
+    printf("# %s, %s on %s (%s, %s)\n", vt->vendor_transpose_name, vt->vendor_sgemm_name,
+           info.name, info.platform, info.api_version);
+    struct CMUnitTest tests[NSIZES + NGEMMS + 2];
+    int n = gather(tests);
     cmocka_set_message_output(CM_OUTPUT_TAP);
-    int failed = _cmocka_run_group_tests(TEST_BACKEND " vendor", tests, NSIZES + 1, NULL, NULL);
+    int failed = _cmocka_run_group_tests(TEST_BACKEND " vendor", tests, (size_t)n, NULL, NULL);
     vt->close(dev);
     sb_registry_unload(&slot);
     return failed;

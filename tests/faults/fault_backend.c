@@ -110,6 +110,13 @@ static int fail_launch(sb_kernel *k, const sb_launch *geometry, const sb_arg *ar
     return inject("fault injected: launch failed");
 }
 
+static int fail_launch_queued(sb_kernel *k, const sb_launch *geometry, const sb_arg *args,
+                              int nargs, int count)
+{
+    (void)k, (void)geometry, (void)args, (void)nargs, (void)count;
+    return inject("fault injected: queued launches failed");
+}
+
 static int fail_batch_begin(sb_device *dev, int max)
 {
     (void)dev, (void)max;
@@ -463,6 +470,7 @@ static void fault_upload(sb_backend *b) { b->upload = fail_upload; }
 static void fault_download(sb_backend *b) { b->download = fail_download; }
 static void fault_copy(sb_backend *b) { b->copy = fail_copy; }
 static void fault_launch(sb_backend *b) { b->launch = fail_launch; }
+static void fault_launch_queued(sb_backend *b) { b->launch_queued = fail_launch_queued; }
 static void fault_batch_begin(sb_backend *b) { b->batch_begin = fail_batch_begin; }
 static void fault_batch_end(sb_backend *b) { b->batch_end = fail_batch_end; }
 static void fault_timing_nan(sb_backend *b) { install_timing(b, NAN); }
@@ -507,6 +515,11 @@ static void fault_optional_null(sb_backend *b)
     b->fill = NULL;
     b->host_alloc = NULL;
     b->host_free = NULL;
+    b->launch_counted = NULL;
+    b->clocks = NULL;
+    b->launch_queued = NULL;
+    b->vendor_sgemm = NULL;
+    b->vendor_sgemm_name = NULL;
 }
 
 static void fault_slow_device(sb_backend *b)
@@ -545,6 +558,7 @@ static const struct {
     {"download-noop-after", fault_download_noop}, /* =N: success, nothing copied */
     {"copy-fail", fault_copy},
     {"launch-fail", fault_launch},
+    {"launch-queued-fail", fault_launch_queued},  /* launches for the host's clock fail */
     {"slow", fault_slow},
     {"probe-crash", fault_probe_crash},           /* the probe dies of SIGBUS */                         /* 5 ms before each launch and copy */
     {"batch-begin-fail", fault_batch_begin},

@@ -10,14 +10,16 @@
 # throughput against bins; the memory families' sweeps of a PoCL run (log
 # x with a tic per size, the rows at no one size and 90% of the fastest as
 # lines, plateaus where the axis is a working set) and the occupancy rows
-# against their bytes in flight with the knee measured; and gnuplot, where
-# present, renders every script without a word on stderr.  TAP output.
+# against their bytes in flight with the knee measured; the divergence
+# split of a PoCL run its slowdown against paths, log-log, each series
+# titled, no model line on a CPU (no warp); and gnuplot, where present,
+# renders every script without a word on stderr.  TAP output.
 SB=${SIMTBENCH:-./simtbench}
 src=${srcdir:-.}
 n=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-TESTS=15
+TESTS=17
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
@@ -169,7 +171,7 @@ fi
 # The memory families on PoCL, at their CPU default sizes (seconds).
 m="$tmp/memory"
 if ! "$SB" --list 2>/dev/null | grep -q "^  opencl   available"; then
-    while [ $n -lt 14 ]; do skip "no OpenCL device"; done
+    while [ $n -lt 13 ]; do skip "no OpenCL device"; done
 else
     GNUPLOT= "$SB" --backend opencl --experiment latency,occupancy,dram --reps 3 --quiet \
         --plot "$m" >/dev/null 2>&1
@@ -188,17 +190,35 @@ else
               on { if (\$1 + 0 < last) bad = 1; last = \$1 + 0 } END { exit bad }" "$m/occupancy-inflight.dat"'
 fi
 
-# Every script renders, gnuplot saying nothing on stderr.
-if command -v gnuplot >/dev/null 2>&1 && [ -d "$tmp/h200" ]; then
-    bad=""
-    for gp in "$tmp/h200"/*.gp; do
-        name=$(basename "$gp" .gp)
-        (cd "$tmp/h200" && gnuplot "$name.gp" >/dev/null 2>"$name.err") &&
-            [ ! -s "$tmp/h200/$name.err" ] && [ -s "$tmp/h200/$name.png" ] || bad="$bad $name"
-    done
-    check "gnuplot renders every plot of the H200 run without a warning (failed:$bad)" '[ -z "$bad" ]'
+# The divergence split of a PoCL run: slowdown against paths.
+if ! "$SB" --list 2>/dev/null | grep -q "^  opencl   available"; then
+    while [ $n -lt 15 ]; do skip "no OpenCL device"; done
 else
-    skip "no gnuplot, or no H200 run"
+    GNUPLOT= "$SB" --backend opencl -e divergence_split -s 1000x1 -r 3 --warmup 0 --quiet \
+        --plot "$tmp/div" >/dev/null 2>&1
+    p="$tmp/div/divergence_split-paths.gp"
+    check "divergence_split: slowdown against paths, log-log, both axes with units, a title per series" \
+        '[ -s "$p" ] && grep -q "^set logscale xy 2" "$p" && grep -q "^set xlabel .k: paths" "$p" &&
+         grep -q "^set ylabel .slowdown (x)" "$p" && [ -z "$(twice "$p")" ] &&
+         [ "$(series "$p" | grep -c "with linespoints")" -eq 2 ]'
+    check "divergence_split on a CPU: no warp, so no model line" \
+        '! series "$p" | grep -q "dt 2" && grep -q "? ?$" "$tmp/div/divergence_split-paths.dat"'
+fi
+
+# Every script renders, gnuplot saying nothing on stderr.
+if command -v gnuplot >/dev/null 2>&1 && { [ -d "$tmp/h200" ] || [ -d "$tmp/div" ]; }; then
+    bad=""
+    for d in "$tmp/h200" "$tmp/div"; do
+        [ -d "$d" ] || continue
+        for gp in "$d"/*.gp; do
+            name=$(basename "$gp" .gp)
+            (cd "$d" && gnuplot "$name.gp" >/dev/null 2>"$name.err") &&
+                [ ! -s "$d/$name.err" ] && [ -s "$d/$name.png" ] || bad="$bad $name"
+        done
+    done
+    check "gnuplot renders every plot of the H200 run and of the PoCL divergence split without a warning (failed:$bad)" '[ -z "$bad" ]'
+else
+    skip "no gnuplot, or no H200 run and no PoCL run"
 fi
 if command -v gnuplot >/dev/null 2>&1 && [ -d "$m" ]; then
     bad=""

@@ -1,8 +1,11 @@
 #!/bin/sh
 # The JSON the program writes against the JSON Schemas it installs
-# (doc/schema): a PoCL run, the same run saved and written again by
+# (doc/schema): a PoCL run (a divergence block among them, for ns/element
+# and the family's model figures), the same run saved and written again by
 # `simtbench report`, a run of the latency and burst families (ns/load,
-# model figures in bytes and cycles), and `simtbench model`'s output; a deliberately broken
+# model figures in bytes and cycles), a run of the launch and compute
+# families (us/launch, host-observed times) saved and written again, and
+# `simtbench model`'s output; a deliberately broken
 # copy of each must fail, so that the check is known to check.  Needs
 # python3's jsonschema (Debian: python3-jsonschema).  TAP output.
 SB=${SIMTBENCH:-./simtbench}
@@ -15,7 +18,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
-TESTS=11
+TESTS=14
 echo "1..$TESTS"
 skip_all() {
     i=0
@@ -60,10 +63,10 @@ check_invalid "$model" "$tmp/variant.json" 'd["rows"][0]["kind"] = "copy"' \
     "a declared access of a kind the schema does not know fails it"
 
 if ! "$SB" --list 2>/dev/null | grep -q "^  opencl   available"; then
-    for t in 1 2 3 4 5 6; do skip "no OpenCL device"; done
+    for t in 1 2 3 4 5 6 7 8 9 10; do skip "no OpenCL device"; done
     exit 0
 fi
-"$SB" --backend opencl -e vecadd,shared_tile -s 64 -r 3 -f json --save "$tmp/saved.json" \
+"$SB" --backend opencl -e vecadd,shared_tile,divergence_loop -s 64 -r 3 -f json --save "$tmp/saved.json" \
     >"$tmp/run.json"
 check_valid "$result" "$tmp/run.json" "a PoCL run's JSON is simtbench-result/1"
 "$SB" report "$tmp/saved.json" -f json >"$tmp/again.json"
@@ -79,3 +82,16 @@ check_invalid "$result" "$tmp/run.json" 'd["results"][0]["new_field"] = 1' \
     "a member the schema does not describe fails it (the writer outgrew its schema)"
 check_invalid "$result" "$tmp/run.json" 'd["results"][1]["model_totals"]["global_ld_sectors"] = "many"' \
     "a result whose model totals are mistyped fails the schema"
+# The launch and compute families and the vendor SGEMM on two sessions:
+# host-observed times, launches per second, the FP32 peaks and the
+# host-observed comparison.
+"$SB" --backend opencl,opencl -e launch,compute -s 256x1 -r 5 -f json --save "$tmp/launch.json" \
+    >"$tmp/launch-run.json"
+check_valid "$result" "$tmp/launch-run.json" \
+    "a PoCL run of the launch and compute families on two sessions is simtbench-result/1"
+check_invalid "$result" "$tmp/launch-run.json" \
+    'd["results"][0]["host_observed_ms"]["median"] = "fast"' \
+    "a host-observed time that is not a number fails the schema"
+"$SB" report "$tmp/launch.json" -f json >"$tmp/launch-again.json"
+check_valid "$result" "$tmp/launch-again.json" \
+    "the saved launch run written again is simtbench-result/1"

@@ -317,6 +317,100 @@ static void clocks_round_trip(void **state)
     sb_run_free(&run);
 }
 
+/* The launch family's host-observed times, launches per second and queue
+ * length are written where measured (and only there), read back as
+ * written, and compared across the devices; the device's FMA peak and
+ * FP32 peak are written, the FMA peak read back; launches per second
+ * without host-observed times is refused when read. */
+static void host_observed_round_trip(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    snprintf(run.devices[0].info.arch, sizeof run.devices[0].info.arch, "sm_90");
+    run.devices[0].info.compute_units = 132;
+    run.devices[0].info.clock_mhz = 1980;
+    run.devices[0].fma_gflops = 61200.0;
+    for (int d = 0; d < 2; d++) {
+        sb_result *r = &run.results[2 * d];
+        r->quantity = SB_QUANTITY_LAUNCH;
+        r->host_observed = (sb_stats){.n = 20, .median = 0.0043 + 0.0036 * d, .min = 0.004,
+                                      .max = 0.009, .mean = 0.005, .stddev = 0.001,
+                                      .spread = 0.05, .fastest = 3, .slowest = 7};
+        r->launches_per_s = 250000.0 - 100000.0 * d;
+        r->queued_launches = 1000;
+    }
+    int rc;
+    char err[512] = "";
+    char *text = write_json(&run, &rc, err, sizeof err);
+    assert_int_equal(rc, 0);
+    json_t *root = json_loads(text, 0, NULL);
+    assert_non_null(root);
+    json_t *results = json_object_get(root, "results");
+    json_t *first = json_array_get(results, 0);
+    assert_string_equal(json_string_value(json_object_get(first, "unit")), "us/launch");
+    assert_true(json_real_value(json_object_get(json_object_get(first, "host_observed_ms"),
+                                                "median")) == 0.0043);
+    assert_null(json_object_get(json_array_get(results, 1), "host_observed_ms"));
+    assert_null(json_object_get(json_array_get(results, 1), "launches_per_s"));
+    json_t *dev = json_array_get(json_object_get(root, "devices"), 0);
+    assert_true(json_real_value(json_object_get(dev, "fma_peak_gflops")) == 61200.0);
+    assert_double_equal(json_real_value(json_object_get(dev, "fp32_peak_gflops")), 66908.16,
+                        1e-6);
+    assert_true(json_is_null(json_object_get(json_array_get(json_object_get(root, "devices"), 1),
+                                             "fp32_peak_gflops")));
+    json_t *host = json_object_get(json_array_get(json_object_get(root, "comparisons"), 0),
+                                   "host_observed");
+    assert_non_null(host);
+    assert_true(json_real_value(json_object_get(host, "other_ms")) == 0.0079);
+    assert_string_equal(json_string_value(json_object_get(host, "verdict")), "slower");
+    assert_non_null(json_object_get(json_object_get(root, "units"), "us/launch"));
+    json_decref(root);
+    char path[128];
+    snprintf(path, sizeof path, "%s/host.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    sb_run back;
+    assert_int_equal(sb_run_read_json(path, &back, err, sizeof err), 0);
+    assert_int_equal(back.results[0].quantity, SB_QUANTITY_LAUNCH);
+    assert_int_equal((int)back.results[0].host_observed.n, 20);
+    assert_true(back.results[0].host_observed.median == 0.0043);
+    assert_true(back.results[0].host_observed.max == 0.009);
+    assert_true(back.results[2].launches_per_s == 150000.0);
+    assert_int_equal(back.results[2].queued_launches, 1000);
+    assert_int_equal((int)back.results[1].host_observed.n, 0);
+    assert_true(back.devices[0].fma_gflops == 61200.0);
+    char *csv = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&csv, &len);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&back, NULL, &a), 0);
+    assert_int_equal(sb_report_write_to(SB_FORMAT_CSV, &a, out, err, sizeof err), 0);
+    sb_analysis_free(&a);
+    fclose(out);
+    assert_non_null(strstr(csv, ",host_observed_ms,host_observed_min_ms,launches_per_s,"
+                                "queued_launches,host_speed_ratio,host_verdict\n"));
+    assert_non_null(strstr(csv, ",0.004300,0.004000,250000.0,1000,,\n"));
+    assert_non_null(strstr(csv, ",0.007900,0.004000,150000.0,1000,0.5443,b0 faster by 83.7%\n"));
+    assert_non_null(strstr(csv, ",,,,,,\n"));
+    free(csv);
+    sb_run_free(&back);
+    /* launches per second without the host-observed times they go with */
+    char *cut = strstr(text, "\"host_observed_ms\"");
+    assert_non_null(cut);
+    memcpy(cut, "\"host_observed_xx\"", 18);
+    f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    assert_int_not_equal(sb_run_read_json(path, &back, err, sizeof err), 0);
+    assert_non_null(strstr(err, "host_observed_ms"));
+    unlink(path);
+    free(text);
+    sb_run_free(&run);
+}
+
 /* The backends a default run left out: one a line after the devices, a
  * reason's bytes that are not UTF-8 as \xNN (a message is never worth
  * the report), and read back as written; none is an empty array. */
@@ -457,6 +551,7 @@ int main(void)
         cmocka_unit_test(unavailable_round_trip),
         cmocka_unit_test(figures_round_trip),
         cmocka_unit_test(clocks_round_trip),
+        cmocka_unit_test(host_observed_round_trip),
         cmocka_unit_test(failed_write_keeps_the_old_file),
         cmocka_unit_test(full_disk_is_an_error),
     };

@@ -4,8 +4,10 @@
  * the padded tile is slower, and names each device where they disagree;
  * the conflict ways are followed, or not, as the slowdowns say;
  * privatisation pays under contention by so much and stops paying at so
- * many bins, or does not pay at all, as the fixture's times say.  Every
- * format prints them at the end of the block. */
+ * many bins, or does not pay at all, as the fixture's times say; lane % k
+ * costs k times one path and warp_index % k nothing, or the data say
+ * otherwise, and a device without a warp is told to have no prediction.
+ * Every format prints them at the end of the block. */
 #include "test_util.h"
 
 #include <jansson.h>
@@ -604,6 +606,168 @@ static void diagonal_order_pays_or_not(void **state)
     sb_run_free(&run);
 }
 
+/* A divergence row: its time, slowdown against its group's base (base: it
+ * is the base), and the model's predicted slowdown (0: none, as on a CPU). */
+static void div_row(sb_run *run, int slot, const char *experiment, const char *variant,
+                    double ms, double predicted, int group, int base)
+{
+    add(run, slot, experiment, variant, ms, SB_SPACE_GLOBAL, 4, 0);
+    sb_result *r = &run->results[run->nresults - 1];
+    r->quantity = SB_QUANTITY_ELEMENT;
+    r->group = group;
+    r->baseline = base;
+    if (predicted > 0)
+        assert_int_equal(sb_figure_add(r->figure, &r->nfigures, "predicted_slowdown",
+                                       predicted, "x"),
+                         0);
+}
+
+/* lane-k1..k8 and warp-k1..k8 at the lane and warp slowdowns given, the
+ * model's k and 1 beside them where predicts is set; slowdowns against
+ * lane-k1 (its time 1 ms), as the analysis makes them. */
+static void split_run(sb_run *run, int slot, const double lane[4], const double warp[4],
+                      int predicts)
+{
+    for (int by_warp = 0; by_warp < 2; by_warp++)
+        for (int i = 0, k = 1; i < 4; i++, k *= 2) {
+            char name[16];
+            snprintf(name, sizeof name, "%s-k%d", by_warp ? "warp" : "lane", k);
+            double slowdown = by_warp ? warp[i] : lane[i];
+            div_row(run, slot, "divergence_split", name, slowdown,
+                    predicts ? (by_warp ? 1.0 : k) : 0, 0, !by_warp && k == 1);
+            run->results[run->nresults - 1].slowdown = slowdown;
+        }
+}
+
+static void granularity_of_the_condition(void **state)
+{
+    (void)state;
+    sb_run run;
+    const double follows[4] = {1.0, 1.98, 3.95, 7.9}, flat[4] = {1.0, 1.01, 1.0, 1.01};
+    devices(&run, 1);
+    split_run(&run, 0, follows, flat, 1);
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "Lane % k: 8 paths cost 7.90x the uniform warp, the model's "
+                                   "8x, every k within 25% of the model; warp_index % k: 8 paths "
+                                   "cost nothing, 1.01x, the model's 1x: the condition's "
+                                   "granularity matters, not the number of paths.");
+    sb_run_free(&run);
+
+    /* The data say otherwise: the lane split levels off at k = 4, and the
+       warp split costs time of its own. */
+    const double levels[4] = {1.0, 1.9, 2.2, 2.3}, costs[4] = {1.0, 1.3, 1.3, 1.4};
+    devices(&run, 1);
+    split_run(&run, 0, levels, costs, 1);
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "Lane % k: 8 paths cost 2.30x the uniform warp, the model's "
+                                   "8x; at k = 4 the time grows less than the model's 4x: 2.20x; "
+                                   "warp_index % k: 8 paths cost 1.40x, the model's 1x: the "
+                                   "condition's granularity matters, not the number of paths.");
+    sb_run_free(&run);
+
+    /* A CPU beside a GPU: no warp, no prediction, and here the two splits
+       are the same. */
+    devices(&run, 2);
+    split_run(&run, 0, follows, flat, 1);
+    split_run(&run, 1, flat, flat, 0);
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "On cuda, lane % k: 8 paths cost 7.90x the uniform warp, the "
+                                   "model's 8x, every k within 25% of the model; warp_index % k: "
+                                   "8 paths cost nothing, 1.01x, the model's 1x: the condition's "
+                                   "granularity matters, not the number of paths. On opencl, "
+                                   "lane % k: 8 paths cost 1.01x the uniform case; warp_index % "
+                                   "k: 8 paths cost nothing, 1.01x: the two splits run the same "
+                                   "here, within 2.0% (no warp: vector lanes, and the model "
+                                   "predicts nothing).");
+    sb_run_free(&run);
+}
+
+/* A branch over uniform, sorted and random input (ms = slowdown, the
+ * uniform input's time 1 ms), with the model's paths per warp. */
+static void branch_run(sb_run *run, double sorted, double random)
+{
+    devices(run, 1);
+    div_row(run, 0, "divergence_branch", "uniform", 1.0, 1.0, 0, 1);
+    div_row(run, 0, "divergence_branch", "sorted", sorted, 1.0001, 0, 0);
+    div_row(run, 0, "divergence_branch", "random", random, 2.0, 0, 0);
+    for (size_t i = 0; i < run->nresults; i++)
+        run->results[i].slowdown = run->results[i].ms.median;
+}
+
+static void sorted_against_random(void **state)
+{
+    (void)state;
+    sb_run run;
+    branch_run(&run, 1.0, 1.97);
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(l.text[0], "Random costs 1.97x the uniform input (the model's 2x: the "
+                                   "distinct paths per warp), sorted 1.00x (the model's 1x): the "
+                                   "time follows the model.");
+    assert_string_equal(l.text[1], "Sorting the input cuts the model's predicted slowdown from "
+                                   "2x to 1x: sorted is 1.97x faster than random.");
+    sb_run_free(&run);
+    /* No divergence cost where the model expects one. */
+    branch_run(&run, 1.0, 1.01);
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "Random costs 1.01x the uniform input (the model's 2x: the "
+                                   "distinct paths per warp), sorted 1.00x (the model's 1x): "
+                                   "random grows less than the model says.");
+    assert_string_equal(l.text[1], "Sorting the input cuts the model's predicted slowdown from "
+                                   "2x to 1x, but not the time here: sorted and random run the "
+                                   "same, within 2.0%.");
+    sb_run_free(&run);
+    /* A CPU: no prediction to hold the times against. */
+    branch_run(&run, 1.0, 1.01);
+    for (size_t i = 0; i < run.nresults; i++)
+        run.results[i].nfigures = 0;
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "Random costs 1.01x the uniform input, sorted 1.00x: no warp "
+                                   "(vector lanes), so the model predicts nothing.");
+    assert_string_equal(l.text[1], "Sorting the input changes nothing here: sorted and random "
+                                   "run the same, within 2.0%.");
+    sb_run_free(&run);
+}
+
+static void predicated_and_loops(void **state)
+{
+    (void)state;
+    sb_run run;
+    devices(&run, 1);
+    div_row(&run, 0, "divergence_predication", "branch-uniform", 1.0, 1.0, 0, 1);
+    div_row(&run, 0, "divergence_predication", "branch-random", 1.98, 2.0, 0, 0);
+    div_row(&run, 0, "divergence_predication", "predicated-uniform", 1.01, 1.0, 1, 1);
+    div_row(&run, 0, "divergence_predication", "predicated-random", 1.01, 1.0, 1, 0);
+    run.results[0].slowdown = run.results[2].slowdown = 1.0;
+    run.results[1].slowdown = 1.98;
+    run.results[3].slowdown = 1.0;
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(l.text[0], "Branch-random costs 1.98x its uniform input (the model's "
+                                   "2x: the paths per warp, one where the sides only choose "
+                                   "constants), predicated-random 1.00x (the model's 1x): the "
+                                   "time follows the model.");
+    assert_string_equal(l.text[1], "Letting the compiler predicate the branch cuts the model's "
+                                   "predicted slowdown from 2x to 1x: predicated-random is 1.96x "
+                                   "faster than branch-random.");
+    sb_run_free(&run);
+
+    devices(&run, 1);
+    div_row(&run, 0, "divergence_loop", "uniform", 1.0, 1.0, 0, 1);
+    div_row(&run, 0, "divergence_loop", "sorted", 1.3, 1.0039, 0, 0);
+    div_row(&run, 0, "divergence_loop", "random", 1.9, 1.9375, 0, 0);
+    for (size_t i = 0; i < run.nresults; i++)
+        run.results[i].slowdown = run.results[i].ms.median;
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "Random costs 1.90x the uniform loop (the model's 1.94x: each "
+                                   "warp's longest trip count over the mean), sorted 1.30x (the "
+                                   "model's 1x): sorted grows more than the model says.");
+    assert_string_equal(l.text[1], "Sorting the trip counts cuts the model's predicted slowdown "
+                                   "from 1.94x to 1x: sorted is 1.46x faster than random.");
+    sb_run_free(&run);
+}
+
 /* No rule for the experiment, or its variants not in the run: nothing. */
 /* A histogram's rows of one distribution on one device: at each bin count
  * its global atomics, its coarsened private copy and a plain private copy
@@ -812,6 +976,151 @@ static void every_format_ends_the_block_with_it(void **state)
     sb_run_free(&run);
 }
 
+/* A launch-family row: device and host-observed medians (2% spread each),
+ * launches per second, and the bytes it moves. */
+static void launch_row(sb_run *run, int slot, const char *experiment, const char *variant,
+                       double device_ms, double host_ms, double per_s, double bytes)
+{
+    sb_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.backend, sizeof r.backend, "%s", run->devices[slot].backend);
+    r.device_slot = slot;
+    snprintf(r.experiment, sizeof r.experiment, "%s", experiment);
+    snprintf(r.family, sizeof r.family, "launch");
+    snprintf(r.variant, sizeof r.variant, "%s", variant);
+    r.rows = 33554432;
+    r.cols = 1;
+    r.size_kind = SB_SIZE_ELEMENTS;
+    r.ms = (sb_stats){.n = 20, .median = device_ms, .min = 0.99 * device_ms,
+                      .max = 1.01 * device_ms, .spread = 0.02};
+    r.host_observed = (sb_stats){.n = 20, .median = host_ms, .min = 0.99 * host_ms,
+                                 .max = 1.01 * host_ms, .spread = 0.02};
+    r.launches_per_s = per_s;
+    r.queued_launches = 1000;
+    r.bytes = bytes;
+    r.quantity = SB_QUANTITY_LAUNCH;
+    r.value = 1e3 * device_ms;
+    r.occupancy = r.regs = -1;
+    r.threads_in_flight = r.shared_bytes = r.private_bytes = -1;
+    r.verified = 1;
+    assert_int_equal(sb_run_add(run, &r), 0);
+}
+
+/* The empty kernel: each device's time per launch on its events and on
+ * the host's clock, the launches per second, and what the host sees
+ * beyond the kernel, whatever the figures. */
+static void launch_path(void **state)
+{
+    (void)state;
+    sb_run run;
+    devices(&run, 2);
+    launch_row(&run, 0, "launch_small", "empty", 0.0021, 0.0043, 232558, 0);
+    launch_row(&run, 1, "launch_small", "empty", 0.0019, 0.0079, 126582, 0);
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "The launch path of an empty kernel: device 2.1 us, "
+                                   "host-observed 4.3 us a launch on cuda (232558 a second "
+                                   "queued back to back); device 1.9 us, host-observed 7.9 us on "
+                                   "opencl (126582 a second): a host-timed benchmark sees 2.2 us "
+                                   "on cuda, 6.0 us on opencl more than the kernel per launch.");
+    sb_run_free(&run);
+    devices(&run, 1);
+    launch_row(&run, 0, "launch_small", "empty", 0.0050, 0.0051, 0, 0);
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "The launch path of an empty kernel: device 5.0 us, "
+                                   "host-observed 5.1 us a launch: a host-timed benchmark sees "
+                                   "0.1 us more than the kernel per launch.");
+    sb_run_free(&run);
+}
+
+/* The copy: what a host-timed benchmark loses on each device, and whether
+ * the launch path is what makes the devices differ: it is where only the
+ * host's times differ, it is not where the kernels' do, and neither
+ * where nothing does. */
+static void launch_path_explains_or_not(void **state)
+{
+    (void)state;
+    const double bytes = 2.0 * 4 * 33554432; /* 268 435 456 */
+    sb_run run;
+    devices(&run, 2);
+    launch_row(&run, 0, "launch_large", "copy", 0.1000, 0.1020, 9000, bytes);
+    launch_row(&run, 1, "launch_large", "copy", 0.1000, 0.1200, 8000, bytes);
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "At 33 554 432 elements, a host-timed benchmark of the copy "
+                                   "reports less bandwidth than the kernel delivers by 2.0% on "
+                                   "cuda (2632 against 2684 GB/s), 16.7% on opencl (2237 against "
+                                   "2684 GB/s). opencl against cuda, host-observed: cuda faster "
+                                   "by 17.6%; on the device: same (within 2.0%): the launch "
+                                   "path, not the kernel, makes the difference.");
+    sb_run_free(&run);
+    devices(&run, 2);
+    launch_row(&run, 0, "launch_large", "copy", 0.1000, 0.1020, 9000, bytes);
+    launch_row(&run, 1, "launch_large", "copy", 0.1200, 0.1220, 8000, bytes);
+    l = lessons(&run);
+    assert_non_null(strstr(l.text[0], "on the device: cuda faster by 20.0%: the kernels' own "
+                                      "times differ, not the launch path alone."));
+    sb_run_free(&run);
+    devices(&run, 2);
+    launch_row(&run, 0, "launch_large", "copy", 0.1000, 0.1020, 9000, bytes);
+    launch_row(&run, 1, "launch_large", "copy", 0.1005, 0.1021, 8000, bytes);
+    l = lessons(&run);
+    assert_non_null(strstr(l.text[0], "by 2.0% on cuda (2632 against 2684 GB/s), 1.6% on "
+                                      "opencl"));
+    assert_non_null(strstr(l.text[0], ": neither the launch path nor the kernel makes them "
+                                      "differ here."));
+    sb_run_free(&run);
+    /* Rows the host did not time: no lesson. */
+    devices(&run, 1);
+    launch_row(&run, 0, "launch_large", "copy", 0.1, 0.1, 0, bytes);
+    run.results[0].host_observed.n = 0;
+    assert_int_equal(lessons(&run).n, 0);
+    sb_run_free(&run);
+}
+
+/* An FMA row of the compute family on slot, at GFLOP/s for a 2 ms launch. */
+static void fma_row(sb_run *run, int slot, const char *variant, double ms, double gflops)
+{
+    add(run, slot, "compute", variant, ms, SB_SPACE_GLOBAL, 4, 0);
+    sb_result *r = &run->results[run->nresults - 1];
+    r->quantity = SB_QUANTITY_FLOPS;
+    r->npatterns = 0;
+    r->value = gflops;
+}
+
+/* The FMA peak against the theoretical peak the device's figures give,
+ * or the reason there is none; one chain a thread the same, or slower,
+ * as the times say. */
+static void fma_peak_against_theory(void **state)
+{
+    (void)state;
+    sb_run run;
+    devices(&run, 1);
+    sb_device_info *in = &run.devices[0].info;
+    snprintf(in->arch, sizeof in->arch, "sm_90");
+    in->compute_units = 132;
+    in->clock_mhz = 1980;
+    fma_row(&run, 0, "fma_chains8", 2.000, 61200.0);
+    fma_row(&run, 0, "fma_chains1", 2.010, 60895.5);
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "FMA peak 61.2 TFLOP/s, 91% of the theoretical 66.9 "
+                                   "TFLOP/s; one chain a thread runs the same, within 2.0%: the "
+                                   "threads in flight hide the FMA's latency without the "
+                                   "chains.");
+    sb_run_free(&run);
+    devices(&run, 1);
+    snprintf(run.devices[0].info.arch, sizeof run.devices[0].info.arch, "OpenCL C 1.2 PoCL");
+    fma_row(&run, 0, "fma_chains8", 10.0, 13.3);
+    fma_row(&run, 0, "fma_chains1", 73.0, 1.8);
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "FMA peak 13.3 GFLOP/s, with no theoretical peak to hold it "
+                                   "against (the FP32 lanes of OpenCL C 1.2 PoCL are not known); "
+                                   "one chain a thread is 7.30x slower: without independent "
+                                   "chains the FMA's latency is not hidden.");
+    sb_run_free(&run);
+}
+
 int main(void)
 {
     setenv("GNUPLOT", "", 1); /* the HTML without plots */
@@ -832,7 +1141,13 @@ int main(void)
         cmocka_unit_test(working_set_plateaus),
         cmocka_unit_test(littles_law_predicted_or_needed),
         cmocka_unit_test(diagonal_order_pays_or_not),
+        cmocka_unit_test(granularity_of_the_condition),
+        cmocka_unit_test(sorted_against_random),
+        cmocka_unit_test(predicated_and_loops),
         cmocka_unit_test(nothing_to_say),
+        cmocka_unit_test(launch_path),
+        cmocka_unit_test(launch_path_explains_or_not),
+        cmocka_unit_test(fma_peak_against_theory),
         cmocka_unit_test(every_format_ends_the_block_with_it),
     };
     SB_TEST_MAIN(tests);

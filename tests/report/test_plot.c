@@ -1,13 +1,17 @@
 /* Plots chosen from result records alone: a global stride sweep gives a
  * bandwidth plot with the model's curve, a shared one a conflict plot with
- * the predicted ways, GFLOP/s with an intensity a roofline, a histogram's
- * bin counts throughput against bins, rows with a size in bytes a sweep
- * over it (log x, the rows at no one size and 90% of the fastest as lines,
- * the plateaus of a working set), rows with bytes in flight a curve
- * against them with the knee measured and Little's law's, anything else
- * bars; without gnuplot the data and scripts are written and the user is
- * told, with it PNG and SVG appear; a gnuplot that fails, or writes its
- * images short, is an error that keeps the images there were. */
+ * the predicted ways, a divergence split its slowdown against paths with
+ * the model's, GFLOP/s with an intensity a roofline (with the measured FMA
+ * peak where the run has one), a histogram's bin counts throughput against
+ * bins, rows with a size in bytes a sweep over it (log x, the rows at no
+ * one size and 90% of the fastest as lines, the plateaus of a working
+ * set), rows with bytes in flight a curve against them with the knee
+ * measured and Little's law's, host-timed rows their device and
+ * host-observed times side by side, anything else bars (GFLOP/s of no
+ * intensity against the FP32 peak); without gnuplot the data and scripts
+ * are written and the user is told, with it PNG and SVG appear; a gnuplot
+ * that fails, or writes its images short, is an error that keeps the
+ * images there were. */
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -382,6 +386,81 @@ static void memory_sweeps_and_bytes_in_flight(void **state)
     sb_run_free(&run);
 }
 
+/* divergence_split on a GPU (cuda, with the model's figures) and a CPU
+ * (opencl, with none that need a warp): lane-kK and warp-kK for K = 1..32,
+ * the lane split's slowdown 0.98 K on the GPU, 1 elsewhere. */
+static void split_fixture(sb_run *run)
+{
+    memset(run, 0, sizeof *run);
+    run->ndevices = 2;
+    snprintf(run->devices[0].backend, sizeof run->devices[0].backend, "cuda");
+    snprintf(run->devices[1].backend, sizeof run->devices[1].backend, "opencl");
+    for (int slot = 0; slot < 2; slot++)
+        for (int by_warp = 0; by_warp < 2; by_warp++)
+            for (int k = 1; k <= 32; k *= 2) {
+                char v[16];
+                snprintf(v, sizeof v, "%s-k%d", by_warp ? "warp" : "lane", k);
+                double slowdown = slot == 0 && !by_warp && k > 1 ? 0.98 * k : 1.0;
+                add(run, slot, "divergence_split", v, by_warp ? "split_by_warp" : "split_by_lane",
+                    "ns/element", slowdown, NULL);
+                sb_result *r = &run->results[run->nresults - 1];
+                r->slowdown = slowdown;
+                sb_figure_add(r->figure, &r->nfigures, "warp_size", slot ? 0 : 32, "lanes");
+                sb_figure_add(r->figure, &r->nfigures, "split_paths", k, "");
+                if (slot == 0) {
+                    sb_figure_add(r->figure, &r->nfigures, "paths_per_warp", by_warp ? 1 : k, "");
+                    sb_figure_add(r->figure, &r->nfigures, "predicted_slowdown",
+                                  by_warp ? 1 : k, "x");
+                }
+            }
+    /* A row of the branch experiment: no paths to plot against, so bars. */
+    add(run, 0, "divergence_branch", "random", "branch_on_key", "ns/element", 2.0, NULL);
+}
+
+/* Slowdown against paths: a series per device and split, log-log, the
+ * model dashed in its device's colour where the device has a warp. */
+static void paths_sweep_with_its_model(void **state)
+{
+    (void)state;
+    sb_run run;
+    split_fixture(&run);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    sb_plot_list list;
+    char err[256];
+    assert_int_equal(sb_plot_write(&a, dir, &list, err, sizeof err), 0);
+    assert_int_equal(list.n, 2);
+    assert_string_equal(list.name[0], "divergence_split-paths");
+    assert_string_equal(list.name[1], "divergence_branch-bars");
+    char *dat = slurp("divergence_split-paths.dat");
+    assert_non_null(strstr(dat, "# cuda, split_by_lane\n1 1 1 1\n2 1.96 2 2\n"));
+    assert_non_null(strstr(dat, "\n32 31.36 32 32\n"));
+    assert_non_null(strstr(dat, "# cuda, split_by_warp\n1 1 1 1\n2 1 1 1\n"));
+    assert_non_null(strstr(dat, "# opencl, split_by_lane\n1 1 ? ?\n"));
+    free(dat);
+    char *gp = slurp("divergence_split-paths.gp");
+    assert_non_null(strstr(gp, "set logscale xy 2"));
+    assert_non_null(strstr(gp, "set xlabel 'k: paths"));
+    assert_non_null(strstr(gp, "set ylabel 'slowdown (x)"));
+    /* Four measured series, two models (the CPU has none), each model in
+       its series' colour; the splits told apart by their points. */
+    assert_non_null(strstr(gp, "index 0 using 1:2 with linespoints lw 2 pt 7 ps 1.4 lc rgb "
+                               "'#1f77b4' title 'cuda, split_by_lane', 'divergence_split-paths.dat' "
+                               "index 0 using 1:3 with lines dt 2 lw 4.0 lc rgb '#1f77b4' title "
+                               "'model, cuda, split_by_lane'"));
+    assert_non_null(strstr(gp, "index 1 using 1:2 with linespoints lw 2 pt 4 ps 1.4 lc rgb "
+                               "'#1f77b4' title 'cuda, split_by_warp'"));
+    assert_non_null(strstr(gp, "title 'opencl, split_by_lane'"));
+    assert_null(strstr(gp, "model, opencl"));
+    int models = 0;
+    for (const char *p = gp; (p = strstr(p, "using 1:3 with lines dt 2")); p++)
+        models++;
+    assert_int_equal(models, 2 * 2); /* two per plot command, PNG and SVG */
+    free(gp);
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
 static void without_gnuplot_a_note(void **state)
 {
     (void)state;
@@ -521,6 +600,65 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : 0;
 }
 
+/* The launch family's plot: per variant, each device's device-event and
+ * host-observed microseconds side by side on a log scale; the compute
+ * family's bars against the FP32 peak; the roofline with the measured FMA
+ * peak beside the theoretical compute roof. */
+static void launch_and_compute_plots(void **state)
+{
+    (void)state;
+    sb_run run;
+    memset(&run, 0, sizeof run);
+    run.ndevices = 2;
+    for (int d = 0; d < 2; d++) {
+        snprintf(run.devices[d].backend, sizeof run.devices[d].backend, "%s",
+                 d ? "opencl" : "cuda");
+        snprintf(run.devices[d].info.arch, sizeof run.devices[d].info.arch, "sm_90");
+        run.devices[d].info.compute_units = 132;
+        run.devices[d].info.clock_mhz = 1980;
+        run.devices[d].memcpy_gbs = 4000;
+    }
+    run.devices[0].fma_gflops = 61200;
+    for (int slot = 0; slot < 2; slot++) {
+        add(&run, slot, "launch_small", "empty", "launch_empty", "us/launch", 0.0021, NULL);
+        run.results[run.nresults - 1].host_observed =
+            (sb_stats){.n = 5, .median = slot ? 0.0079 : 0.0043};
+        add(&run, slot, "compute", "fma_chains8", "fma_peak", "GFLOP/s", 2.0, NULL);
+        run.results[run.nresults - 1].value = 61200;
+        add(&run, slot, "matmul", "tiled", "mm_tiled", "GFLOP/s", 0.1, NULL);
+        run.results[run.nresults - 1].intensity = 8.0;
+    }
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    sb_plot_list list;
+    char err[256];
+    assert_int_equal(sb_plot_write(&a, dir, &list, err, sizeof err), 0);
+    assert_int_equal(list.n, 3);
+    assert_string_equal(list.name[0], "launch_small-launch");
+    assert_string_equal(list.name[1], "compute-bars");
+    assert_string_equal(list.name[2], "matmul-roofline");
+    char *dat = slurp("launch_small-launch.dat");
+    assert_non_null(strstr(dat, "\n\"empty\" 2.1 4.3 2.1 7.9\n"));
+    free(dat);
+    char *gp = slurp("launch_small-launch.gp");
+    assert_non_null(strstr(gp, "set logscale y"));
+    assert_non_null(strstr(gp, "title 'cuda device events'"));
+    assert_non_null(strstr(gp, "title 'opencl host-observed'"));
+    free(gp);
+    gp = slurp("compute-bars.gp");
+    assert_non_null(strstr(gp, "title 'cuda FP32 peak: 66908 GFLOP/s"));
+    assert_non_null(strstr(gp, "against the FP32 peak"));
+    free(gp);
+    dat = slurp("matmul-roofline.dat");
+    assert_non_null(strstr(dat, "# cuda compute roof: FP32 peak 66908 GFLOP/s"));
+    assert_non_null(strstr(dat, "# cuda FMA peak measured: 61200 GFLOP/s (the compute family's "
+                                "fma_chains8)\n4 61200\n16 61200\n"));
+    assert_null(strstr(dat, "opencl FMA peak"));
+    free(dat);
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -529,6 +667,8 @@ int main(void)
         cmocka_unit_test(chooses_plots_from_records),
         cmocka_unit_test(histogram_bins_sweep),
         cmocka_unit_test(memory_sweeps_and_bytes_in_flight),
+        cmocka_unit_test(launch_and_compute_plots),
+        cmocka_unit_test(paths_sweep_with_its_model),
         cmocka_unit_test(without_gnuplot_a_note),
         cmocka_unit_test(with_gnuplot_png_and_svg),
         cmocka_unit_test(unwritable_dir_is_an_error),

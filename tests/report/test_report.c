@@ -147,7 +147,10 @@ static void csv_quotes_and_shape(void **state)
     /* then the family's figures, then the model's totals, empty for results
        without them */
     assert_non_null(strstr(t, ",f6_unit,total_global_ld_requests,"));
-    assert_non_null(strstr(t, ",total_shared_st_wavefronts_per_request,host,device_index,pci_bus_id,uuid,outlier\n"));
+    assert_non_null(strstr(t, ",total_shared_st_wavefronts_per_request,host,device_index,pci_bus_id,uuid,outlier,"));
+    /* and last what the host's clock saw, the launch family's */
+    assert_non_null(strstr(t, ",outlier,host_observed_ms,host_observed_min_ms,launches_per_s,"
+                              "queued_launches,host_speed_ratio,host_verdict\n"));
     char tail[256] = ",812.250,540.500,32,8192,0";
     for (int f = 0; f < 3 * SB_MAX_FIGURES; f++)
         strcat(tail, ",");
@@ -155,8 +158,9 @@ static void csv_quotes_and_shape(void **state)
         strcat(tail, ",");
     assert_non_null(strstr(t, tail));
     /* Then which device on which host (the PCI address and UUID empty
-       where the API gave none), and no peer to be an outlier among. */
-    assert_non_null(strstr(t, ",0,,,\n"));
+       where the API gave none), no peer to be an outlier among, and no
+       host-observed times: six empty cells. */
+    assert_non_null(strstr(t, ",0,,,,,,,,,\n"));
     /* Where the JSON writes null the cell is empty, not a 0 or a -1:
        intensity, roof share, slowdown, occupancy. */
     assert_non_null(strstr(t, ",536870912,0,,GB/s,3579.1400,3603.1600,0.89"));
@@ -918,6 +922,26 @@ static void sizes_with_their_units(void **state)
     sb_run_free(&run);
 }
 
+/* A family's figures in the model text, in words a reader takes in: bytes
+ * in binary units where they are whole ones, counts whole, the rest to
+ * four figures; a factor's "x" without a space. */
+static void figures_in_words(void **state)
+{
+    (void)state;
+    sb_result r;
+    memset(&r, 0, sizeof r);
+    sb_figure_add(r.figure, &r.nfigures, "working_set", 16384, "B");
+    sb_figure_add(r.figure, &r.nfigures, "lines", 128, "");
+    sb_figure_add(r.figure, &r.nfigures, "chunk", 96, "B");
+    sb_figure_add(r.figure, &r.nfigures, "distance", 3 << 20, "B");
+    sb_figure_add(r.figure, &r.nfigures, "cycles_per_load", 1188.4, "cycles");
+    sb_figure_add(r.figure, &r.nfigures, "slowdown", 7.5, "x");
+    char text[256];
+    sb_result_model_text(&r, text, sizeof text);
+    assert_string_equal(text, "working set 16 KiB; lines 128; chunk 96 B; distance 3 MiB; "
+                              "cycles per load 1188 cycles; slowdown 7.5x");
+}
+
 int main(void)
 {
     unsetenv("COLUMNS"); /* the table's lines at their width of 100 */
@@ -944,6 +968,7 @@ int main(void)
         cmocka_unit_test(saved_figures_kept),
         cmocka_unit_test(json_reference_round_trip),
         cmocka_unit_test(sizes_with_their_units),
+        cmocka_unit_test(figures_in_words),
     };
     SB_TEST_MAIN(tests);
 }

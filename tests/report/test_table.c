@@ -439,9 +439,108 @@ static void two_devices_whole_rows_at_100(void **state)
     sb_run_free(&run);
 }
 
+/* text with every run of blanks and newlines one space: what a folded
+ * line says, wherever it was folded. */
+static void flatten(const char *text, char *buf, size_t n)
+{
+    size_t k = 0;
+    for (const char *p = text; *p && k + 1 < n; p++) {
+        int blank = *p == ' ' || *p == '\n';
+        if (!blank || (k > 0 && buf[k - 1] != ' '))
+            buf[k++] = blank ? ' ' : *p;
+    }
+    buf[k] = '\0';
+}
+
+/* The run's report in format f, with COLUMNS unset and no gnuplot. */
+static char *render_as(sb_format f, const sb_run *run)
+{
+    unsetenv("COLUMNS");
+    setenv("GNUPLOT", "", 1);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(run, NULL, &a), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    assert_int_equal(sb_report_write(f, &a, out), 0);
+    fclose(out);
+    sb_analysis_free(&a);
+    unsetenv("GNUPLOT");
+    return buf;
+}
+
+/* Launch rows (host-observed times) and FMA rows (roof% of the FP32 peak)
+ * on two devices: the host column and the host verdict in the table at
+ * every width, the formula of the peak under the compute block, and
+ * device and host times side by side in Markdown and HTML. */
+static void launch_and_compute_blocks(void **state)
+{
+    (void)state;
+    static const row_spec launch_rows[] = {
+        {"launch_small", "empty", SB_QUANTITY_LAUNCH, SB_SIZE_ELEMENTS, 33554432, 1, 0.0021, 2.1,
+         0, 0, 0, 0},
+        {"launch_small", "copy", SB_QUANTITY_LAUNCH, SB_SIZE_ELEMENTS, 33554432, 1, 0.0891,
+         89.1, 0, 0, 0, 1},
+        {"compute", "fma_chains8", SB_QUANTITY_FLOPS, SB_SIZE_THREADS, 1081344, 1, 2.3160,
+         61200.0, 0.915, 1.0, 0, 0},
+    };
+    sb_run run;
+    devices(&run, 2);
+    for (int d = 0; d < 2; d++) {
+        snprintf(run.devices[d].info.arch, sizeof run.devices[d].info.arch, "sm_90");
+        for (size_t i = 0; i < sizeof launch_rows / sizeof launch_rows[0]; i++)
+            add(&run, d, &launch_rows[i]);
+    }
+    for (size_t i = 0; i < run.nresults; i++) {
+        sb_result *r = &run.results[i];
+        if (r->quantity != SB_QUANTITY_LAUNCH)
+            continue;
+        double host = r->ms.median + (r->device_slot ? 0.0058 : 0.0022);
+        r->host_observed = (sb_stats){.n = 8, .median = host, .min = 0.99 * host,
+                                      .max = 1.01 * host, .spread = 0.02};
+        r->launches_per_s = r->device_slot ? 126582.0 : 232558.0;
+        r->queued_launches = 1000;
+    }
+    const char *columns[] = {NULL, "80", "60"};
+    const int widths[] = {100, 80, 60};
+    for (int w = 0; w < 3; w++) {
+        char *t = render(&run, columns[w]);
+        every_line_within(t, widths[w]);
+        char block[16384], flat[16384];
+        block_of(t, "launch_small", flat, sizeof flat);
+        flatten(flat, block, sizeof block);
+        assert_non_null(strstr(block, "host"));
+        assert_non_null(strstr(block, "0.0043")); /* cuda's empty, host-observed */
+        assert_non_null(strstr(block, "0.0084")); /* opencl's, 0.0021 x 1.25 + 0.0058 */
+        assert_non_null(strstr(block, "launches/s: cuda 232558, opencl 126582"));
+        assert_non_null(strstr(block, "host-observed opencl/cuda"));
+        assert_non_null(strstr(block, "cuda faster by"));
+        block_of(t, "compute", flat, sizeof flat);
+        flatten(flat, block, sizeof block);
+        assert_non_null(strstr(block, "roof% without FLOP/B: of cuda's theoretical FP32 peak, "));
+        assert_non_null(strstr(block, "66908 GFLOP/s (132 units x 128 lanes x 2 x 1980 MHz)"));
+        assert_null(strstr(block, "memory-bound ceiling"));
+        assert_null(strstr(block, "no copy measured"));
+        free(t);
+    }
+    char *md = render_as(SB_FORMAT_MARKDOWN, &run);
+    assert_non_null(strstr(md, "| variant | cuda device ms | cuda host ms | cuda unseen | cuda "
+                               "launches/s | opencl device ms |"));
+    assert_non_null(strstr(md, "| empty | 0.0021 | 0.0043 | 51.2% | 232558 (1000 queued) |"));
+    free(md);
+    char *html = render_as(SB_FORMAT_HTML, &run);
+    assert_non_null(strstr(html, "<th>cuda host ms</th>"));
+    assert_non_null(strstr(html, "<td>empty</td><td class=\"num\">0.0021</td><td "
+                                 "class=\"num\">0.0043</td>"));
+    free(html);
+    sb_run_free(&run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(launch_and_compute_blocks),
         cmocka_unit_test(one_device_fits),
         cmocka_unit_test(two_devices_fit),
         cmocka_unit_test(two_devices_whole_rows_at_100),

@@ -19,6 +19,7 @@
 #include "run/registry.h"
 #include "run/session.h"
 #include "run/suite.h"
+#include "run/timing.h"
 #include "experiments/variant.h"
 
 #ifndef TEST_BACKEND
@@ -60,7 +61,8 @@ static int count_variants(const sb_experiment *e, const sb_options *o)
         host = NULL;
     for (int i = 0; i < n; i++)
         runnable += sb_variant_selected(o, &vs[i], i, n) &&
-                    (vs[i].role != SB_ROLE_VENDOR || session.slot.provides.vendor_transpose) &&
+                    (vs[i].role != SB_ROLE_VENDOR ||
+                     sb_vendor_provided(&session.slot.provides, vs[i].vendor)) &&
                     !left_out(e, host, &p, &vs[i]);
     if (host)
         e->release(host);
@@ -122,6 +124,15 @@ static void run_all_variants(void **state)
         assert_true(run.results[i].ms.median > 0.0);
         assert_true(run.results[i].value > 0.0);
         assert_int_equal(run.results[i].rows, c->rows);
+        /* The launch family is timed on the host's clock too. */
+        if (strcmp(run.results[i].family, "launch") == 0) {
+            assert_int_equal((int)run.results[i].host_observed.n, o.reps);
+            assert_true(run.results[i].host_observed.median > 0.0);
+            assert_true(run.results[i].launches_per_s > 0.0);
+            assert_true(run.results[i].queued_launches >= SB_QUEUE_MIN);
+        } else {
+            assert_int_equal((int)run.results[i].host_observed.n, 0);
+        }
     }
     sb_run_free(&run);
 }

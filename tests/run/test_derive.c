@@ -196,6 +196,51 @@ static void roofs_from_the_rows_before(void **state)
     sb_run_free(&run);
 }
 
+/* A GFLOP/s row that implies no memory traffic is held against the
+ * device's theoretical FP32 peak, the FMA peak kernel is the device's
+ * measured compute roof, and a launch row's headline is microseconds per
+ * launch. */
+static void compute_roof_and_launch(void **state)
+{
+    (void)state;
+    sb_run run;
+    memset(&run, 0, sizeof run);
+    run.ndevices = 1;
+    sb_device_info *info = &run.devices[0].info;
+    snprintf(info->arch, sizeof info->arch, "sm_90");
+    info->compute_units = 132;
+    info->clock_mhz = 1980; /* 66 908.16 GFLOP/s */
+    sb_result fma = row("fma_chains8", SB_ROLE_COMPUTE_ROOF, SB_QUANTITY_FLOPS, 2.0, 1.9);
+    fma.flops = 2.0 * 61.2e9; /* 61 200 GFLOP/s at 2 ms */
+    sb_result one = row("fma_chains1", SB_ROLE_KERNEL, SB_QUANTITY_FLOPS, 4.0, 4.0);
+    one.flops = fma.flops;
+    sb_result gemm = row("tiled32", SB_ROLE_KERNEL, SB_QUANTITY_FLOPS, 1.0, 1.0);
+    gemm.flops = 1e9;
+    gemm.intensity = 8; /* no copy roof measured: no share */
+    sb_result empty = row("empty", SB_ROLE_KERNEL, SB_QUANTITY_LAUNCH, 0.0021, 0.0020);
+    const sb_result rows[] = {fma, one, gemm, empty};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        assert_int_equal(sb_run_add(&run, &rows[i]), 0);
+    sb_analysis a;
+    assert_int_equal(sb_analyse(&run, NULL, &a), 0);
+    const sb_result *r = run.results;
+    assert_double_equal(r[0].value, 61200.0, 1e-6);
+    assert_double_equal(r[0].roof_share, 61200.0 / 66908.16, 1e-12);
+    assert_double_equal(r[1].roof_share, 30600.0 / 66908.16, 1e-12);
+    assert_true(r[2].roof_share == 0.0);
+    assert_double_equal(run.devices[0].fma_gflops, 61200.0, 1e-6);
+    assert_double_equal(r[3].value, 2.1, 1e-9);
+    assert_double_equal(r[3].value_best, 2.0, 1e-9);
+    sb_analysis_free(&a);
+    /* An architecture without lanes in the table: no share, the roof kept. */
+    snprintf(info->arch, sizeof info->arch, "OpenCL C 1.2 PoCL");
+    assert_int_equal(sb_analyse(&run, NULL, &a), 0);
+    assert_true(r[0].roof_share == 0.0);
+    assert_double_equal(run.devices[0].fma_gflops, 61200.0, 1e-6);
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +248,7 @@ int main(void)
         cmocka_unit_test(threads_in_flight_and_predictions),
         cmocka_unit_test(saved_roofs_are_kept),
         cmocka_unit_test(roofs_from_the_rows_before),
+        cmocka_unit_test(compute_roof_and_launch),
     };
     SB_TEST_MAIN(tests);
 }

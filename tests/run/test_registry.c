@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 
 #include "run/interrupt.h"
 #include "run/registry.h"
@@ -105,6 +106,22 @@ static void memory_default(void **state)
     uint64_t free_bytes = 1, total_bytes = 1;
     assert_int_equal(slot.vt->memory(NULL, &free_bytes, &total_bytes), 0);
     assert_true(free_bytes == 0 && total_bytes == 0);
+}
+
+/* A module without launch_queued or vendor_sgemm gets the "cannot"
+ * answer for each, and an empty name for the library call. */
+static void launch_queued_and_sgemm_defaults(void **state)
+{
+    (void)state;
+    sb_backend_slot slot;
+    fake_slot(&slot);
+    assert_false(slot.provides.launch_queued);
+    assert_false(slot.provides.vendor_sgemm);
+    assert_int_equal(slot.vt->launch_queued(NULL, NULL, NULL, 0, 1), -1);
+    double ms = 7;
+    assert_int_equal(slot.vt->vendor_sgemm(NULL, NULL, NULL, 1, 1, 1, &ms), -1);
+    assert_true(ms == 7);
+    assert_string_equal(slot.vt->vendor_sgemm_name, "");
 }
 
 static void assert_ended(const char *field, size_t n)
@@ -207,6 +224,57 @@ static void warm_up_floor(void **state)
     assert_true(lead_ms == 0.0);
 }
 
+/* What a fake launch_queued was asked for, and how long it takes. */
+static int queued_calls, queued_total, queued_last;
+
+static int fake_launch_queued(sb_kernel *k, const sb_launch *g, const sb_arg *a, int n, int count)
+{
+    (void)k, (void)g, (void)a, (void)n;
+    queued_calls++;
+    queued_total += count;
+    queued_last = count;
+    struct timespec t = {0, 20000L * count}; /* 20 us a launch */
+    nanosleep(&t, NULL);
+    return 0;
+}
+
+/* The host's view: a queue as long as SB_QUEUE_TRIAL_MS of device time
+ * holds, within SB_QUEUE_MIN..SB_QUEUE_MAX; one untimed launch, then one
+ * launch alone per repetition, each timed on the host, then SB_QUEUE_TRIALS trials of the
+ * queue, their median launches per second; a failure is the backend's. */
+static void host_timing(void **state)
+{
+    (void)state;
+    assert_int_equal(sb_queue_length(0.0021), SB_QUEUE_MAX);
+    assert_int_equal(sb_queue_length(0.6), (int)(SB_QUEUE_TRIAL_MS / 0.6));
+    assert_int_equal(sb_queue_length(100.0), SB_QUEUE_MIN);
+    assert_int_equal(sb_queue_length(0.0), SB_QUEUE_MAX);
+    sb_backend_slot slot;
+    fake_slot(&slot);
+    slot.ops.launch_queued = fake_launch_queued;
+    sb_plan plan;
+    memset(&plan, 0, sizeof plan);
+    sb_timed_op op = {.vt = slot.vt, .role = SB_ROLE_KERNEL, .plan = &plan};
+    char err[256];
+    double host[3], per_s = 0;
+    int queued = 0;
+    queued_calls = queued_total = 0;
+    assert_int_equal(sb_time_on_host(&op, 3, 0.5, host, &per_s, &queued, err, sizeof err), 0);
+    assert_int_equal(queued, 100);
+    assert_int_equal(queued_calls, 1 + 3 + SB_QUEUE_TRIALS); /* the first untimed */
+    assert_int_equal(queued_total, 1 + 3 + SB_QUEUE_TRIALS * 100);
+    assert_int_equal(queued_last, 100);
+    for (int i = 0; i < 3; i++)
+        assert_true(host[i] >= 0.02 && host[i] < 1000.0);
+    /* 100 launches of at least 20 us each: at most 50 000 a second */
+    assert_true(per_s > 0 && per_s <= 50000.0);
+    slot.ops.launch_queued = NULL;
+    sb_registry_fill_defaults(&slot.ops, &slot.provides);
+    reason = "no queue";
+    assert_int_equal(sb_time_on_host(&op, 3, 0.5, host, &per_s, &queued, err, sizeof err), -1);
+    assert_string_equal(err, "no queue");
+}
+
 /* SIGINT is caught, not fatal, and remembered for the executor. */
 static void signals(void **state)
 {
@@ -222,9 +290,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reasons),
         cmocka_unit_test(memory_default),
+        cmocka_unit_test(launch_queued_and_sgemm_defaults),
         cmocka_unit_test(devices),
         cmocka_unit_test(device_times),
         cmocka_unit_test(warm_up_floor),
+        cmocka_unit_test(host_timing),
         cmocka_unit_test(signals),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
