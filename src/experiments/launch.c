@@ -107,6 +107,25 @@ static void launch_release(void *host)
     free(h);
 }
 
+/* The empty kernel's one access: its one thread, lane 0 of the one warp,
+   stores the mark, one lane's word in one sector. */
+static void launch_declare_empty(sb_plan *plan)
+{
+    sb_pattern lane = sb_dense(SB_SPACE_GLOBAL, (int)sizeof(int32_t));
+    lane.active = sb_first_lanes(1);
+    sb_plan_declare(plan, &(sb_access){"mark store", SB_ACCESS_STORE, lane, 1, 1, 0});
+}
+
+/* The copy's two accesses: one element a thread, 32 consecutive ones a
+ * warp, each once; the threads past n (the last block's) make neither,
+ * and the lanes below n of the last warp make a partial request. */
+static void launch_declare_copy(sb_plan *plan, long n)
+{
+    sb_pattern dense = sb_dense(SB_SPACE_GLOBAL, (int)sizeof(float));
+    sb_plan_declare_walk(plan, &(sb_access){"load", SB_ACCESS_LOAD, dense, 0, 1, 1}, n, 1);
+    sb_plan_declare_walk(plan, &(sb_access){"store", SB_ACCESS_STORE, dense, 0, 1, 0}, n, 1);
+}
+
 static int launch_plan(void *host, const sb_problem *p, const sb_variant *v,
                        const sb_device_info *dev, sb_plan *plan, char *err, size_t n)
 {
@@ -123,6 +142,7 @@ static int launch_plan(void *host, const sb_problem *p, const sb_variant *v,
         plan->arg[1].kind = SB_PLAN_BUFFER;
         plan->arg[1].buffer = 0;
         sb_grid_2d(&plan->geometry, v, 1, 1, 1, 1);
+        launch_declare_empty(plan);
         return 0;
     }
     size_t bytes = (size_t)h->n * sizeof(float);
@@ -140,10 +160,7 @@ static int launch_plan(void *host, const sb_problem *p, const sb_variant *v,
     plan->arg[2].buffer = 1;
     sb_grid_2d(&plan->geometry, v, h->n, 1, COPY_BLOCK, 1);
     plan->bytes = 2.0 * (double)bytes;
-    plan->npatterns = 1;
-    plan->pattern[0] = sb_pattern_default();
-    plan->pattern[0].space = SB_SPACE_GLOBAL;
-    snprintf(plan->pattern_label[0], sizeof plan->pattern_label[0], "load");
+    launch_declare_copy(plan, h->n);
     return 0;
 }
 
