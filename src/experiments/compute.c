@@ -134,6 +134,12 @@ static int compute_plan(void *host, const sb_problem *p, const sb_variant *v,
     plan->flops = 2.0 * FMA_PER_THREAD * (double)h->threads;
     plan->bytes = (double)plan->buffer[0].bytes;
     plan->intensity = 0; /* no traffic to speak of: the compute roof is the ceiling */
+    /* Its one access: every launched thread stores its sum (no bound: the
+       size is rounded up to whole blocks), 32 consecutive floats a warp. */
+    sb_plan_declare_walk(plan, &(sb_access){"result store", SB_ACCESS_STORE,
+                                            sb_dense(SB_SPACE_GLOBAL, (int)sizeof(float)), 0,
+                                            1, 0},
+                         h->threads, 1);
     double peak = sb_device_fp32_peak_gflops(dev);
     if (peak > 0)
         sb_figure_add(plan->figure, &plan->nfigures, "fp32_peak", peak / 1000.0, "TFLOP/s");
