@@ -1045,6 +1045,95 @@ static void latency_chase_counted(void **state)
     free(vs);
 }
 
+/* ---- the launch, compute and divergence families --------------------- */
+
+/* Totals of `name` of experiment `exp` at rows x cols. */
+static sb_access_totals totals_at(const char *exp, const char *name, long rows, long cols,
+                                  sb_plan *plan)
+{
+    int n;
+    sb_variant *vs = variants_of(experiment(exp), &n);
+    sb_prediction pred[SB_MAX_PATTERNS];
+    *plan = plan_of(experiment(exp), find(vs, n, name), rows, cols, pred);
+    free(vs);
+    return totals_of(plan);
+}
+
+/* A dense walk of 4-byte words over `elements` threads, one access each:
+ * the full warps at 4 sectors a request, and the last one's lanes at one
+ * sector per 8 of them. */
+static void assert_walk(double requests, double sectors, long elements)
+{
+    long full = elements / SB_WARP_LANES, lanes = elements % SB_WARP_LANES;
+    assert_double_equal(requests, (double)full + (lanes > 0), 0.0);
+    assert_double_equal(sectors, 4.0 * (double)full + (double)((lanes + 7) / 8), 0.0);
+}
+
+/* The empty kernel stores its mark from one lane; the copy at 4097
+ * elements (128 warps and one lane) loads and stores each element once,
+ * and at 1000 (31 warps and 8 lanes) in launch_large too. */
+static void launch_accesses_counted(void **state)
+{
+    (void)state;
+    sb_plan plan;
+    sb_access_totals t = totals_at("launch_small", "empty", 1, 1, &plan);
+    assert_int_equal(plan.npatterns, 1);
+    assert_int_equal(plan.kind[0], SB_ACCESS_STORE);
+    assert_double_equal(t.global_st_requests, 1.0, 0.0);
+    assert_double_equal(t.global_st_sectors, 1.0, 0.0);
+    assert_double_equal(t.global_ld_requests, 0.0, 0.0);
+    t = totals_at("launch_small", "copy", 4097, 1, &plan);
+    assert_string_equal(plan.pattern_label[0], "load");
+    assert_true(plan.studied[0]);
+    assert_walk(t.global_ld_requests, t.global_ld_sectors, 4097);
+    assert_walk(t.global_st_requests, t.global_st_sectors, 4097);
+    t = totals_at("launch_large", "copy", 1000, 1, &plan);
+    assert_walk(t.global_ld_requests, t.global_ld_sectors, 1000);
+    assert_walk(t.global_st_requests, t.global_st_sectors, 1000);
+    assert_double_equal(t.shared_ld_requests + t.shared_st_requests, 0.0, 0.0);
+}
+
+/* The FMA kernel's one access, the sum each thread stores: at 300 threads
+ * the launch is two blocks of 256, every thread of both stores, no load. */
+static void compute_accesses_counted(void **state)
+{
+    (void)state;
+    sb_plan plan;
+    sb_access_totals t = totals_at("compute", "fma_chains8", 300, 1, &plan);
+    long threads = (long)plan.geometry.grid[0] * plan.geometry.block[0];
+    assert_int_equal(threads, 2 * 256);
+    assert_int_equal(plan.npatterns, 1);
+    assert_int_equal(plan.kind[0], SB_ACCESS_STORE);
+    assert_walk(t.global_st_requests, t.global_st_sectors, threads);
+    assert_double_equal(t.global_ld_requests, 0.0, 0.0);
+    assert_double_equal(t.global_st_sectors_per_request, 4.0, 1e-12);
+}
+
+/* Each divergence kernel loads its word and stores its float once per
+ * element whatever its paths: the threads past n of the last block make
+ * neither, the lanes below n of the last warp a partial request. */
+static void divergence_accesses_counted(void **state)
+{
+    (void)state;
+    const char *const exps[] = {"divergence_split", "divergence_branch",
+                                "divergence_predication", "divergence_loop"};
+    const char *const names[] = {"lane-k8", "random", "predicated-random", "random"};
+    const long sizes[] = {1000, 4097, 1, 1000};
+    /* full warps and the partial last one, a declaration each (the last
+       costs fewer sectors), of the load and the store; one lane alone:
+       only the partial one */
+    const int accesses[] = {4, 4, 2, 4};
+    for (int x = 0; x < 4; x++) {
+        sb_plan plan;
+        sb_access_totals t = totals_at(exps[x], names[x], sizes[x], 1, &plan);
+        assert_int_equal(plan.npatterns, accesses[x]);
+        assert_int_equal(plan.kind[0], SB_ACCESS_LOAD);
+        assert_walk(t.global_ld_requests, t.global_ld_sectors, sizes[x]);
+        assert_walk(t.global_st_requests, t.global_st_sectors, sizes[x]);
+        assert_double_equal(t.shared_ld_requests + t.shared_st_requests, 0.0, 0.0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1076,6 +1165,9 @@ int main(void)
         cmocka_unit_test(dram_gathers_counted),
         cmocka_unit_test(dram_working_set_counted),
         cmocka_unit_test(latency_chase_counted),
+        cmocka_unit_test(launch_accesses_counted),
+        cmocka_unit_test(compute_accesses_counted),
+        cmocka_unit_test(divergence_accesses_counted),
     };
     SB_TEST_MAIN(tests);
 }
