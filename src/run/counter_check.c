@@ -63,6 +63,13 @@ void sb_counter_item_reason(const sb_counter_item *it, char *buf, size_t n)
 {
     if (it->matches)
         snprintf(buf, n, "%s", "");
+    else if (it->per_request && it->counted > it->model && strstr(it->key, "wavefronts"))
+        /* Past one wave of blocks, a block's shared accesses meet the
+           conflicting ones of blocks in another phase on the same
+           multiprocessor, and the wavefront counter counts that
+           arbitration as well (RESULTS.md, run 26). */
+        snprintf(buf, n, "more passes than the declared addresses need: bank conflicts, or "
+                         "arbitration with other blocks' conflicting accesses on the multiprocessor");
     else if (it->per_request)
         snprintf(buf, n, "the requests touch %s than the declared pattern's addresses give",
                  it->counted > it->model ? "more" : "less");

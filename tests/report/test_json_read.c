@@ -268,7 +268,7 @@ static void unavailable_backends(void **state)
     err = read_unavailable(" \"unavailable\": [\"b1\"],", &run);
     if (!strstr(err, "unavailable[0] is not an object"))
         fail_msg("%s", err);
-    char many[16 + 4 * (SB_RUN_MAX_DEVICES + 1)] = " \"unavailable\": [{}";
+    char many[32 + 4 * (SB_RUN_MAX_DEVICES + 1)] = " \"unavailable\": [{}";
     for (int i = 0; i < SB_RUN_MAX_DEVICES; i++)
         strcat(many, ", {}");
     strcat(many, "],");

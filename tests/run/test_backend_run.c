@@ -44,6 +44,9 @@ static int left_out(const sb_experiment *e, void *host, const sb_problem *p, con
     sb_plan plan;
     char err[512];
     memset(&plan, 0, sizeof plan);
+    /* The device says it cannot hold the variant (fits): left out unbuilt. */
+    if (e->fits && e->fits(v, &session.info, err, sizeof err) != 0)
+        return 1;
     return host && e->plan(host, p, v, &session.info, &plan, err, sizeof err) == SB_PLAN_LEFT_OUT;
 }
 
