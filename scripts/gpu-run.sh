@@ -190,13 +190,13 @@ fi
 if want counters; then
     say "hardware counters against the model (--counters, CUPTI)"
     t0=$(date +%s)
-    # The shared families at one wave of blocks, every block resident at
-    # once (8 of 256 threads a multiprocessor): past one wave a block's
-    # loads meet the conflicting stores of blocks in another phase, and
-    # the wavefront counter counts that arbitration too (RESULTS.md, run
-    # 26), which no address model can say.
+    # The shared families at one block of 256 threads a multiprocessor:
+    # where blocks share one, a block's accesses meet the conflicting ones
+    # of a block in another phase, and the wavefront counter counts that
+    # arbitration too (RESULTS.md, runs 26-28), which no address model can
+    # say.
     units=$(./simtbench --list 2>/dev/null | grep -o '[0-9]* compute units' | head -1 | cut -d' ' -f1)
-    wave=$((8 * ${units:-132} * 256))
+    wave=$((${units:-132} * 256))
     st=0
     for part in "global,transpose,matmul ${SB_COUNTERS_SIZE:-1024}" "shared ${wave}x1"; do
         set -- $part
@@ -209,7 +209,7 @@ if want counters; then
     matched=$(cat "$out"/counters-*.json | grep -c '"counter_check": {"verdict": "matches"')
     differ=$(cat "$out"/counters-*.json | grep -c '"counter_check": {"verdict": "differs"')
     echo "counters: status $st, $matched rows match the model within 2%, $differ differ," \
-        "$(( $(date +%s) - t0 )) s (shared families at ${wave}x1, one wave)" | keep
+        "$(( $(date +%s) - t0 )) s (shared families at ${wave}x1, a block a multiprocessor)" | keep
     cat "$out"/counters-*.json | grep '"counter_check": {"verdict": "differs"' |
         sed 's/.*"experiment": "\([^"]*\)".*"variant": "\([^"]*\)".*/  differs: \1\/\2/' | keep
     # The matrix multiply is judged but not held to it: its tiles' 16-byte

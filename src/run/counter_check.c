@@ -67,7 +67,7 @@ void sb_counter_item_reason(const sb_counter_item *it, char *buf, size_t n)
         /* Past one wave of blocks, a block's shared accesses meet the
            conflicting ones of blocks in another phase on the same
            multiprocessor, and the wavefront counter counts that
-           arbitration as well (RESULTS.md, run 26). */
+           arbitration as well (RESULTS.md, runs 26-28). */
         snprintf(buf, n, "more passes than the declared addresses need: bank conflicts, or "
                          "arbitration with other blocks' conflicting accesses on the multiprocessor");
     else if (it->per_request)
