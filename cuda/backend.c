@@ -1004,7 +1004,11 @@ static int cuda_compile_offline(const char *source, const char *const *defines, 
         set_error("CUDA target \"%s\" is not of the form sm_90", target ? target : "(null)");
         return -1;
     }
-    if (load_nvrtc() || nv_compile(source, defines, ndefines, arch, &nv))
+    /* Through the on-disk cache as every build goes: the tests that read
+       every variant's PTX compile what a run builds, and each other's. */
+    uint64_t key;
+    int cached;
+    if (load_nvrtc() || nv_build(source, defines, ndefines, arch, &nv, &key, &cached))
         return -1;
     *ptx = nv.ptx;
     nv.ptx = NULL;

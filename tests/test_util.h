@@ -29,6 +29,18 @@ static inline int sb_test_skip_all(const char *why)
     return 0;
 }
 
+/* A test over the whole catalogue may be built as two programs, each with
+ * every other experiment (SB_TEST_PART 1: the even places, 2: the odd),
+ * so that `make -j` runs the halves side by side; unset, all of them. */
+static inline int sb_test_part_has(int index)
+{
+#if defined(SB_TEST_PART) && SB_TEST_PART > 0
+    return index % 2 == SB_TEST_PART - 1;
+#else
+    return index >= 0;
+#endif
+}
+
 #define SB_TEST_MAIN(tests)                                                                        \
     do {                                                                                           \
         cmocka_set_message_output(CM_OUTPUT_TAP);                                                  \

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -403,8 +404,7 @@ static int counted_batch_begin(sb_device *dev, int max)
     int st = real->batch_begin(dev, max);
     if (st == 0) {
         int now = ++busy_devices, most = most_busy;
-        while (now > most && !__atomic_compare_exchange_n(&most_busy, &most, now, 0,
-                                                          __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+        while (now > most && !atomic_compare_exchange_weak(&most_busy, &most, now))
             ;
     }
     if (st == 0 && dev == slow_dev) {

@@ -460,9 +460,12 @@ run_row() {
 
 # Rows: ID STATUS CHECKS ENV COMMAND [# TODO REASON]; blank lines and
 # lines starting with '#' are comments.
+# The table's rows (SB_FAULT_ONLY: those whose id contains it; SB_FAULT_PART
+# 1 or 2: every other one, so that two scripts run the halves side by side).
 rows() {
     grep -v '^[[:space:]]*\(#\|$\)' "$TABLE" |
-        awk -v only="${SB_FAULT_ONLY-}" 'only == "" || index($1, only) > 0'
+        awk -v only="${SB_FAULT_ONLY-}" -v part="${SB_FAULT_PART:-0}" \
+            '(only == "" || index($1, only) > 0) && (part == 0 || NR % 2 == part % 2)'
 }
 
 # A shared library that is not a backend, an ICD or a driver.

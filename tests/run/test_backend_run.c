@@ -299,6 +299,8 @@ int main(void)
                                      unfit_variant_left_out, NULL, NULL, NULL};
     for (int i = 0; i < sb_catalogue_count(); i++) {
         const sb_experiment *e = sb_catalogue_get(i);
+        if (!sb_test_part_has(i))
+            continue;
         char sizes[256];
         snprintf(sizes, sizeof sizes, "%s", e->test_sizes ? e->test_sizes : "");
         for (char *save = NULL, *tok = strtok_r(sizes, ",", &save); tok && ncases < MAX_CASES;
