@@ -63,6 +63,8 @@ fi
 echo "== the source tree of $(git -C "$top" describe --always --dirty)"
 mkdir -p "$root/root/simtbench"
 git -C "$top" archive HEAD | tar -x -C "$root/root/simtbench"
+# The commit it is, as a tarball says it (an archive has no .git).
+sh scripts/git-version "$top" unknown >"$root/root/simtbench/.tarball-version"
 
 status=0
 for i in 0 1; do
