@@ -24,4 +24,15 @@ int sb_utf8_copy(char *dst, size_t n, const char *src);
  * has no UUID to give) or dst is too small. */
 void sb_uuid_text(const unsigned char bytes[16], char *dst, size_t n);
 
+/* s as a terminal shows it rather than obeys it (a saved run's names are
+ * untrusted): into dst of n bytes (n > 0), always NUL-terminated, cut
+ * only between whole characters or escapes.  \n, \r, \t as such, every
+ * other control character, DEL and each byte of invalid UTF-8 as \xHH
+ * (ESC is \x1B), the C1 controls U+0080..U+009F as \u0080..\u009F.
+ * NULL s gives "".  Returns dst. */
+const char *sb_text_visible(const char *s, char *dst, size_t n);
+
+/* The bytes sb_text_visible needs for all of s, its NUL included. */
+size_t sb_text_visible_size(const char *s);
+
 #endif

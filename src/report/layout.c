@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 int sb_layout_width(void)
 {
     const char *s = getenv("COLUMNS");
@@ -26,11 +28,46 @@ static int continuation(unsigned char c)
     return (c & 0xC0) == 0x80;
 }
 
+/* Whether s shows as it is: no control character, no byte past ASCII
+ * (which might be invalid UTF-8 or a C1 control). */
+static int plain(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p >= 0x7f)
+            return 0;
+    return 1;
+}
+
+/* s as the terminal is to show it (sb_text_visible): s itself where it is
+ * plain, else a copy to free. */
+static char *visible(const char *s, char **to_free)
+{
+    *to_free = NULL;
+    if (plain(s))
+        return (char *)s;
+    size_t n = sb_text_visible_size(s);
+    char *v = malloc(n);
+    if (!v)
+        return (char *)""; /* out of memory: nothing rather than raw bytes */
+    *to_free = v;
+    return (char *)sb_text_visible(s, v, n);
+}
+
+/* s on out as sb_text_visible shows it. */
+static void put_visible(const char *s, FILE *out)
+{
+    char *to_free;
+    fputs(visible(s, &to_free), out);
+    free(to_free);
+}
+
 int sb_layout_text_width(const char *s)
 {
+    char *to_free;
     int n = 0;
-    for (; *s; s++)
-        n += !continuation((unsigned char)*s);
+    for (const char *p = visible(s, &to_free); *p; p++)
+        n += !continuation((unsigned char)*p);
+    free(to_free);
     return n;
 }
 
@@ -70,11 +107,12 @@ static size_t line_bytes(const char *text, const char *p, int room)
     return cut + 1;
 }
 
-void sb_layout_fold(FILE *out, int width, const char *first, int indent, const char *text)
+void sb_layout_fold(FILE *out, int width, const char *first, int indent, const char *raw)
 {
-    const char *p = text;
+    char *to_free;
+    const char *text = visible(raw, &to_free), *p = text;
     int lead = sb_layout_text_width(first);
-    fputs(first, out);
+    put_visible(first, out);
     while (*p == ' ')
         p++;
     for (;;) {
@@ -88,10 +126,11 @@ void sb_layout_fold(FILE *out, int width, const char *first, int indent, const c
         while (*p == ' ')
             p++;
         if (!*p)
-            return;
+            break;
         fprintf(out, "%*s", indent, "");
         lead = indent;
     }
+    free(to_free);
 }
 
 /* ------------------------------------------------------------ columns */
@@ -239,7 +278,7 @@ static void cells_line(const sb_layout *l, const sb_layout_cells *cells, int bla
         owed += gap_before(l, c) + (k->right ? room : 0);
         if (text[0]) {
             pad(out, &owed);
-            fputs(text, out);
+            put_visible(text, out);
         }
         owed += k->right ? 0 : room;
     }
@@ -273,7 +312,7 @@ void sb_layout_heading(const sb_layout *l, FILE *out)
                 if (l->column[c].shown && l->column[c].group == g + 1) {
                     if (start[c] > at)
                         fprintf(out, "%*s", start[c] - at, "");
-                    fputs(l->group[g], out);
+                    put_visible(l->group[g], out);
                     at = (start[c] > at ? start[c] : at) + sb_layout_text_width(l->group[g]);
                     break;
                 }

@@ -2,7 +2,9 @@
  * text folded at word boundaries, and columns sized from their content
  * that give way, in an order the table sets, to a note under the row when
  * a line would be too wide.  Widths are counted in characters of UTF-8
- * text (the program writes no wide characters of its own). */
+ * text (the program writes no wide characters of its own).  Every text
+ * it writes, names from a saved run among them, is shown as
+ * sb_text_visible (common/text.h) shows it, and measured so. */
 #ifndef SB_LAYOUT_H
 #define SB_LAYOUT_H
 
@@ -17,7 +19,7 @@
  * SB_LAYOUT_MAX_WIDTH; else SB_LAYOUT_WIDTH. */
 int sb_layout_width(void);
 
-/* The columns UTF-8 text takes: its characters. */
+/* The columns UTF-8 text takes: the characters of its visible form. */
 int sb_layout_text_width(const char *s);
 
 /* text folded at spaces into lines of at most width columns, each ended
