@@ -107,12 +107,12 @@ static size_t line_bytes(const char *text, const char *p, int room)
     return cut + 1;
 }
 
-void sb_layout_fold(FILE *out, int width, const char *first, int indent, const char *raw)
+/* raw folded as sb_layout_fold folds it, the first line starting at
+ * column lead (what is before it already written). */
+static void fold_from(FILE *out, int width, int lead, int indent, const char *raw)
 {
     char *to_free;
     const char *text = visible(raw, &to_free), *p = text;
-    int lead = sb_layout_text_width(first);
-    put_visible(first, out);
     while (*p == ' ')
         p++;
     for (;;) {
@@ -131,6 +131,12 @@ void sb_layout_fold(FILE *out, int width, const char *first, int indent, const c
         lead = indent;
     }
     free(to_free);
+}
+
+void sb_layout_fold(FILE *out, int width, const char *first, int indent, const char *text)
+{
+    put_visible(first, out);
+    fold_from(out, width, sb_layout_text_width(first), indent, text);
 }
 
 /* ------------------------------------------------------------ columns */
@@ -204,8 +210,12 @@ static int positions(const sb_layout *l, const int *widths, int *start)
 static int row_widths(const sb_layout *l, int *widths)
 {
     int start[SB_LAYOUT_MAX_COLUMNS];
-    for (int c = 0; c < l->ncolumns; c++)
-        widths[c] = c == 0 ? l->first_width : l->column[c].width;
+    for (int c = 0; c < l->ncolumns; c++) {
+        const sb_layout_column *k = &l->column[c];
+        widths[c] = c == 0 ? l->first_width : k->width;
+        if (c > 0 && k->fold > 0 && widths[c] > k->fold)
+            widths[c] = k->fold;
+    }
     for (int g = 0; g < l->ngroups; g++) {
         int first = -1, end = 0;
         positions(l, widths, start);
@@ -267,7 +277,7 @@ static void pad(FILE *out, int *owed)
 /* The kept cells in their columns, the first one left empty when `blank`. */
 static void cells_line(const sb_layout *l, const sb_layout_cells *cells, int blank, FILE *out)
 {
-    int owed = 0;
+    int owed = 0, at = 0; /* at: the columns written */
     for (int c = 0; c < l->ncolumns; c++) {
         const sb_layout_column *k = &l->column[c];
         if (!k->shown)
@@ -276,7 +286,15 @@ static void cells_line(const sb_layout *l, const sb_layout_cells *cells, int bla
         const char *text = c == 0 && blank ? "" : cells->cell[c];
         int room = w - sb_layout_text_width(text);
         owed += gap_before(l, c) + (k->right ? room : 0);
+        if (k->fold > 0 && c > 0 && text[0]) {
+            /* The last column: it ends the line, folded under its start. */
+            at += owed;
+            pad(out, &owed);
+            fold_from(out, l->width, at, at, text);
+            return;
+        }
         if (text[0]) {
+            at += owed + sb_layout_text_width(text);
             pad(out, &owed);
             put_visible(text, out);
         }

@@ -52,6 +52,9 @@ typedef struct sb_layout_column {
     char unit[12]; /* the note's words after its value: " ms" */
     int group;     /* the group label it stands under (sb_layout_add_group's number), or
                       0 for none */
+    int fold;      /* > 0, for the last column only: its text folds at spaces within the
+                      line, the lines after the first starting under it, and it counts as
+                      at most this wide when the row is fitted */
     /* set by sb_layout_measure and sb_layout_fit */
     int width;     /* its widest cell or heading */
     int filled;    /* a cell of it is not empty; an empty column is not shown */
