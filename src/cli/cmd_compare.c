@@ -32,7 +32,7 @@ typedef sb_compare_match match;
 
 static void usage(FILE *f)
 {
-    fputs("Usage: simtbench compare [OPTION]... OLD.json NEW.json\n"
+    sb_layout_help(f, sb_layout_width(), "Usage: simtbench compare [OPTION]... OLD.json NEW.json\n"
           "List what got faster or slower between two runs saved with --format json.\n"
           "\n"
           "Rows are matched on device (backend, numbered when a run opened one twice),\n"
@@ -53,8 +53,7 @@ static void usage(FILE *f)
           "\n"
           "Exit status: 0 compared (whether or not anything changed), 2 bad usage,\n"
           "5 a file cannot be read, is not JSON or is not a simtbench result, or the\n"
-          "comparison cannot be written.\n",
-          f);
+          "comparison cannot be written.\n");
 }
 
 static int parse(int argc, char **argv, settings *s, FILE *err, int *help)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/options.h"
+#include "report/layout.h"
 #include "report/json_read.h"
 #include "report/output_file.h"
 #include "report/report.h"
@@ -30,7 +31,7 @@ typedef struct settings {
 
 static void usage(FILE *f)
 {
-    fputs("Usage: simtbench merge [OPTION]... RUN.json...\n"
+    sb_layout_help(f, sb_layout_width(), "Usage: simtbench merge [OPTION]... RUN.json...\n"
           "Merge saved runs (simtbench --save, --format json, or merge) into one result\n"
           "that keeps each device's run: host, start, build revision, command and file.\n"
           "Its devices are compared as one run's are, and like devices (one backend, one\n"
@@ -48,8 +49,7 @@ static void usage(FILE *f)
           "  -h, --help             this text\n"
           "\n"
           "Exit status: 0 merged, 2 bad usage (a run given twice, more than 64 devices),\n"
-          "5 a file cannot be read, is not a simtbench result, or cannot be written.\n",
-          f);
+          "5 a file cannot be read, is not a simtbench result, or cannot be written.\n");
 }
 
 /* The options into s; SB_EXIT_OK, or the exit status after one line (or

@@ -41,7 +41,7 @@ typedef struct spec {
 
 static void usage(FILE *f)
 {
-    fputs("Usage: simtbench model [OPTION]...\n"
+    sb_layout_help(f, sb_layout_width(), "Usage: simtbench model [OPTION]...\n"
           "Predict what one warp-wide memory access costs, from the access pattern alone.\n"
           "\n"
           "  --space global|shared   memory space (default shared)\n"
@@ -71,8 +71,7 @@ static void usage(FILE *f)
           "Examples: simtbench model --stride 6            (2-way bank conflict)\n"
           "          simtbench model --space global --stride 8  (32 sectors, 12.5%)\n"
           "          simtbench model --tile 32x32 --pad 1\n"
-          "          simtbench model --variant global_perm/w4-random1-spread-load --size 8192\n",
-          f);
+          "          simtbench model --variant global_perm/w4-random1-spread-load --size 8192\n");
 }
 
 #if defined(__GNUC__)

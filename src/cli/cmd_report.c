@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "report/layout.h"
 #include "report/plot.h"
 #include "report/report.h"
 #include "report/json_read.h"
@@ -20,7 +21,7 @@ typedef struct settings {
 
 static void usage(FILE *f)
 {
-    fputs("Usage: simtbench report [OPTION]... SAVED.json\n"
+    sb_layout_help(f, sb_layout_width(), "Usage: simtbench report [OPTION]... SAVED.json\n"
           "Write a saved run (simtbench --save FILE, or --format json) again, in any\n"
           "format, side by side when it holds two or more devices, and draw its plots.\n"
           "\n"
@@ -32,8 +33,7 @@ static void usage(FILE *f)
           "                         (default: the reference the run was saved with)\n"
           "  -h, --help             this text\n"
           "\n"
-          "Exit status: 0 written, 2 bad usage, 5 a file cannot be read or written.\n",
-          f);
+          "Exit status: 0 written, 2 bad usage, 5 a file cannot be read or written.\n");
 }
 
 /* The options into s; SB_EXIT_OK, or the exit status after one line

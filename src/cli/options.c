@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "report/layout.h"
 #include "report/plot.h"
 #include "run/registry.h"
 
@@ -395,7 +396,7 @@ int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
 
 void sb_options_usage(FILE *f)
 {
-    fputs(
+    sb_layout_help(f, sb_layout_width(),
         "Usage: simtbench [OPTION]...            run experiments\n"
         "       simtbench model [OPTION]...      ask the memory model (see simtbench model --help)\n"
         "       simtbench compare OLD.json NEW.json   what changed between two saved runs\n"
@@ -462,8 +463,8 @@ void sb_options_usage(FILE *f)
         "     or the run does not fit in the device's or the host's memory (checked first)\n"
         "  5  a file could not be read or written (kernel sources, --output, --plot)\n"
         "  130, 143  interrupted by SIGINT or SIGTERM: the variant being measured finished,\n"
-        "     and the report and --save hold the finished results, marked interrupted\n",
-        f);
+        "            and the report and --save hold the finished results, marked\n"
+        "            interrupted\n");
 }
 
 void sb_options_version(FILE *f)

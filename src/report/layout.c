@@ -375,3 +375,87 @@ void sb_layout_given_way(const sb_layout *l, const sb_layout_cells *cells, char 
         }
     }
 }
+
+/* ------------------------------------------------------------ help text */
+
+/* The columns of line (up to its end or newline) that are spaces first. */
+static int leading(const char *line)
+{
+    int n = 0;
+    while (line[n] == ' ')
+        n++;
+    return n;
+}
+
+/* Where the description of an entry line starts: past the first run of
+ * at least `gap` spaces after its first text (an option, a status), or
+ * -1 when it has none. */
+static int description_at(const char *line, int len, int gap)
+{
+    for (int i = leading(line); i < len; i++) {
+        int run = 0;
+        while (i + run < len && line[i + run] == ' ')
+            run++;
+        if (run >= gap && i + run < len)
+            return i + run;
+        i += run;
+    }
+    return -1;
+}
+
+/* One entry of a help text: its first line's prefix (the option, or
+ * nothing), then the words of the line and of its continuation lines,
+ * folded under the description's column, or under the entry on lines of
+ * their own where that column is past half the width; `alone`: a line
+ * no other continues (the usage line).  The bytes used. */
+static size_t help_entry(FILE *out, int width, const char *p, int alone)
+{
+    int len = (int)strcspn(p, "\n"), lead = leading(p);
+    int hang = description_at(p, len, lead ? 2 : 3);
+    if (hang < 0)
+        hang = lead;
+    /* An indented line with no description (an example command) is a line
+       of its own. */
+    alone |= hang == lead && lead > 0;
+    char prefix[256], text[4096];
+    snprintf(prefix, sizeof prefix, "%.*s", hang < 255 ? hang : 255, p);
+    size_t used = (size_t)snprintf(text, sizeof text, "%.*s", len - hang, p + hang);
+    const char *q = p + len;
+    /* Continuation lines: as indented as the description. */
+    while (!alone && *q == '\n' && leading(q + 1) == hang && q[1 + hang] && q[1 + hang] != '\n' &&
+           (hang > 0 || description_at(q + 1, (int)strcspn(q + 1, "\n"), 3) < 0)) {
+        int more = (int)strcspn(q + 1, "\n");
+        if (used < sizeof text)
+            used += (size_t)snprintf(text + used, sizeof text - used, " %.*s", more - hang,
+                                     q + 1 + hang);
+        q += 1 + more;
+    }
+    if (hang > lead && hang > width / 2) {
+        char indent[256];
+        snprintf(indent, sizeof indent, "%*s", lead, "");
+        sb_layout_fold(out, width, indent, lead + 4, prefix + lead); /* the entry alone */
+        snprintf(prefix, sizeof prefix, "%*s", lead + 8, "");
+        hang = lead + 8;
+    }
+    sb_layout_fold(out, width, prefix, hang, text);
+    return (size_t)(q - p) + (*q == '\n');
+}
+
+void sb_layout_help(FILE *out, int width, const char *text)
+{
+    int fits = 1;
+    for (const char *p = text; *p && fits; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0))
+        fits = (int)strcspn(p, "\n") <= width;
+    if (fits) {
+        fputs(text, out);
+        return;
+    }
+    for (const char *p = text; *p;) {
+        if (*p == '\n') {
+            fputc('\n', out);
+            p++;
+        } else {
+            p += help_entry(out, width, p, p == text);
+        }
+    }
+}

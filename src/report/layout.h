@@ -28,6 +28,13 @@ int sb_layout_text_width(const char *s);
  * thousands) is not a place to fold; a word longer than a line is cut. */
 void sb_layout_fold(FILE *out, int width, const char *first, int indent, const char *text);
 
+/* A --help text on lines of at most width columns: as written where every
+ * line fits, else each entry (an option or a status with its description
+ * and the lines continuing it, or a paragraph) folded again, under its
+ * description's column, or under the entry where that column is past half
+ * the width. */
+void sb_layout_help(FILE *out, int width, const char *text);
+
 #define SB_LAYOUT_MAX_COLUMNS 48
 #define SB_LAYOUT_MAX_GROUPS 16
 #define SB_LAYOUT_CELL 128
