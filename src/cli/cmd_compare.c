@@ -9,6 +9,7 @@
 
 #include "cli/compare_diff.h"
 #include "cli/compare_match.h"
+#include "cli/complete.h"
 #include "cli/options.h"
 #include "report/format.h"
 #include "report/json_build.h"
@@ -56,20 +57,25 @@ static void usage(FILE *f)
           "comparison cannot be written.\n");
 }
 
+/* The short options, getopt_long's string: ":" first, so that a missing
+ * value is told apart from an unknown option. */
+static const char shortopts[] = ":ho:";
+
+static const struct option longopts[] = {{"threshold", required_argument, NULL, 't'},
+                                         {"format", required_argument, NULL, 'f'},
+                                         {"all", no_argument, NULL, 'a'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+
 static int parse(int argc, char **argv, settings *s, FILE *err, int *help)
 {
-    static const struct option longopts[] = {{"threshold", required_argument, NULL, 't'},
-                                             {"format", required_argument, NULL, 'f'},
-                                             {"all", no_argument, NULL, 'a'},
-                                             {"output", required_argument, NULL, 'o'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
     memset(s, 0, sizeof *s);
     *help = 0;
     optind = 0;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         switch (c) {
         case 't': {
             char *end;
@@ -739,4 +745,14 @@ int sb_cmd_compare_to(int argc, char **argv, FILE *out, FILE *err)
 int sb_cmd_compare(int argc, char **argv)
 {
     return sb_cmd_compare_to(argc, argv, stdout, stderr);
+}
+
+void sb_cmd_compare_complete(FILE *out)
+{
+    static const sb_option_value values[] = {
+        {"threshold", "value", NULL},
+        {"format", "choice", "table json markdown md"},
+        {"output", "file", NULL},
+        {NULL, NULL, NULL}};
+    sb_complete_print(out, shortopts, longopts, values, "file");
 }

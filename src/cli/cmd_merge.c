@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/complete.h"
 #include "cli/options.h"
 #include "report/layout.h"
 #include "report/json_read.h"
@@ -52,24 +53,30 @@ static void usage(FILE *f)
           "5 a file cannot be read, is not a simtbench result, or cannot be written.\n");
 }
 
+enum { OPT_REFERENCE = 256 };
+
+/* The short options, getopt_long's string: ":" first, so that a missing
+ * value is told apart from an unknown option. */
+static const char shortopts[] = ":o:f:qh";
+
+static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
+                                         {"format", required_argument, NULL, 'f'},
+                                         {"reference", required_argument, NULL, OPT_REFERENCE},
+                                         {"quiet", no_argument, NULL, 'q'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+
 /* The options into s; SB_EXIT_OK, or the exit status after one line (or
  * the help text, with *done set). */
 static int parse(int argc, char **argv, settings *s, int *done)
 {
-    enum { OPT_REFERENCE = 256 };
-    static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
-                                             {"format", required_argument, NULL, 'f'},
-                                             {"reference", required_argument, NULL, OPT_REFERENCE},
-                                             {"quiet", no_argument, NULL, 'q'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
     memset(s, 0, sizeof *s);
     s->format = SB_FORMAT_TABLE;
     *done = 0;
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:f:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         if (c == 'o' && !*optarg) {
             fprintf(stderr, PROG ": --output: expected a file name, got ''\n");
             return SB_EXIT_USAGE;
@@ -205,4 +212,14 @@ int sb_cmd_merge(int argc, char **argv)
     sb_run_free(merged);
     free(merged);
     return status;
+}
+
+void sb_cmd_merge_complete(FILE *out)
+{
+    static const sb_option_value values[] = {
+        {"output", "file", NULL},
+        {"format", "format", NULL},
+        {"reference", "backend", NULL},
+        {NULL, NULL, NULL}};
+    sb_complete_print(out, shortopts, longopts, values, "file");
 }

@@ -8,6 +8,7 @@
 
 #include "cli/model_table.h"
 #include "cli/model_variant.h"
+#include "cli/complete.h"
 #include "cli/options.h"
 #include "model.h"
 #include "report/layout.h"
@@ -195,6 +196,10 @@ static int parse_tile(spec *s, const char *arg)
 enum { O_SPACE = 256, O_WORD, O_STRIDE, O_OFFSET, O_PERM, O_SPREAD, O_BROADCAST, O_SAME,
        O_TILE, O_PAD, O_SWIZZLE, O_WALK, O_WALK_INDEX, O_FORMAT, O_LANES, O_ACTIVE, O_VARIANT,
        O_SIZE, O_UNITS };
+
+/* The short options, getopt_long's string: ":" first, so that a missing
+ * value is told apart from an unknown option. */
+static const char shortopts[] = ":h";
 
 static const struct option longopts[] = {
     {"space", required_argument, NULL, O_SPACE},
@@ -390,7 +395,7 @@ static int parse_args(int argc, char **argv, spec *s)
 #endif
     opterr = 0; /* our own one-line messages instead of getopt's */
     for (;;) {
-        int c = getopt_long(argc, argv, ":h", longopts, NULL);
+        int c = getopt_long(argc, argv, shortopts, longopts, NULL);
         if (c == -1)
             break;
         if (c == 'h') {
@@ -747,4 +752,16 @@ int sb_cmd_model(int argc, char **argv)
     else
         print_table(stdout, &s, header);
     return stdout_status();
+}
+
+void sb_cmd_model_complete(FILE *out)
+{
+    static const sb_option_value values[] = {
+        {"space", "choice", "global shared"},
+        {"word", "choice", "4 8 16"},
+        {"perm", "choice", "none reverse xor random"},
+        {"walk", "choice", "row column"},
+        {"format", "choice", "table json"},
+        {NULL, NULL, NULL}};
+    sb_complete_print(out, shortopts, longopts, values, NULL);
 }

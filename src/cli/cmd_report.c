@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/complete.h"
 #include "cli/options.h"
 #include "report/layout.h"
 #include "report/plot.h"
@@ -36,24 +37,30 @@ static void usage(FILE *f)
           "Exit status: 0 written, 2 bad usage, 5 a file cannot be read or written.\n");
 }
 
+enum { OPT_PLOT = 256, OPT_REFERENCE };
+
+/* The short options, getopt_long's string: ":" first, so that a missing
+ * value is told apart from an unknown option. */
+static const char shortopts[] = ":f:o:h";
+
+static const struct option longopts[] = {{"format", required_argument, NULL, 'f'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"plot", required_argument, NULL, OPT_PLOT},
+                                         {"reference", required_argument, NULL, OPT_REFERENCE},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+
 /* The options into s; SB_EXIT_OK, or the exit status after one line
  * (or the help text, with *done set). */
 static int parse(int argc, char **argv, settings *s, int *done)
 {
-    enum { OPT_PLOT = 256, OPT_REFERENCE };
-    static const struct option longopts[] = {{"format", required_argument, NULL, 'f'},
-                                             {"output", required_argument, NULL, 'o'},
-                                             {"plot", required_argument, NULL, OPT_PLOT},
-                                             {"reference", required_argument, NULL, OPT_REFERENCE},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
     memset(s, 0, sizeof *s);
     s->format = SB_FORMAT_TABLE;
     *done = 0;
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":f:o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             if (sb_report_find(optarg, &s->format)) {
@@ -146,4 +153,15 @@ int sb_cmd_report(int argc, char **argv)
     sb_analysis_free(&a);
     sb_run_free(&run);
     return status;
+}
+
+void sb_cmd_report_complete(FILE *out)
+{
+    static const sb_option_value values[] = {
+        {"format", "format", NULL},
+        {"output", "file", NULL},
+        {"plot", "dir", NULL},
+        {"reference", "backend", NULL},
+        {NULL, NULL, NULL}};
+    sb_complete_print(out, shortopts, longopts, values, "file");
 }
