@@ -548,7 +548,7 @@ static void print_table(FILE *out, const spec *s, const char *header)
     sb_layout_cells cells;
     sb_pattern p;
     sb_layout_init(&l, sb_layout_width());
-    sb_layout_fold(out, l.width, "# ", 4, header);
+    sb_model_comment(out, l.width, header);
     for (int c = 0; c < ncolumns; c++)
         sb_layout_add(&l, &columns[c]);
     long rows = row_count(s);

@@ -1,9 +1,30 @@
 #include "cli/model_table.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/layout.h"
+
+void sb_model_comment(FILE *out, int width, const char *text)
+{
+    char *folded = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&folded, &size);
+    if (!f) {
+        fprintf(out, "# %s\n", text);
+        return;
+    }
+    sb_layout_fold(f, width - 2 > 20 ? width - 2 : 20, "", 2, text);
+    fclose(f);
+    for (char *line = folded, *end; line && *line; line = end + 1) {
+        end = strchr(line, '\n');
+        fprintf(out, "# %.*s\n", (int)(end ? end - line : (long)strlen(line)), line);
+        if (!end)
+            break;
+    }
+    free(folded);
+}
 
 void sb_model_variant_header(const sb_model_variant *m, long units, char *buf, size_t n)
 {
@@ -99,8 +120,8 @@ static void totals_lines(FILE *out, const sb_access_totals *t, int width)
         name_w = nw > name_w ? nw : name_w;
         value_w = w > value_w ? w : value_w;
     }
-    fputs("# the whole kernel, per launch: the model's totals and the counter each is held "
-          "against\n", out);
+    sb_model_comment(out, width, "the whole kernel, per launch: the model's totals and the counter "
+                                 "each is held against");
     for (size_t k = 0; sb_access_totals_field_at(k); k++) {
         const sb_access_totals_field *f = sb_access_totals_field_at(k);
         double v = sb_access_totals_value(t, f);
@@ -112,8 +133,9 @@ static void totals_lines(FILE *out, const sb_access_totals *t, int width)
         fprintf(out, "# %-*s  %*s", name_w, f->name, value_w, value);
         if (counter[0] && line <= width)
             fprintf(out, "  %s\n", counter);
-        else if (counter[0])
-            fprintf(out, "\n#     %s\n", counter);
+        else if (counter[0]) /* under its name, as far in as the line allows */
+            fprintf(out, "\n#%*s%s\n", width - 1 - (int)strlen(counter) >= 5 ? 5 : 1, "",
+                    counter);
         else
             fputc('\n', out);
     }
@@ -137,7 +159,7 @@ void sb_model_variant_table(FILE *out, const sb_model_variant *m, const sb_acces
     sb_layout_cells cells;
     sb_model_variant_header(m, units, header, sizeof header);
     sb_layout_init(&l, sb_layout_width());
-    sb_layout_fold(out, l.width, "# ", 4, header);
+    sb_model_comment(out, l.width, header);
     for (int c = 0; c < A_COLUMNS; c++)
         sb_layout_add(&l, &columns[c]);
     for (int i = 0; i < plan->npatterns; i++) {

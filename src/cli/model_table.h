@@ -9,6 +9,10 @@
 #include "cli/model_variant.h"
 #include "model.h"
 
+/* text as comment lines of at most width columns, each starting "# ",
+ * folded at spaces. */
+void sb_model_comment(FILE *out, int width, const char *text);
+
 /* "EXP/VARIANT at RxC, for N multiprocessors: every access its kernel
  * executes": the --variant output's header, table and JSON alike. */
 void sb_model_variant_header(const sb_model_variant *m, long units, char *buf, size_t n);
