@@ -18,6 +18,7 @@
 #include "report/output_file.h"
 #include "run/counter_check.h"
 #include "run/crossapi.h"
+#include "text.h"
 
 #define PROG "simtbench compare"
 
@@ -385,8 +386,13 @@ static void write_table(const settings *s, const sb_run *o, const sb_run *n, con
     table_rows(s, o, n, m, nm, 1, out);
 }
 
-static void md_cell(FILE *out, const char *s)
+/* s for a markdown cell, control characters shown as escapes (as the
+ * report's markdown shows them). */
+static void md_cell(FILE *out, const char *raw)
 {
+    size_t size = sb_text_visible_size(raw);
+    char *shown = malloc(size);
+    const char *s = shown ? sb_text_visible(raw, shown, size) : "";
     for (; *s; s++) {
         if (*s == '|' || *s == '\\' || *s == '`' || *s == '*')
             fputc('\\', out);
@@ -399,6 +405,7 @@ static void md_cell(FILE *out, const char *s)
         else
             fputc(*s == '\n' ? ' ' : *s, out);
     }
+    free(shown);
 }
 
 static void write_markdown(const settings *s, const sb_run *o, const sb_run *n, const match *m,
