@@ -1,6 +1,6 @@
 #!/bin/sh
-# Every line of compare, model, --list and each command's --help keeps
-# within the width: 100 columns with COLUMNS unset, and COLUMNS=80 and 60.
+# Every line of compare, model, --list, each command's --help, and report
+# and merge of saved H200 runs keeps within the width: 100 columns with COLUMNS unset, and COLUMNS=80 and 60.
 # compare runs on a fixture pair whose variant names pass 18 characters
 # (41 the longest, and one only in the new run): each such name starts its
 # row in full, and the verdicts of the rows stay in one column.  No device
@@ -44,7 +44,7 @@ one_column() {
         END { k = 0; for (c in at) k++; exit k != 1 }' "$1"
 }
 
-echo "1..39"
+echo "1..41"
 for w in 100 80 60; do
     run $w compare "$old" "$new"
     rc=$?
@@ -75,6 +75,25 @@ for w in 100 80 60; do
         within $w "$tmp/out" || bad="$bad '${cmd:-run}'"
     done
     check "--help of every command at $w: every line within $w" '[ -z "$bad" ] || { echo "# over:$bad"; false; }'
+done
+# The report and merge tables of saved H200 runs (report of the fleet, a
+# merge's report on stdout).
+for w in 100 80 60; do
+    if [ ! -r "$top/results/h200/fleet.json" ]; then
+        n=$((n + 2))
+        echo "ok $((n - 1)) # SKIP results/ is not here (a tarball leaves it out)"
+        echo "ok $n # SKIP results/ is not here"
+        continue
+    fi
+    run $w report "$top/results/h200/fleet.json"
+    rc=$?
+    check "report of the H200 fleet at $w: exit 0, every line within $w" \
+        '[ $rc -eq 0 ] && within $w "$tmp/out"'
+    run $w merge -o "$tmp/merged.json" "$top/results/h200/memory.json" \
+        "$top/results/h200/privatization.json"
+    rc=$?
+    check "merge's report of two H200 runs at $w: exit 0, every line within $w" \
+        '[ $rc -eq 0 ] && within $w "$tmp/out"'
 done
 # What gave way is said under its row, not lost.
 run 60 compare "$old" "$new"
