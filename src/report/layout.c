@@ -447,7 +447,15 @@ void sb_layout_help(FILE *out, int width, const char *text)
     for (const char *p = text; *p && fits; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0))
         fits = (int)strcspn(p, "\n") <= width;
     if (fits) {
-        fputs(text, out);
+        for (const char *p = text; *p;) {
+            size_t len = strcspn(p, "\n");
+            char line[4096];
+            snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
+            put_visible(line, out);
+            if (p[len])
+                fputc('\n', out);
+            p += len + (p[len] != 0);
+        }
         return;
     }
     for (const char *p = text; *p;) {
