@@ -1,6 +1,7 @@
 #include "text.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A UTF-8 character is at most 4 bytes: a lead byte and 3 continuations. */
@@ -119,4 +120,12 @@ const char *sb_text_visible(const char *s, char *dst, size_t n)
 size_t sb_text_visible_size(const char *s)
 {
     return visible(s, NULL, 0);
+}
+
+void sb_text_message(FILE *f, const char *prog, const char *message)
+{
+    size_t n = visible(message, NULL, 0);
+    char *shown = malloc(n);
+    fprintf(f, "%s: %s\n", prog, shown ? sb_text_visible(message, shown, n) : "out of memory");
+    free(shown);
 }

@@ -14,6 +14,7 @@
 #include "cli/cmd_report.h"
 #include "cli/cmd_run.h"
 #include "cli/options.h"
+#include "text.h"
 
 typedef int (*subcommand_fn)(int argc, char **argv);
 
@@ -74,7 +75,7 @@ int main(int argc, char **argv)
     char err[512];
     sb_options_defaults(&o);
     if (sb_options_parse(argc, argv, &o, err, sizeof err)) {
-        fprintf(stderr, "simtbench: %s\n", err);
+        sb_text_message(stderr, "simtbench", err);
         return SB_EXIT_USAGE;
     }
     o.argc = argc;

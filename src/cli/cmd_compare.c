@@ -689,7 +689,7 @@ static int output(const settings *s, const sb_run *o, const sb_run *n, const mat
     char why[1024], msg[1200];
     sb_output_file file;
     if (s->output && sb_output_open(&file, s->output, msg, sizeof msg)) {
-        fprintf(err, PROG ": %s\n", msg);
+        sb_text_message(err, PROG, msg);
         return SB_EXIT_IO;
     }
     errno = 0;
@@ -701,7 +701,7 @@ static int output(const settings *s, const sb_run *o, const sb_run *n, const mat
         return SB_EXIT_IO;
     }
     if (s->output && sb_output_commit(&file, msg, sizeof msg)) {
-        fprintf(err, PROG ": %s\n", msg);
+        sb_text_message(err, PROG, msg);
         return SB_EXIT_IO;
     }
     return SB_EXIT_OK;
@@ -722,15 +722,15 @@ int sb_cmd_compare_to(int argc, char **argv, FILE *out, FILE *err)
     char why[1024];
     /* An output that cannot be made is said before anything is read. */
     if (s.output && sb_output_check("--output", s.output, why, sizeof why)) {
-        fprintf(err, PROG ": %s\n", why);
+        sb_text_message(err, PROG, why);
         return SB_EXIT_IO;
     }
     if (sb_run_read_json(s.old_path, &o, why, sizeof why)) {
-        fprintf(err, PROG ": %s\n", why);
+        sb_text_message(err, PROG, why);
         return SB_EXIT_IO;
     }
     if (sb_run_read_json(s.new_path, &n, why, sizeof why)) {
-        fprintf(err, PROG ": %s\n", why);
+        sb_text_message(err, PROG, why);
         sb_run_free(&o);
         return SB_EXIT_IO;
     }

@@ -18,6 +18,7 @@
 #include "run/analysis.h"
 #include "run/merge.h"
 #include "run/provenance.h"
+#include "text.h"
 
 #define PROG "simtbench merge"
 
@@ -128,7 +129,7 @@ static int read_all(const settings *s, sb_run *merged)
         else if (sb_run_merge(merged, one, s->files[i], err, sizeof err))
             st = SB_EXIT_USAGE;
         if (st)
-            fprintf(stderr, PROG ": %s\n", err);
+            sb_text_message(stderr, PROG, err);
         sb_run_free(one);
         free(one);
         if (st)
@@ -164,11 +165,11 @@ static int write_all(const settings *s, const sb_analysis *a)
 {
     char err[1024];
     if (sb_report_write_file(SB_FORMAT_JSON, a, s->output, err, sizeof err)) {
-        fprintf(stderr, PROG ": %s\n", err);
+        sb_text_message(stderr, PROG, err);
         return SB_EXIT_IO;
     }
     if (s->output && !s->quiet && sb_report_write_file(s->format, a, NULL, err, sizeof err)) {
-        fprintf(stderr, PROG ": %s\n", err);
+        sb_text_message(stderr, PROG, err);
         return SB_EXIT_IO;
     }
     return SB_EXIT_OK;
@@ -184,7 +185,7 @@ int sb_cmd_merge(int argc, char **argv)
     char err[1024];
     /* An output that cannot be made is said before anything is read. */
     if (s.output && sb_output_check("--output", s.output, err, sizeof err)) {
-        fprintf(stderr, PROG ": %s\n", err);
+        sb_text_message(stderr, PROG, err);
         return SB_EXIT_IO;
     }
     sb_run *merged = calloc(1, sizeof *merged);

@@ -12,6 +12,7 @@
 #include "cli/options.h"
 #include "model.h"
 #include "report/layout.h"
+#include "text.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -86,12 +87,12 @@ static int fail(const char *fmt, ...) SB_PRINTF(1, 2);
 /* Prints the one line a usage error gets and returns the usage status. */
 static int fail(const char *fmt, ...)
 {
+    char message[1024];
     va_list ap;
     va_start(ap, fmt);
-    fputs(PROG ": ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
+    sb_text_message(stderr, PROG, message);
     return 2;
 }
 

@@ -12,6 +12,7 @@
 #include "report/json_read.h"
 #include "report/output_file.h"
 #include "run/analysis.h"
+#include "text.h"
 
 #define PROG "simtbench report"
 
@@ -107,7 +108,7 @@ static int write_all(const settings *s, const sb_analysis *a)
     int status = SB_EXIT_OK;
     char err[1024];
     if (sb_report_write_file(s->format, a, s->output, err, sizeof err)) {
-        fprintf(stderr, PROG ": %s\n", err);
+        sb_text_message(stderr, PROG, err);
         status = SB_EXIT_IO;
     }
     if (s->plot_dir && a->run->nresults > 0 && sb_plot_run(a, s->plot_dir, stderr) && !status)
@@ -127,11 +128,11 @@ int sb_cmd_report(int argc, char **argv)
     char err[1024];
     /* An output that cannot be made is said before anything is read. */
     if (s.output && sb_output_check("--output", s.output, err, sizeof err)) {
-        fprintf(stderr, PROG ": %s\n", err);
+        sb_text_message(stderr, PROG, err);
         return SB_EXIT_IO;
     }
     if (sb_run_read_saved(s.saved, &run, &saved_reference, err, sizeof err)) {
-        fprintf(stderr, PROG ": %s\n", err);
+        sb_text_message(stderr, PROG, err);
         return SB_EXIT_IO;
     }
     /* The saved reference is the first device of its backend, so naming

@@ -4,8 +4,9 @@
 # terminal raw.  tests/fixtures/hostile-names.json holds such experiment,
 # variant, kernel, device, driver and host names; report, compare and
 # merge (tables and markdown, and the error of a run given twice) are run
-# on it and their stdout and stderr searched for a raw control byte.  No
-# device is needed.  TAP output.
+# on it and their stdout and stderr searched for a raw control byte; so are
+# errors that quote a file or variant name with controls.  No device is
+# needed.  TAP output.
 SB=${SIMTBENCH:-./simtbench}
 top=${SB_TOP_SRCDIR:-.}
 hostile=$top/tests/fixtures/hostile-names.json
@@ -37,7 +38,7 @@ clean() {
         '[ $rc -eq $want ] && ! raw "$tmp/out" && ! raw "$tmp/err"'
 }
 
-echo "1..12"
+echo "1..15"
 check "the fixture holds the controls it is meant to" \
     'grep -q "u001b\[2J" "$hostile" && grep -q "\\\\r" "$hostile" && grep -q "u009b" "$hostile" &&
      grep -q "u0007" "$hostile" && grep -q "\\\\b" "$hostile"'
@@ -58,4 +59,10 @@ clean "merge of a run given twice (the error names its host)" 2 merge "$hostile"
 sed 's/tiled\\rEVIL/ti\xffled/' "$hostile" >"$tmp/not-utf8.json"
 clean "report of a run with bytes that are not UTF-8" 5 report "$tmp/not-utf8.json"
 clean "compare of a run with bytes that are not UTF-8" 5 compare "$tmp/not-utf8.json" "$hostile"
+# Errors that quote a name the user gave.
+esc=$(printf '\033')
+clean "report of a file whose name holds ESC (the error quotes it)" 5 report "$tmp/no${esc}[2Jfile.json"
+clean "model --variant with ESC in the name" 2 model --variant "tr${esc}[2Jans/x"
+clean "compare of a file whose name holds a newline" 5 compare "$tmp/a
+b.json" "$hostile"
 exit $failed
