@@ -229,7 +229,7 @@ static int counters_moved(const sb_run *o, const sb_run *n, const match *m, int 
 }
 
 /* The table's columns; those that give way to the note under a row leave
- * in this order: the two times, the size, the change, the interval. */
+ * in this order: the size, the two times, the change, the interval. */
 enum { T_NAME, T_DEVICE, T_SIZE, T_OLD, T_NEW, T_INTERVAL, T_CHANGE, T_VERDICT, T_COLUMNS };
 
 static void table_layout(sb_layout *l)
@@ -237,10 +237,10 @@ static void table_layout(sb_layout *l)
     static const sb_layout_column columns[T_COLUMNS] = {
         {.heading = "experiment/variant", .gap = 2},
         {.heading = "device", .gap = 2},
-        {.heading = "size", .gap = 2, .give_way = 3, .noted = 1, .note = "size"},
-        {.heading = "old ms", .gap = 2, .right = 1, .give_way = 4, .noted = 1, .note = "ms",
+        {.heading = "size", .gap = 2, .give_way = 4, .noted = 1, .note = "size"},
+        {.heading = "old ms", .gap = 2, .right = 1, .give_way = 3, .noted = 1, .note = "ms",
          .subject = "old"},
-        {.heading = "new ms", .gap = 2, .right = 1, .give_way = 4, .noted = 1, .note = "ms",
+        {.heading = "new ms", .gap = 2, .right = 1, .give_way = 3, .noted = 1, .note = "ms",
          .subject = "new"},
         {.heading = "95% interval", .gap = 2, .give_way = 1, .noted = 1,
          .note = "95% interval"},
