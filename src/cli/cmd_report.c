@@ -4,12 +4,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/complete.h"
 #include "cli/options.h"
+#include "report/layout.h"
 #include "report/plot.h"
 #include "report/report.h"
 #include "report/json_read.h"
 #include "report/output_file.h"
 #include "run/analysis.h"
+#include "text.h"
 
 #define PROG "simtbench report"
 
@@ -20,7 +23,7 @@ typedef struct settings {
 
 static void usage(FILE *f)
 {
-    fputs("Usage: simtbench report [OPTION]... SAVED.json\n"
+    sb_layout_help(f, sb_layout_width(), "Usage: simtbench report [OPTION]... SAVED.json\n"
           "Write a saved run (simtbench --save FILE, or --format json) again, in any\n"
           "format, side by side when it holds two or more devices, and draw its plots.\n"
           "\n"
@@ -32,28 +35,33 @@ static void usage(FILE *f)
           "                         (default: the reference the run was saved with)\n"
           "  -h, --help             this text\n"
           "\n"
-          "Exit status: 0 written, 2 bad usage, 5 a file cannot be read or written.\n",
-          f);
+          "Exit status: 0 written, 2 bad usage, 5 a file cannot be read or written.\n");
 }
+
+enum { OPT_PLOT = 256, OPT_REFERENCE };
+
+/* The short options, getopt_long's string: ":" first, so that a missing
+ * value is told apart from an unknown option. */
+static const char shortopts[] = ":f:o:h";
+
+static const struct option longopts[] = {{"format", required_argument, NULL, 'f'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"plot", required_argument, NULL, OPT_PLOT},
+                                         {"reference", required_argument, NULL, OPT_REFERENCE},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
 
 /* The options into s; SB_EXIT_OK, or the exit status after one line
  * (or the help text, with *done set). */
 static int parse(int argc, char **argv, settings *s, int *done)
 {
-    enum { OPT_PLOT = 256, OPT_REFERENCE };
-    static const struct option longopts[] = {{"format", required_argument, NULL, 'f'},
-                                             {"output", required_argument, NULL, 'o'},
-                                             {"plot", required_argument, NULL, OPT_PLOT},
-                                             {"reference", required_argument, NULL, OPT_REFERENCE},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
     memset(s, 0, sizeof *s);
     s->format = SB_FORMAT_TABLE;
     *done = 0;
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":f:o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             if (sb_report_find(optarg, &s->format)) {
@@ -100,7 +108,7 @@ static int write_all(const settings *s, const sb_analysis *a)
     int status = SB_EXIT_OK;
     char err[1024];
     if (sb_report_write_file(s->format, a, s->output, err, sizeof err)) {
-        fprintf(stderr, PROG ": %s\n", err);
+        sb_text_message(stderr, PROG, err);
         status = SB_EXIT_IO;
     }
     if (s->plot_dir && a->run->nresults > 0 && sb_plot_run(a, s->plot_dir, stderr) && !status)
@@ -120,11 +128,11 @@ int sb_cmd_report(int argc, char **argv)
     char err[1024];
     /* An output that cannot be made is said before anything is read. */
     if (s.output && sb_output_check("--output", s.output, err, sizeof err)) {
-        fprintf(stderr, PROG ": %s\n", err);
+        sb_text_message(stderr, PROG, err);
         return SB_EXIT_IO;
     }
     if (sb_run_read_saved(s.saved, &run, &saved_reference, err, sizeof err)) {
-        fprintf(stderr, PROG ": %s\n", err);
+        sb_text_message(stderr, PROG, err);
         return SB_EXIT_IO;
     }
     /* The saved reference is the first device of its backend, so naming
@@ -146,4 +154,15 @@ int sb_cmd_report(int argc, char **argv)
     sb_analysis_free(&a);
     sb_run_free(&run);
     return status;
+}
+
+void sb_cmd_report_complete(FILE *out)
+{
+    static const sb_option_value values[] = {
+        {"format", "format", NULL},
+        {"output", "file", NULL},
+        {"plot", "dir", NULL},
+        {"reference", "backend", NULL},
+        {NULL, NULL, NULL}};
+    sb_complete_print(out, shortopts, longopts, values, "file");
 }
