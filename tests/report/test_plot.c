@@ -191,7 +191,7 @@ static void chooses_plots_from_records(void **state)
     free(gp);
     /* Bars: quotes in a name cannot break the data file or the script. */
     dat = slurp("occupancy-bars.dat");
-    assert_non_null(strstr(dat, "\"blocks-1 'odd' 'name'\" 3.33333 3.33333"));
+    assert_non_null(strstr(dat, "\"blocks-1 \\x22odd\\x22 'name'\" 3.33333 3.33333"));
     free(dat);
     /* Bars of bandwidths: each device's copy roof across them, and each
        bar's share of it above the bar. */
