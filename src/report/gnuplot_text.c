@@ -6,10 +6,16 @@
 #include <stdio.h>
 #include <string.h>
 
-/* What one byte of s becomes: itself, a doubled quote, or \xNN. */
-static size_t shown(unsigned char c, int quote, char out[5])
+/* What one byte of s becomes: itself, a doubled quote, or \xNN.  gnuplot
+ * 5.4 reads '' as a quote only after another character: at the start of
+ * a string, or right after another '', it ends the string, so there a
+ * quote is shown as \x27.  `before` is the byte shown before, 0 at the
+ * start. */
+static size_t shown(unsigned char c, int quote, unsigned char before, char out[5])
 {
-    if (c < 0x20 || c >= 0x7f || c == '\\' || (quote == '"' && c == '"')) {
+    int hex = c < 0x20 || c >= 0x7f || c == '\\' || (quote == '"' && c == '"') ||
+              (quote == '\'' && c == '\'' && (before == 0 || before == '\''));
+    if (hex) {
         snprintf(out, 5, "\\x%02x", c);
         return 4;
     }
@@ -35,7 +41,8 @@ const char *sb_gp_quote(const char *s, int quote, char *buf, size_t n)
     size_t k = 0;
     for (; s[k] && k < SB_GP_TEXT_MAX; k++) {
         char unit[5];
-        size_t len = shown((unsigned char)s[k], quote, unit);
+        unsigned char before = k ? (unsigned char)buf[used - 1] : 0;
+        size_t len = shown((unsigned char)s[k], quote, before, unit);
         /* Room for this unit, the cut mark should more follow, the quote
            and the NUL. */
         size_t after = s[k + 1] ? sizeof cut - 1 : 0;

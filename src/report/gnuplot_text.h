@@ -8,8 +8,12 @@
  *   - a backslash, a control character (ESC, newline, DEL) and every byte
  *     outside ASCII is shown as \xNN, so no line ends in a backslash and
  *     the text reads the same in any locale (no `set encoding` needed);
- *   - in a single-quoted string (scripts) a quote is doubled: gnuplot
- *     expands neither backquotes nor @macros there, and system() is text;
+ *   - in a single-quoted string (scripts) a quote is doubled, but one
+ *     at the start or right after another is shown as \x27: gnuplot 5.4
+ *     ends the string at four quotes in a row and at two that open it
+ *     (the next quote opens another string, so no code escapes, but the
+ *     script breaks).  gnuplot expands neither backquotes nor @macros in
+ *     single quotes, and system() there is text;
  *   - in a double-quoted string (data files, where gnuplot has no escape)
  *     a double quote is shown as \x22;
  *   - text longer than SB_GP_TEXT_MAX bytes is cut, with "...".
