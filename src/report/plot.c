@@ -1289,6 +1289,24 @@ static const char *bars_roof_name(const plot_ctx *c)
     return c->run->results[c->e->first].quantity == SB_QUANTITY_FLOPS ? "FP32 peak" : "copy roof";
 }
 
+/* Whether device column s has a figure in the experiment: in a merged
+ * run a device may have none, and a column of '?' alone is no bar (gnuplot
+ * warns of it); each used column's place among them into *k, of *used. */
+static int column_used(const plot_ctx *c, int s, int *k, int *used)
+{
+    *k = *used = 0;
+    int mine = 0;
+    for (int t = 0; t < c->x->ndevices; t++) {
+        int any = 0;
+        for (size_t j = 0; j < c->e->nrows && !any; j++)
+            any = c->x->rows[c->e->rows[j]].result[t] >= 0;
+        *k += any && t < s;
+        *used += any;
+        mine |= any && t == s;
+    }
+    return mine;
+}
+
 /* Each device's copy roof as a dashed line across the bars, and each
  * bar's share of it as a percentage above the bar; the y range holds the
  * highest roof. */
@@ -1304,22 +1322,23 @@ static void bars_roofs(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
         }
     for (int s = 0; s < x->ndevices; s++) {
         double roof = bars_roof(c, s);
-        if (!(roof > 0))
+        int k, used; /* the bar's place in its cluster, and the bars there */
+        if (!(roof > 0) || !column_used(c, s, &k, &used))
             continue;
         top = roof > top ? roof : top;
         top *= 1.04; /* the staggered shares above the tallest bar */
         fprintf(pf->gp, "set arrow from graph 0, first %.6g to graph 1, first %.6g nohead dt 2 "
                         "lw 2 lc %d back\n",
-                roof, roof, s + 1);
+                roof, roof, k + 1);
         char title[96];
         snprintf(title, sizeof title, "%s %s: %.0f %s (%% above a bar: its share)", x->label[s],
                  bars_roof_name(c), roof, sb_quantity_unit(c->run->results[c->e->first].quantity));
-        cmd_add(cmd, ", NaN with lines dt 2 lw 2 lc %d", s + 1);
+        cmd_add(cmd, ", NaN with lines dt 2 lw 2 lc %d", k + 1);
         cmd_title(cmd, title);
-        double at = (s - (x->ndevices - 1) / 2.0) / (x->ndevices + 1.0); /* gap 1 */
+        double at = (k - (used - 1) / 2.0) / (used + 1.0); /* gap 1 */
         cmd_add(cmd, ", %s using ($0 %+.4f):(column(%d)):(sprintf('%%.0f%%%%', "
                      "100 * column(%d) / %.6g)) with labels offset 0,%.1f font ',8' notitle",
-                pf->data, at, s + 2, s + 2, roof, 0.7 + 1.1 * (s % 2)); /* neighbours staggered */
+                pf->data, at, s + 2, s + 2, roof, 0.7 + 1.1 * (k % 2)); /* neighbours staggered */
     }
     if (top > 0)
         fprintf(pf->gp, "set yrange [0:%.6g]\n", top * 1.12);
@@ -1360,8 +1379,11 @@ static int bars_plot(const plot_ctx *c)
     if (!cmd)
         return -1;
     for (int s = 0; s < x->ndevices; s++) {
-        if (s == 0)
-            cmd_add(cmd, " %s using 2:xtic(1)", pf.data);
+        int k, used;
+        if (!column_used(c, s, &k, &used))
+            continue;
+        if (k == 0)
+            cmd_add(cmd, " %s using %d:xtic(1)", pf.data, s + 2);
         else
             cmd_add(cmd, ", '' using %d", s + 2);
         cmd_title(cmd, x->label[s]);
@@ -1750,6 +1772,18 @@ static void launch_data(const plot_ctx *c, plot_files *pf)
     }
 }
 
+/* Whether device column s has a row timed on the host too: in a merged
+ * run a device may have none, and a column of '?' alone is no bar. */
+static int launch_timed(const plot_ctx *c, int s)
+{
+    for (size_t j = 0; j < c->e->nrows; j++) {
+        int i = c->x->rows[c->e->rows[j]].result[s];
+        if (i >= 0 && c->run->results[i].host_observed.n > 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* Where the launch overhead lives: per variant, each device's time on its
  * events beside the time the host observed, on a log scale (an empty
  * kernel's microseconds beside a 1 GiB copy's). */
@@ -1773,14 +1807,16 @@ static int launch_plot(const plot_ctx *c)
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
         return -1;
+    int first = 1;
     for (int s = 0; s < x->ndevices; s++)
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < 2 && launch_timed(c, s); k++) {
             int col = 2 + 2 * s + k;
-            if (col == 2)
-                cmd_add(cmd, " %s using 2:xtic(1) fs solid 0.8 lc %d", pf.data, s + 1);
+            if (first)
+                cmd_add(cmd, " %s using %d:xtic(1) fs solid 0.8 lc %d", pf.data, col, s + 1);
             else
                 cmd_add(cmd, ", '' using %d fs %s lc %d", col, k ? "pattern 4" : "solid 0.8",
                         s + 1);
+            first = 0;
             char series[64];
             snprintf(series, sizeof series, "%s %s", x->label[s],
                      k ? "host-observed" : "device events");
