@@ -2,16 +2,13 @@
 
 #include "report/plot.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "dram.h"
 #include "report/describe.h"
 #include "report/gnuplot_text.h"
 #include "report/output_file.h"
@@ -1015,8 +1012,10 @@ static int roofline_plot(const plot_ctx *c, const char *exp)
         return -1;
     pf.width = 1400;
     script_head(&pf, title);
+    /* The key below, two lines clear of the x label: a key of one row
+       (one device) otherwise touches it. */
     fputs("set logscale xy 2\nset xlabel 'arithmetic intensity (FLOP per byte of DRAM traffic)'\n"
-          "set ylabel 'GFLOP/s'\n",
+          "set ylabel 'GFLOP/s'\nset key below height 2\n",
           pf.gp);
     fputs("# blocks: per device, the variants (intensity, GFLOP/s, key number, name); then per "
           "device its memory roof (copy roof x intensity), its compute roof (FP32 peak) and, "
@@ -1233,13 +1232,19 @@ static int bins_plot(const plot_ctx *c, const char *exp, const bins_sweep *bw)
 
 /* ---------------------------------------------------------------- bars */
 
-/* One line per variant of the experiment: its name, then each device's figure. */
+static double bars_roof(const plot_ctx *c, int s);
+static double label_base(const plot_ctx *c, double value);
+
+/* One line per variant of the experiment: its name, then each device's
+ * figure, then where each device's share label goes (label_base). */
 static void bars_data(const plot_ctx *c, plot_files *pf)
 {
     const sb_run *run = c->run;
     const sb_crossapi *x = c->x;
     const sb_result *f = &run->results[c->e->first];
-    fputs("# columns: variant, then one per device:", pf->dat);
+    fputs("# columns: variant, then one per device, then per device the height of its share "
+          "label (its figure, or a roof line just above it):",
+          pf->dat);
     char text[SB_GP_QUOTED_MAX];
     for (int s = 0; s < x->ndevices; s++)
         fprintf(pf->dat, " %s", dat_text(x->label[s], text, sizeof text));
@@ -1256,6 +1261,12 @@ static void bars_data(const plot_ctx *c, plot_files *pf)
         for (int s = 0; s < x->ndevices; s++) {
             if (row->result[s] >= 0)
                 fprintf(pf->dat, " %.6g", run->results[row->result[s]].value);
+            else
+                fputs(" ?", pf->dat);
+        }
+        for (int s = 0; s < x->ndevices; s++) {
+            if (row->result[s] >= 0)
+                fprintf(pf->dat, " %.6g", label_base(c, run->results[row->result[s]].value));
             else
                 fputs(" ?", pf->dat);
         }
@@ -1289,6 +1300,42 @@ static const char *bars_roof_name(const plot_ctx *c)
     return c->run->results[c->e->first].quantity == SB_QUANTITY_FLOPS ? "FP32 peak" : "copy roof";
 }
 
+/* The top of the bars' y axis, over the highest bar and roof with room
+ * for the staggered shares above them. */
+static double bars_top(const plot_ctx *c)
+{
+    const sb_crossapi *x = c->x;
+    double top = 0;
+    for (size_t j = 0; j < c->e->nrows; j++)
+        for (int s = 0; s < x->ndevices; s++) {
+            int i = x->rows[c->e->rows[j]].result[s];
+            if (i >= 0 && c->run->results[i].value > top)
+                top = c->run->results[i].value;
+        }
+    for (int s = 0; s < x->ndevices; s++) {
+        double roof = bars_roof(c, s);
+        if (roof > 0)
+            top = (roof > top ? roof : top) * 1.04;
+    }
+    return top * 1.12;
+}
+
+/* Where a bar's share label goes: above the bar, unless a roof line
+ * crosses the two lines of text there (a share just under 100%), when it
+ * goes above that line instead, clear of it.  The text spans about a
+ * tenth of the axis above its base. */
+static double label_base(const plot_ctx *c, double value)
+{
+    double top = bars_top(c), base = value;
+    for (int pass = 0; pass < c->x->ndevices; pass++) /* a roof just above another */
+        for (int s = 0; s < c->x->ndevices; s++) {
+            double roof = bars_roof(c, s);
+            if (roof > 0 && roof - base >= -0.015 * top && roof - base <= 0.1 * top)
+                base = roof + 0.015 * top;
+        }
+    return base;
+}
+
 /* Whether device column s has a figure in the experiment: in a merged
  * run a device may have none, and a column of '?' alone is no bar (gnuplot
  * warns of it); each used column's place among them into *k, of *used. */
@@ -1313,20 +1360,12 @@ static int column_used(const plot_ctx *c, int s, int *k, int *used)
 static void bars_roofs(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
 {
     const sb_crossapi *x = c->x;
-    double top = 0;
-    for (size_t j = 0; j < c->e->nrows; j++)
-        for (int s = 0; s < x->ndevices; s++) {
-            int i = x->rows[c->e->rows[j]].result[s];
-            if (i >= 0 && c->run->results[i].value > top)
-                top = c->run->results[i].value;
-        }
+    double top = bars_top(c);
     for (int s = 0; s < x->ndevices; s++) {
         double roof = bars_roof(c, s);
         int k, used; /* the bar's place in its cluster, and the bars there */
         if (!(roof > 0) || !column_used(c, s, &k, &used))
             continue;
-        top = roof > top ? roof : top;
-        top *= 1.04; /* the staggered shares above the tallest bar */
         fprintf(pf->gp, "set arrow from graph 0, first %.6g to graph 1, first %.6g nohead dt 2 "
                         "lw 2 lc %d back\n",
                 roof, roof, k + 1);
@@ -1338,10 +1377,11 @@ static void bars_roofs(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
         double at = (k - (used - 1) / 2.0) / (used + 1.0); /* gap 1 */
         cmd_add(cmd, ", %s using ($0 %+.4f):(column(%d)):(sprintf('%%.0f%%%%', "
                      "100 * column(%d) / %.6g)) with labels offset 0,%.1f font ',8' notitle",
-                pf->data, at, s + 2, s + 2, roof, 0.7 + 1.1 * (k % 2)); /* neighbours staggered */
+                pf->data, at, x->ndevices + 2 + s, s + 2, roof,
+                0.7 + 1.1 * (k % 2)); /* neighbours staggered */
     }
     if (top > 0)
-        fprintf(pf->gp, "set yrange [0:%.6g]\n", top * 1.12);
+        fprintf(pf->gp, "set yrange [0:%.6g]\n", top);
 }
 
 static int bars_plot(const plot_ctx *c)
@@ -1645,15 +1685,13 @@ static int has_inflight(const plot_ctx *c)
     return 0;
 }
 
-/* One device's rows by bytes in flight, as a block and its curve. */
-static void inflight_series(const plot_ctx *c, int s, int block, plot_files *pf, cmd_buf *cmd)
+/* One device's rows by bytes in flight, sorted; their count. */
+enum { INFLIGHT_POINTS = 256 };
+static int inflight_points(const plot_ctx *c, int s, double *x, size_t *at)
 {
     const sb_memory_levels *m = &c->memory[s];
-    enum { MAXP = 256 };
-    double x[MAXP];
-    size_t at[MAXP];
     int np = 0;
-    for (size_t i = 0; i < c->e->nresults && np < MAXP; i++) {
+    for (size_t i = 0; i < c->e->nresults && np < INFLIGHT_POINTS; i++) {
         const sb_result *r = &c->run->results[c->e->results[i]];
         double b = sb_bytes_in_flight(r, m->in_flight);
         if (r->device_slot != s || !(b > 0) || !(r->value > 0))
@@ -1666,9 +1704,21 @@ static void inflight_series(const plot_ctx *c, int s, int block, plot_files *pf,
         x[k] = b;
         at[k] = c->e->results[i];
     }
-    char label[24], title[96];
+    return np;
+}
+
+/* One device's rows by bytes in flight: every row as a point (a block),
+ * and a line through the best at each size (a second block), so that rows
+ * at one size (a full grid's variants) are not joined by a vertical
+ * segment; the blocks written. */
+static int inflight_series(const plot_ctx *c, int s, int block, plot_files *pf, cmd_buf *cmd)
+{
+    const sb_memory_levels *m = &c->memory[s];
+    double x[INFLIGHT_POINTS];
+    size_t at[INFLIGHT_POINTS];
+    int np = inflight_points(c, s, x, at);
+    char label[24], title[96], text[SB_GP_QUOTED_MAX];
     sb_slot_label(c->run, s, label, sizeof label);
-    char text[SB_GP_QUOTED_MAX];
     fprintf(pf->dat, "%s# %s: bytes in flight, GB/s, variant\n", block ? "\n\n" : "",
             dat_text(label, text, sizeof text));
     for (int k = 0; k < np; k++) {
@@ -1676,11 +1726,34 @@ static void inflight_series(const plot_ctx *c, int s, int block, plot_files *pf,
         dat_string(pf->dat, c->run->results[at[k]].variant);
         fputc('\n', pf->dat);
     }
-    snprintf(title, sizeof title, "%s (threads %s x %.0f B)", label,
+    fprintf(pf->dat, "\n\n# %s: the best GB/s at each size in flight\n", text);
+    for (int k = 0; k < np;) {
+        double best = 0;
+        int j = k;
+        for (; j < np && x[j] == x[k]; j++)
+            best = c->run->results[at[j]].value > best ? c->run->results[at[j]].value : best;
+        fprintf(pf->dat, "%.0f %.6g\n", x[k], best);
+        k = j;
+    }
+    snprintf(title, sizeof title, "%s (threads %s x %.0f B; the line: the best at each)", label,
              m->in_flight ? "in flight" : "launched", m->bytes_per_thread);
-    cmd_add(cmd, "%s %s index %d using 1:2 with linespoints lw 2 pt %d ps 1.3 lc %d",
+    cmd_add(cmd, "%s %s index %d using 1:2 with points pt %d ps 1.3 lc %d notitle",
             block ? "," : "", pf->data, block, s ? 6 : 7, s + 1);
+    cmd_add(cmd, ", %s index %d using 1:2 with linespoints lw 2 pt %d ps 1.3 lc %d", pf->data,
+            block + 1, s ? 6 : 7, s + 1);
     cmd_title(cmd, title);
+    return 2;
+}
+
+/* Little's law's bytes in flight for device slot s: the copy's reads x
+ * the DRAM latency, from the run's latency sweep wherever it ran (the
+ * lesson asks for one before the rows, the plot need not); 0 without. */
+static double littles_bytes(const sb_memory_levels *m)
+{
+    if (m->need_bytes > 0)
+        return m->need_bytes;
+    return m->dram_ns > 0 && m->copy_gbs > 0 ? sb_littles_bytes(m->copy_gbs / 2.0, m->dram_ns)
+                                             : 0.0;
 }
 
 /* One device's knees as vertical lines, measured dashed and predicted
@@ -1690,47 +1763,100 @@ static int inflight_knees(const plot_ctx *c, int s, int block, plot_files *pf, c
     const sb_memory_levels *m = &c->memory[s];
     char label[24], title[160], style[48];
     sb_slot_label(c->run, s, label, sizeof label);
-    double top = 1.1 * m->best_gbs;
+    double top = 1.1 * m->best_gbs, need = littles_bytes(m);
     snprintf(title, sizeof title, "%s knee measured: %.3g MB (%s, %.0f%% of the best)", label,
              m->knee_bytes / 1e6, c->run->results[m->knee_row].variant, 100 * SB_KNEE_NEAR_BEST);
     snprintf(style, sizeof style, "dt 2 lw 2 lc %d", s + 1);
     roof_line(pf, cmd, block, title, m->knee_bytes, 0, m->knee_bytes, top, style);
-    if (!(m->need_bytes > 0))
+    if (!(need > 0))
         return 1;
     snprintf(title, sizeof title, "%s Little's law: %.3g MB (%.0f GB/s of reads x %.3g ns)",
-             label, m->need_bytes / 1e6, m->copy_gbs / 2, m->dram_ns);
-    snprintf(style, sizeof style, "dt 3 lw 2 lc %d", s + 1);
-    roof_line(pf, cmd, block + 1, title, m->need_bytes, 0, m->need_bytes, top, style);
+             label, need / 1e6, m->copy_gbs / 2, m->dram_ns);
+    /* The first device's widest, so that coinciding predictions show each colour. */
+    snprintf(style, sizeof style, "dt 3 lw %d lc %d", s ? 2 : 4, s + 1);
+    roof_line(pf, cmd, block + 1, title, need, 0, need, top, style);
     return 2;
 }
 
+/* A size in flight on the axis: "256 B", "4 KiB", "1 MiB". */
+static void bytes_tic(double bytes, char *buf, size_t n)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int k = 0;
+    while (bytes >= 1024 && k < 4) {
+        bytes /= 1024;
+        k++;
+    }
+    snprintf(buf, n, "%.0f %s", bytes, unit[k]);
+}
+
+/* Tics at powers of 4 (of 16 over a wide range) across the sizes the
+ * devices keep in flight, each named in binary units. */
+static void inflight_tics(const plot_ctx *c, plot_files *pf)
+{
+    double lo = 0, hi = 0, x[INFLIGHT_POINTS];
+    size_t at[INFLIGHT_POINTS];
+    for (int s = 0; s < c->run->ndevices; s++) {
+        int np = inflight_of(c, s) ? inflight_points(c, s, x, at) : 0;
+        if (np > 0) {
+            lo = lo > 0 && lo < x[0] ? lo : x[0];
+            hi = hi > x[np - 1] ? hi : x[np - 1];
+        }
+    }
+    if (!(hi > 0))
+        return;
+    double first = 1;
+    while (first * 4 <= lo)
+        first *= 4;
+    int tics = 1;
+    for (double t = first; t < hi; t *= 4)
+        tics++;
+    double step = tics > 12 ? 16 : 4;
+    fputs("set xtics (", pf->gp);
+    for (double t = first; t <= hi; t *= step) {
+        char label[24];
+        bytes_tic(t, label, sizeof label);
+        fputs(t > first ? ", " : "", pf->gp);
+        gp_string(pf->gp, label);
+        fprintf(pf->gp, " %.0f", t);
+    }
+    fputs(")\n", pf->gp);
+}
+
 /* Bandwidth against the bytes in flight, log x, with the knee Little's
-   law predicts beside the one measured. */
+   law predicts beside the one measured, or why there is none. */
 static int inflight_plot(const plot_ctx *c)
 {
     const sb_result *f = &c->run->results[c->e->first];
     char name[80], title[200];
+    int littles = 0;
+    for (int s = 0; s < c->run->ndevices; s++)
+        littles |= inflight_of(c, s) && littles_bytes(&c->memory[s]) > 0;
     stem(f->experiment, "inflight", name, sizeof name);
-    snprintf(title, sizeof title, "%s: GB/s against bytes in flight; dashed: the knee measured; "
-                                  "dotted: Little's law's (the copy's reads x DRAM latency)",
-             f->experiment);
+    snprintf(title, sizeof title, "%s: GB/s against bytes in flight; dashed: the knee measured%s",
+             f->experiment,
+             littles ? "; dotted: Little's law's (the copy's reads x DRAM latency)" : "");
     plot_files pf;
     if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
     pf.width = 1300;
     script_head(&pf, title);
-    fputs("set logscale x 2\nset xtics 1, 4\nset format x '%.0b %BB'\nset yrange [0:*]\n"
-          "set offsets graph 0.03, graph 0.03, 0, 0\n"
+    fputs("set logscale x 2\nset yrange [0:*]\nset offsets graph 0.03, graph 0.03, 0, 0\n"
           "set xlabel 'bytes in flight: threads x the bytes each keeps in flight'\n"
           "set ylabel 'GB/s'\n",
           pf.gp);
+    inflight_tics(c, &pf);
+    if (!littles)
+        fputs("set label 'no Little''s law knee: the run measured no DRAM latency (the latency "
+              "family: --experiment latency,occupancy)' at graph 0.02, graph 0.95 left front\n",
+              pf.gp);
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
         return -1;
     int block = 0;
     for (int s = 0; s < c->run->ndevices; s++)
         if (inflight_of(c, s))
-            inflight_series(c, s, block++, &pf, cmd);
+            block += inflight_series(c, s, block, &pf, cmd);
     for (int s = 0; s < c->run->ndevices; s++)
         if (inflight_of(c, s))
             block += inflight_knees(c, s, block, &pf, cmd);
