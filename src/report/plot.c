@@ -482,7 +482,8 @@ static void bandwidth_series(const plot_ctx *c, const sweep *sw, int s, plot_fil
     fprintf(pf->dat, "%s# %s (model: efficiency x %.1f %s, the bandwidth at stride %ld over "
                      "its efficiency; copy roof %.1f)\n",
             s ? "\n\n" : "", dat_text(series, text, sizeof text), scale,
-            sb_quantity_unit(first->quantity), first->pattern[0].stride, device_roof(run, sw->slot[s]));
+            sb_quantity_unit(first->quantity), first->pattern[0].stride,
+            device_roof(run, sw->slot[s]));
     for (size_t k = 0; k < sw->count[s]; k++) {
         const sb_result *r = &run->results[sw->idx[sw->start[s] + k]];
         fprintf(pf->dat, "%ld %.6g %.6g %.6g\n", r->pattern[0].stride, r->value,
