@@ -14,12 +14,15 @@
  * images there were. */
 #include "test_util.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "report/plot.h"
+#include "run/interrupt.h"
 
 static void add(sb_run *run, int slot, const char *exp, const char *variant, const char *kernel,
                 const char *unit, double ms, const sb_pattern *p)
@@ -624,6 +627,107 @@ static void failing_gnuplot_keeps_the_old_images(void **state)
     sb_run_free(&run);
 }
 
+/* Whether the process whose pid the fake gnuplot wrote to dir/NAME.pid
+   is gone: the fake itself, stopped and reaped. */
+static int fake_gone(const char *name)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%s/%s.pid", dir, name);
+    FILE *f = fopen(path, "r");
+    int pid = 0;
+    if (!f)
+        return 0;
+    int got = fscanf(f, "%d", &pid);
+    fclose(f);
+    return got == 1 && pid > 0 && kill(pid, 0) != 0;
+}
+
+/* No render directory left in dir/sub. */
+static int no_render_dir(const char *sub)
+{
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s/%s' | grep '^\\.')\"", dir, sub);
+    return system(cmd) == 0;
+}
+
+/* A gnuplot that never exits is stopped at the time limit, with one
+ * line, and the plots after it are not tried. */
+static void hanging_gnuplot_is_stopped(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    char gp[400], plots[300], body[600];
+    snprintf(plots, sizeof plots, "%s/hang", dir);
+    assert_int_equal(mkdir(plots, 0777), 0);
+    snprintf(body, sizeof body, "echo $$ >'%s/hang.pid'\nexec sleep 600\n", dir);
+    fake_gnuplot("hanging-gnuplot", body, gp, sizeof gp);
+    setenv("GNUPLOT", gp, 1);
+    setenv("SIMTBENCH_GNUPLOT_TIMEOUT", "0.3", 1);
+    assert_true(sb_plot_time_limit() == 0.3);
+    char *note = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&note, &len);
+    assert_int_equal(sb_plot_run(&a, plots, f), -1);
+    fclose(f);
+    assert_non_null(strstr(note, "gnuplot did not finish "));
+    assert_non_null(strstr(note, "coalescing-bandwidth.gp within 0.3 s"));
+    assert_non_null(strstr(note, "so it was stopped and 4 plot(s) are not rendered"));
+    assert_non_null(strchr(note, '\n'));
+    assert_string_equal(strchr(note, '\n'), "\n"); /* one line */
+    free(note);
+    assert_true(fake_gone("hang"));
+    assert_true(no_render_dir("hang"));
+    setenv("SIMTBENCH_GNUPLOT_TIMEOUT", "soon", 1);
+    assert_true(sb_plot_time_limit() == SB_PLOT_TIME_LIMIT);
+    unsetenv("SIMTBENCH_GNUPLOT_TIMEOUT");
+    unsetenv("GNUPLOT");
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
+/* SIGTERM while gnuplot runs (sent by the fake, as a user would): the
+ * rendering stops, the gnuplot is stopped, no temporary file is left,
+ * and sb_plot_run says SB_PLOT_INTERRUPTED.  In a child, since the
+ * signal stays caught for the rest of the process. */
+static void signal_stops_the_rendering(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    char gp[400], plots[300], body[600];
+    snprintf(plots, sizeof plots, "%s/signal", dir);
+    assert_int_equal(mkdir(plots, 0777), 0);
+    snprintf(body, sizeof body, "echo $$ >'%s/signal.pid'\nkill -TERM $PPID\nexec sleep 600\n",
+             dir);
+    fake_gnuplot("signalling-gnuplot", body, gp, sizeof gp);
+    setenv("GNUPLOT", gp, 1);
+    fflush(NULL);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        sb_interrupt_catch();
+        FILE *devnull = fopen("/dev/null", "w");
+        int rc = sb_plot_run(&a, plots, devnull);
+        _exit(rc == SB_PLOT_INTERRUPTED && sb_interrupted() == SIGTERM ? 0 : 1);
+    }
+    int st = 0;
+    assert_int_equal(waitpid(child, &st, 0), child);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_true(fake_gone("signal"));
+    assert_true(no_render_dir("signal"));
+    char png[400];
+    snprintf(png, sizeof png, "signal/coalescing-bandwidth.png");
+    assert_false(exists(png));
+    unsetenv("GNUPLOT");
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -753,6 +857,8 @@ int main(void)
         cmocka_unit_test(with_gnuplot_png_and_svg),
         cmocka_unit_test(unwritable_dir_is_an_error),
         cmocka_unit_test(failing_gnuplot_keeps_the_old_images),
+        cmocka_unit_test(hanging_gnuplot_is_stopped),
+        cmocka_unit_test(signal_stops_the_rendering),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, NULL, teardown);
