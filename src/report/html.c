@@ -448,9 +448,9 @@ static void make_plots(const sb_analysis *a, plots *p)
     /* A plot that gnuplot could not draw is said, not silently missing. */
     if (failed)
         snprintf(p->note, sizeof p->note, "%d of %d charts are not shown: gnuplot (%.200s) failed "
-                                          "on them (--plot DIR writes their data and scripts to "
-                                          "try by hand).",
-                 failed, p->list.n, gnuplot);
+                                          "on them or ran past its %g s limit (--plot DIR writes "
+                                          "their data and scripts to try by hand).",
+                 failed, p->list.n, gnuplot, sb_plot_time_limit());
 }
 
 static void remove_plots(plots *p)
