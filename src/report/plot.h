@@ -36,9 +36,11 @@
  *                     segments; latencies on a log y axis
  *   <exp>-inflight    rows that declare the bytes a thread keeps in flight
  *                     (occupancy): GB/s against threads x those bytes, log
- *                     x, with the knee measured dashed and the one Little's
- *                     law predicts from the run's DRAM latency dotted
- *                     (run/memory_levels.h); beside the bars
+ *                     x, every row a point and a line through the best at
+ *                     each size, with the knee measured dashed and the one
+ *                     Little's law predicts from the run's DRAM latency
+ *                     dotted (run/memory_levels.h; where the run measured
+ *                     none, a label says so); beside the bars
  *   <exp>-launch      rows timed on the host too (the launch family): per
  *                     variant, each device's device-event and host-observed
  *                     microseconds per launch side by side, log scale
