@@ -16,6 +16,7 @@
 #include "report/output_file.h"
 #include "report/report.h"
 #include "run/analysis.h"
+#include "run/interrupt.h"
 #include "run/merge.h"
 #include "run/provenance.h"
 #include "text.h"
@@ -164,15 +165,22 @@ static void stamp(sb_run *merged, int argc, char **argv)
 static int write_all(const settings *s, const sb_analysis *a)
 {
     char err[1024];
-    if (sb_report_write_file(SB_FORMAT_JSON, a, s->output, err, sizeof err)) {
-        sb_text_message(stderr, PROG, err);
-        return SB_EXIT_IO;
+    int status = SB_EXIT_OK;
+    if (sb_report_write_file(SB_FORMAT_JSON, a, s->output, err, sizeof err))
+        status = SB_EXIT_IO;
+    else if (s->output && !s->quiet && sb_report_write_file(s->format, a, NULL, err, sizeof err))
+        status = SB_EXIT_IO;
+    /* A signal stops an HTML report's charts (report/plot.h): said once. */
+    int sig = sb_interrupted();
+    if (sig) {
+        fprintf(stderr, PROG ": interrupted (%s): what was written before it is whole, the "
+                             "rest is left as it was\n",
+                strsignal(sig));
+        return 128 + sig;
     }
-    if (s->output && !s->quiet && sb_report_write_file(s->format, a, NULL, err, sizeof err)) {
+    if (status)
         sb_text_message(stderr, PROG, err);
-        return SB_EXIT_IO;
-    }
-    return SB_EXIT_OK;
+    return status;
 }
 
 int sb_cmd_merge(int argc, char **argv)
@@ -206,6 +214,7 @@ int sb_cmd_merge(int argc, char **argv)
             fprintf(stderr, PROG ": out of host memory\n");
             status = SB_EXIT_RUNTIME;
         } else {
+            sb_interrupt_catch(); /* so that the charts' temporary files go with a signal */
             status = write_all(&s, &a);
         }
     }

@@ -12,6 +12,7 @@
 #include "report/json_read.h"
 #include "report/output_file.h"
 #include "run/analysis.h"
+#include "run/interrupt.h"
 #include "text.h"
 
 #define PROG "simtbench report"
@@ -101,6 +102,16 @@ static int parse(int argc, char **argv, settings *s, int *done)
     return SB_EXIT_OK;
 }
 
+/* After SIGINT or SIGTERM while writing (the rendering stops at it): one
+ * line, and the status a signal earns, 128 plus its number. */
+static int interrupted(int sig)
+{
+    fprintf(stderr, PROG ": interrupted (%s): what was written before it is whole, the rest "
+                         "is left as it was\n",
+            strsignal(sig));
+    return 128 + sig;
+}
+
 /* The report, then the plots: a plotting problem never costs the report.
  * The report reaches -o's file only once it is complete. */
 static int write_all(const settings *s, const sb_analysis *a)
@@ -108,12 +119,14 @@ static int write_all(const settings *s, const sb_analysis *a)
     int status = SB_EXIT_OK;
     char err[1024];
     if (sb_report_write_file(s->format, a, s->output, err, sizeof err)) {
-        sb_text_message(stderr, PROG, err);
+        if (!sb_interrupted())
+            sb_text_message(stderr, PROG, err);
         status = SB_EXIT_IO;
     }
-    if (s->plot_dir && a->run->nresults > 0 && sb_plot_run(a, s->plot_dir, stderr) && !status)
+    if (s->plot_dir && a->run->nresults > 0 && !sb_interrupted() &&
+        sb_plot_run(a, s->plot_dir, stderr) && !status)
         status = SB_EXIT_IO;
-    return status;
+    return sb_interrupted() ? interrupted(sb_interrupted()) : status;
 }
 
 int sb_cmd_report(int argc, char **argv)
@@ -149,6 +162,7 @@ int sb_cmd_report(int argc, char **argv)
         fprintf(stderr, PROG ": out of host memory\n");
         status = SB_EXIT_RUNTIME;
     } else {
+        sb_interrupt_catch(); /* so that the plots' temporary files go with a signal */
         status = write_all(&s, &a);
     }
     sb_analysis_free(&a);

@@ -208,6 +208,13 @@ int sb_cmd_run(const sb_options *o)
     }
     if (sig)
         status = interrupted_status(sig, &run, o);
+    else if ((sig = sb_interrupted()) != 0) {
+        /* After the last variant, while writing: the rendering stops at it. */
+        fprintf(stderr, "simtbench: interrupted (%s) after every variant was measured: what "
+                        "was written before it is whole, the rest is left as it was\n",
+                strsignal(sig));
+        status = 128 + sig;
+    }
     sb_analysis_free(&analysis);
     sb_run_free(&run);
     sb_suite_free(&suite);
