@@ -382,6 +382,10 @@ static void ways_text(const ctx *c, size_t e, size_t w, const char *name, char *
     int ways = studied_ways(r);
     char clause[SB_RUN_MAX_DEVICES][CLAUSE], head[192], devices[SB_SUMMARY_BYTES];
     double value[SB_RUN_MAX_DEVICES];
+    if (ways <= 1) {
+        snprintf(buf, n, "%s: no bank conflict, every access 1 way", name);
+        return;
+    }
     if (f < 0) {
         row_clauses(c, w, 0, clause, value);
         snprintf(head, sizeof head, "%s: worst %s, %d-way, ", name, r->variant, ways);
