@@ -367,7 +367,7 @@ static void fix_clauses(const ctx *c, size_t w, size_t f, char (*clause)[CLAUSE]
     }
 }
 
-/* "32x32-column-load 32-way; padding [32][33] removes it (1 way), 31.0x
+/* "32x32-column-load 32-way; padding [32][33] makes it 1 way, 31.0x
  * faster on cuda", or the worst row's figure where no fix is declared or
  * measured. */
 static void ways_text(const ctx *c, size_t e, size_t w, const char *name, char *buf, size_t n)
@@ -399,11 +399,9 @@ static void ways_text(const ctx *c, size_t e, size_t w, const char *name, char *
     int after = studied_ways(&c->run->results[f]);
     char verb[48];
     if (after <= 1)
-        snprintf(verb, sizeof verb, "removes it (1 way)");
-    else if (after < ways)
-        snprintf(verb, sizeof verb, "cuts it to %d ways", after);
+        snprintf(verb, sizeof verb, "makes it 1 way");
     else
-        snprintf(verb, sizeof verb, "leaves it (%d ways)", after);
+        snprintf(verb, sizeof verb, "%s it %d-way", after < ways ? "leaves" : "keeps", after);
     snprintf(head, sizeof head, "%s: %s %d-way; %s %s, ", name, r->variant, ways, how, verb);
     fix_clauses(c, w, (size_t)f, clause, value);
     size_t used = strlen(head);
@@ -554,9 +552,19 @@ static void check_items(const ctx *c, sb_summary *s)
     if (matches + differs)
         add(s, SB_SUMMARY_CHECKS, NULL, "counters: the model matches them in %d of %d rows, "
             "differs in %d", matches, matches + differs, differs);
+    char names[SB_SUMMARY_BYTES] = "";
+    size_t used = 0;
+    for (int i = 0; i < run->nunavailable && i < SB_RUN_MAX_DEVICES; i++) {
+        int w = snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                         run->unavailable[i].backend);
+        if (w < 0 || used + (size_t)w >= sizeof names) {
+            names[used] = '\0'; /* whole names only */
+            break;
+        }
+        used += (size_t)w;
+    }
     if (run->nunavailable > 0)
-        add(s, SB_SUMMARY_CHECKS, NULL, "not run here: %d backend%s, as the devices' section "
-            "says", run->nunavailable, run->nunavailable == 1 ? "" : "s");
+        add(s, SB_SUMMARY_CHECKS, NULL, "not run here: %s (the Devices section says why)", names);
     if (run->interrupted)
         add(s, SB_SUMMARY_CHECKS, NULL, "interrupted: only the rows that finished before the "
             "signal");
