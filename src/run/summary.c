@@ -300,8 +300,9 @@ static void row_clauses(const ctx *c, size_t i, int share, char (*clause)[CLAUSE
     }
 }
 
-/* "fastest VARIANT at 96.9% of the roof on cuda, 96.8% on opencl", or at
- * its figure, with the model's cost where the rule is a worst share. */
+/* "NAME: fastest VARIANT, 96.9% of the roof on cuda, 96.8% on opencl", or
+ * its figure in its unit; a worst share with the model's cost of its
+ * access, which says why it is the worst. */
 static void ranked_text(const ctx *c, size_t i, sb_headline_rule rule, const char *name,
                         char *buf, size_t n)
 {
@@ -311,7 +312,7 @@ static void ranked_text(const ctx *c, size_t i, sb_headline_rule rule, const cha
     char clause[SB_RUN_MAX_DEVICES][CLAUSE], more[48], cost[48] = "", head[160], tail[64] = "";
     double value[SB_RUN_MAX_DEVICES];
     row_clauses(c, i, share, clause, value);
-    snprintf(more, sizeof more, share ? " of the roof" : " %s", sb_quantity_unit(r->quantity));
+    snprintf(more, sizeof more, " %s", share ? "of the roof" : sb_quantity_unit(r->quantity));
     if (rule == SB_HEADLINE_WORST_SHARE)
         studied_cost(r, cost, sizeof cost);
     if (cost[0])
@@ -401,7 +402,7 @@ static void ways_text(const ctx *c, size_t e, size_t w, const char *name, char *
     if (after <= 1)
         snprintf(verb, sizeof verb, "makes it 1 way");
     else
-        snprintf(verb, sizeof verb, "%s it %d-way", after < ways ? "leaves" : "keeps", after);
+        snprintf(verb, sizeof verb, "%s it %d-way", after < ways ? "cuts" : "leaves", after);
     snprintf(head, sizeof head, "%s: %s %d-way; %s %s, ", name, r->variant, ways, how, verb);
     fix_clauses(c, w, (size_t)f, clause, value);
     size_t used = strlen(head);
@@ -441,7 +442,9 @@ static size_t families_of(const ctx *c, family *fam)
 {
     size_t nf = 0;
     for (size_t e = 0; e < c->x->nexperiments; e++) {
-        const char *name = c->run->results[c->x->experiments[e].first].family;
+        const sb_result *first = &c->run->results[c->x->experiments[e].first];
+        /* A row that names no family is a family of its own. */
+        const char *name = first->family[0] ? first->family : first->experiment;
         size_t k = 0;
         while (k < nf && strcmp(fam[k].name, name) != 0)
             k++;
@@ -512,8 +515,9 @@ static void verdict_items(const ctx *c, sb_summary *s)
         size_t n[3] = {0, 0, 0};
         for (size_t r = 0; r < x->nrows; r++) {
             sb_verdict_kind k = x->rows[r].verdict[d].kind;
-            if (k == SB_VERDICT_SAME || k == SB_VERDICT_FASTER || k == SB_VERDICT_SLOWER)
-                n[k - SB_VERDICT_SAME]++;
+            n[0] += k == SB_VERDICT_SAME;
+            n[1] += k == SB_VERDICT_FASTER;
+            n[2] += k == SB_VERDICT_SLOWER;
         }
         for (int k = 0; k < 3; k++)
             all[k] += n[k];
