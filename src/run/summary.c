@@ -420,6 +420,11 @@ static int headline_text(const ctx *c, size_t e, char *buf, size_t n)
     if (rule == SB_HEADLINE_NONE)
         return -1;
     long i = pick(c, &c->x->experiments[e], rule);
+    /* Without a roof there are no shares: the figures rank the rows. */
+    if (i < 0 && (rule == SB_HEADLINE_BEST_SHARE || rule == SB_HEADLINE_WORST_SHARE)) {
+        rule = rule == SB_HEADLINE_BEST_SHARE ? SB_HEADLINE_BEST : SB_HEADLINE_WORST;
+        i = pick(c, &c->x->experiments[e], rule);
+    }
     if (i < 0)
         return -1;
     const char *name = entry->name;
@@ -532,8 +537,8 @@ static void verdict_items(const ctx *c, sb_summary *s)
             all[0] + all[1] + all[2], all[1], all[2]);
 }
 
-/* Every row verified (or which were not), the model against the
- * counters, the backends not run and an interruption. */
+/* Every row verified (or which were not), what failed, the model against
+ * the counters, the backends not run and an interruption. */
 static void check_items(const ctx *c, sb_summary *s)
 {
     const sb_run *run = c->run;
@@ -541,13 +546,19 @@ static void check_items(const ctx *c, sb_summary *s)
     for (size_t i = 0; i < run->nresults; i++)
         if (!run->results[i].verified && !unverified++)
             first = i;
-    if (!unverified)
+    if (!unverified && run->nresults == 1)
+        add(s, SB_SUMMARY_CHECKS, NULL, "checks: the one row verified against its host "
+            "reference");
+    else if (!unverified)
         add(s, SB_SUMMARY_CHECKS, NULL, "checks: every one of the %zu rows verified against "
             "its host reference", run->nresults);
     else
         add(s, SB_SUMMARY_CHECKS, NULL, "checks: %zu of the %zu rows not verified, the first "
             "%s/%s", unverified, run->nresults, run->results[first].experiment,
             run->results[first].variant);
+    if (run->failures > 0)
+        add(s, SB_SUMMARY_CHECKS, NULL, "failed: %d reported on stderr, each leaving no figure",
+            run->failures);
     int matches = 0, differs = 0;
     for (size_t i = 0; c->checks && i < run->nresults; i++) {
         matches += c->checks[i].verdict == SB_COUNTER_MATCHES;

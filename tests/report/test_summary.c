@@ -3,8 +3,8 @@
  * best transpose's share, the worst conflict and its fix, the verdict
  * counts); on a short PoCL run, the same kinds of line from what the run
  * measured; at most 15 lines, each within 100 columns, however many
- * families and devices, with the backends not run last; and the same
- * lines in every format. */
+ * families and devices, with the failures and the backends not run last;
+ * and the same lines in every format. */
 #include "test_util.h"
 
 #include <jansson.h>
@@ -222,6 +222,7 @@ static void many_families_and_devices(void **state)
         run.devices[d].info.device_index = d;
         run.devices[d].memcpy_gbs = 1000.0 + d;
     }
+    run.failures = 2;
     run.nunavailable = 1;
     snprintf(run.unavailable[0].backend, sizeof run.unavailable[0].backend, "cuda");
     for (int e = 0; e < sb_catalogue_count(); e++)
@@ -259,7 +260,9 @@ static void many_families_and_devices(void **state)
     assert_int_equal(verdicts, 1); /* the four others against the reference, in one */
     assert_int_equal(others, 1);   /* the families there was no room for */
     assert_true(starts(s->item[0].text, "roof (API copy): from 1000.0 GB/s on "));
-    assert_true(starts(s->item[s->n - 2].text, "checks: every one of the "));
+    assert_true(starts(s->item[s->n - 3].text, "checks: every one of the "));
+    assert_string_equal(s->item[s->n - 2].text,
+                        "failed: 2 reported on stderr, each leaving no figure");
     assert_string_equal(s->item[s->n - 1].text,
                         "not run here: cuda (the Devices section says why)");
     table_has_summary(&a);
