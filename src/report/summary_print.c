@@ -2,14 +2,26 @@
 
 #include "report/layout.h"
 
+/* text with every control character as '?' into buf (as long): a name
+   read back from a file cannot move a terminal's cursor or end a line. */
+static void printable(const char *text, char *buf)
+{
+    for (; *text; text++, buf++)
+        *buf = (unsigned char)*text < 0x20 || *text == 0x7f ? '?' : *text;
+    *buf = '\0';
+}
+
 void sb_summary_print_table(const sb_summary *s, FILE *out)
 {
     if (s->n == 0)
         return;
     const int width = sb_layout_width();
     fputs("\nSummary\n", out);
-    for (int i = 0; i < s->n; i++)
-        sb_layout_fold(out, width, "  ", 4, s->item[i].text);
+    for (int i = 0; i < s->n; i++) {
+        char text[SB_SUMMARY_BYTES];
+        printable(s->item[i].text, text);
+        sb_layout_fold(out, width, "  ", 4, text);
+    }
 }
 
 void sb_summary_print(const sb_summary *s, FILE *out, const char *head, const char *before,
@@ -28,6 +40,8 @@ void sb_summary_print(const sb_summary *s, FILE *out, const char *head, const ch
 
 void sb_summary_comment_text(FILE *out, const char *text)
 {
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-        fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, out);
+    char buf[SB_SUMMARY_BYTES];
+    snprintf(buf, sizeof buf, "%s", text);
+    printable(buf, buf);
+    fputs(buf, out);
 }

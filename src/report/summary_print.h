@@ -12,7 +12,8 @@
 typedef void sb_summary_text(FILE *out, const char *text);
 
 /* The terminal table's: a blank line, "Summary", and an item a line,
- * folded to the layout's width (layout.h); nothing for no items. */
+ * folded to the layout's width (layout.h), control characters as '?';
+ * nothing for no items. */
 void sb_summary_print_table(const sb_summary *s, FILE *out);
 
 /* head, then each item between before and after, written by text, then

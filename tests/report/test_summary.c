@@ -271,6 +271,43 @@ static void many_families_and_devices(void **state)
     sb_run_free(&run);
 }
 
+/* A name read back with control characters reaches no terminal or CSV
+ * line as they are. */
+static void control_characters(void **state)
+{
+    (void)state;
+    sb_run run;
+    memset(&run, 0, sizeof run);
+    run.ndevices = 1;
+    snprintf(run.devices[0].backend, sizeof run.devices[0].backend, "opencl");
+    run.devices[0].memcpy_gbs = 100.0;
+    sb_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.backend, sizeof r.backend, "opencl");
+    snprintf(r.experiment, sizeof r.experiment, "transpose");
+    snprintf(r.family, sizeof r.family, "transpose");
+    snprintf(r.variant, sizeof r.variant, "evil\x1b[2J\nline");
+    r.rows = r.cols = 64;
+    r.ms.median = r.ms.min = r.ms.max = 1.0;
+    r.quantity = SB_QUANTITY_BANDWIDTH;
+    r.value = 50.0;
+    r.roof_share = 0.5;
+    r.verified = 1;
+    assert_int_equal(sb_run_add(&run, &r), 0);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    assert_string_equal(a.summary.item[1].text,
+                        "transpose: fastest evil\x1b[2J\nline, 50.0% of the roof on opencl");
+    char *t = render(SB_FORMAT_TABLE, &a), *csv = render(SB_FORMAT_CSV, &a);
+    /* (the block's rows are the table's own to escape) */
+    assert_null(strchr(strstr(t, "\nSummary\n"), '\x1b'));
+    assert_non_null(strstr(t, "\n  transpose: fastest evil?[2J?line, 50.0% of the roof"));
+    assert_non_null(strstr(csv, "\n# summary: transpose: fastest evil?[2J?line, 50.0%"));
+    free(t), free(csv);
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
 /* A short fixed-seed PoCL run, saved into path; 0, 77 with no PoCL (the
  * test is then skipped), else 1. */
 static int pocl_save(char *path)
@@ -303,11 +340,13 @@ int main(void)
     const struct CMUnitTest with_pocl[] = {
         cmocka_unit_test(h200_suite),
         cmocka_unit_test(many_families_and_devices),
+        cmocka_unit_test(control_characters),
         cmocka_unit_test_prestate(pocl_run, saved),
     };
     const struct CMUnitTest without[] = {
         cmocka_unit_test(h200_suite),
         cmocka_unit_test(many_families_and_devices),
+        cmocka_unit_test(control_characters),
     };
     /* Without PoCL the PoCL run is left out, and said; a run that
        failed is a failure. */
