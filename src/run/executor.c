@@ -1083,10 +1083,10 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
                sb_experiment_done *done, void *ctx)
 {
     int status = SB_EXIT_OK;
+    atomic_store(&failures, 0);
     memset(&spent, 0, sizeof spent);
     memset(&spent_by_lanes, 0, sizeof spent_by_lanes);
     memset(warmth, 0, sizeof warmth);
-    atomic_store(&failures, 0);
     sb_progress_begin(count_variants(suite, nsessions),
                       !suite->quiet && isatty(STDERR_FILENO));
     workspaces *all = calloc(1, sizeof *all);
