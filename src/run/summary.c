@@ -528,8 +528,8 @@ static void verdict_items(const ctx *c, sb_summary *s)
             all[k] += n[k];
         if (others <= 3)
             add(s, SB_SUMMARY_VERDICTS, NULL, "%s against %s: %zu of %zu rows the same, "
-                "faster in %zu, slower in %zu", x->label[d], x->label[x->reference], n[0],
-                n[0] + n[1] + n[2], n[1], n[2]);
+                "%s faster in %zu, slower in %zu", x->label[d], x->label[x->reference], n[0],
+                n[0] + n[1] + n[2], x->label[d], n[1], n[2]);
     }
     if (others > 3)
         add(s, SB_SUMMARY_VERDICTS, NULL, "%d devices against %s: %zu of %zu rows the same, "

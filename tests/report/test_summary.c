@@ -125,7 +125,7 @@ static void h200_suite(void **state)
         "model 32 sectors/req",
         "shared_tile: 32x32-column-load 32-way; padding [32][33] makes it 1 way, 31.0x faster "
         "on cuda",
-        "opencl against cuda: 91 of 95 rows the same, faster in 1, slower in 3",
+        "opencl against cuda: 91 of 95 rows the same, opencl faster in 1, slower in 3",
         "checks: every one of the 190 rows verified against its host reference",
     };
     static const sb_summary_topic topic[] = {
