@@ -301,10 +301,10 @@ static void row_clauses(const ctx *c, size_t i, int share, char (*clause)[CLAUSE
 }
 
 /* "NAME: fastest VARIANT, 96.9% of the roof on cuda, 96.8% on opencl", or
- * its figure in its unit; a worst share with the model's cost of its
- * access, which says why it is the worst. */
-static void ranked_text(const ctx *c, size_t i, sb_headline_rule rule, const char *name,
-                        char *buf, size_t n)
+ * its figure in its unit; with_cost, the model's cost of its access,
+ * which says why a worst share is the worst. */
+static void ranked_text(const ctx *c, size_t i, sb_headline_rule rule, int with_cost,
+                        const char *name, char *buf, size_t n)
 {
     const sb_result *r = &c->run->results[i];
     int share = rule == SB_HEADLINE_BEST_SHARE || rule == SB_HEADLINE_WORST_SHARE;
@@ -313,7 +313,7 @@ static void ranked_text(const ctx *c, size_t i, sb_headline_rule rule, const cha
     double value[SB_RUN_MAX_DEVICES];
     row_clauses(c, i, share, clause, value);
     snprintf(more, sizeof more, " %s", share ? "of the roof" : sb_quantity_unit(r->quantity));
-    if (rule == SB_HEADLINE_WORST_SHARE)
+    if (with_cost)
         studied_cost(r, cost, sizeof cost);
     if (cost[0])
         snprintf(tail, sizeof tail, "; model %s", cost);
@@ -417,6 +417,7 @@ static int headline_text(const ctx *c, size_t e, char *buf, size_t n)
 {
     const sb_experiment *entry = c->entry[e];
     sb_headline_rule rule = entry ? entry->headline.rule : SB_HEADLINE_NONE;
+    int with_cost = rule == SB_HEADLINE_WORST_SHARE;
     if (rule == SB_HEADLINE_NONE)
         return -1;
     long i = pick(c, &c->x->experiments[e], rule);
@@ -431,7 +432,7 @@ static int headline_text(const ctx *c, size_t e, char *buf, size_t n)
     if (rule == SB_HEADLINE_WORST_WAYS)
         ways_text(c, e, (size_t)i, name, buf, n);
     else
-        ranked_text(c, (size_t)i, rule, name, buf, n);
+        ranked_text(c, (size_t)i, rule, with_cost, name, buf, n);
     return 0;
 }
 
