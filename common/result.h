@@ -225,6 +225,9 @@ typedef struct sb_run {
     size_t nresults, capacity;
     sb_result *results;
     int interrupted;         /* stopped by a signal: the results are what finished */
+    int failures;            /* the failures the executor reported (a wrong result, a kernel
+                                that did not build or run), which left no result; not saved:
+                                0 in a run read back */
     int nunavailable;
     sb_run_unavailable unavailable[SB_RUN_MAX_DEVICES];
     /* A merged result's runs, each device's source one of them (malloc'd,

@@ -13,6 +13,7 @@
 #include "report/output_file.h"
 #include "report/plot.h"
 #include "report/report.h"
+#include "report/summary_print.h"
 #include "report/table.h"
 #include "run/analysis.h"
 #include "run/crossapi.h"
@@ -111,6 +112,7 @@ static int write_files(const sb_options *o, const sb_suite *suite, const sb_anal
         for (; st->printed < a->cross.nexperiments; st->printed++)
             sb_table_block(a, st->printed, stdout);
         sb_table_footer(a, stdout);
+        sb_summary_print_table(&a->summary, stdout);
         if (a->run->interrupted)
             printf("\ninterrupted: only the results that finished before the signal\n");
         if (fflush(stdout) || ferror(stdout)) {

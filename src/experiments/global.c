@@ -679,6 +679,7 @@ const sb_experiment sb_exp_global_stride = {
     .test_sizes = "33x1,100x100",
     .variants = stride_variants,
     GLOBAL_COMMON,
+    .headline = {SB_HEADLINE_WORST_SHARE},
 };
 
 const sb_experiment sb_exp_global_offset = {
@@ -689,6 +690,7 @@ const sb_experiment sb_exp_global_offset = {
     .test_sizes = "100x100",
     .variants = offset_variants,
     GLOBAL_COMMON,
+    .headline = {SB_HEADLINE_WORST_SHARE},
 };
 
 const sb_experiment sb_exp_global_perm = {
@@ -699,6 +701,7 @@ const sb_experiment sb_exp_global_perm = {
     .test_sizes = "100x100",
     .variants = perm_variants,
     GLOBAL_COMMON,
+    .headline = {SB_HEADLINE_WORST_SHARE},
 };
 
 const sb_experiment sb_exp_global_broadcast = {
@@ -709,6 +712,7 @@ const sb_experiment sb_exp_global_broadcast = {
     .test_sizes = "100x100",
     .variants = broadcast_variants,
     GLOBAL_COMMON,
+    .headline = {SB_HEADLINE_WORST_SHARE},
 };
 
 const sb_experiment sb_exp_global_walk = {

@@ -593,4 +593,5 @@ const sb_experiment sb_exp_matmul = {
     .release = matmul_release,
     .plan = matmul_plan,
     .verify = matmul_verify,
+    .headline = {SB_HEADLINE_BEST},
 };

@@ -498,6 +498,12 @@ static bool output_is_copy(const sb_variant *v)
     return v->role == SB_ROLE_API_COPY || kernel == KERNEL_COPY || kernel == KERNEL_COPY_VEC;
 }
 
+/* The summary's headline is the best transpose: not a copy beside them. */
+static int is_transpose(const sb_variant *v)
+{
+    return v->role == SB_ROLE_KERNEL && !output_is_copy(v);
+}
+
 static int mismatch(char *err, size_t n, long row, long col, uint32_t got, uint32_t want)
 {
     float fw, fg;
@@ -581,4 +587,5 @@ const sb_experiment sb_exp_transpose = {
     .release = transpose_release,
     .plan = transpose_plan,
     .verify = transpose_verify,
+    .headline = {SB_HEADLINE_BEST_SHARE, .ranks = is_transpose},
 };

@@ -12,6 +12,7 @@
 
 #include "report/describe.h"
 #include "report/report.h"
+#include "report/summary_print.h"
 
 /* RFC 4180 quoting where a field needs it. */
 static void field(FILE *out, const char *s)
@@ -276,5 +277,6 @@ int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
         fputc('\n', out);
     }
     free(state);
+    sb_summary_print(&a->summary, out, "", "# summary: ", "\n", "", sb_summary_comment_text);
     return ferror(out) ? -1 : 0;
 }

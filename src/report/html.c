@@ -11,6 +11,7 @@
 #include "report/lessons.h"
 #include "report/plot.h"
 #include "report/report.h"
+#include "report/summary_print.h"
 #include "run/interrupt.h"
 
 static void esc(FILE *out, const char *s)
@@ -613,6 +614,8 @@ int sb_report_html(const sb_analysis *a, FILE *out, char *err, size_t n)
         fleet_block(a, e, out);
         figures(p, run->results[g->first].experiment, out);
     }
+    sb_summary_print(&a->summary, out, "<h2>Summary</h2>\n<ul class=\"summary\">\n", "<li>",
+                     "</li>\n", "</ul>\n", esc);
     fputs("</body>\n</html>\n", out);
     remove_plots(p);
     free(p);

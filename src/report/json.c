@@ -24,6 +24,7 @@
 #include "report/describe.h"
 #include "report/json_build.h"
 #include "report/json_fleet.h"
+#include "report/json_summary.h"
 #include "report/lessons.h"
 #include "report/report.h"
 
@@ -823,6 +824,7 @@ int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
     fputs("  \"fleet\": ", out);
     rc |= fleet_pass(a, out, err, n);
     rc |= member(out, "lessons", lessons, ",\n");
+    rc |= member(out, "summary", sb_json_summary(&a->summary), ",\n");
     rc |= member(out, "verdict_rule", json_string(SB_VERDICT_RULE), ",\n");
     rc |= member(out, "outlier_rule", json_string(SB_OUTLIER_RULE), "\n}\n");
     /* A record refused now, when it was not before, was out of memory. */

@@ -10,6 +10,7 @@
 #include "report/describe.h"
 #include "report/lessons.h"
 #include "report/report.h"
+#include "report/summary_print.h"
 
 /* One cell: pipes and backslashes escaped, HTML-significant characters as
  * entities (GitHub renders raw HTML), newlines flattened, and any other
@@ -414,5 +415,6 @@ int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
         lessons_block(a, e, out);
         fleet_block(a, e, out);
     }
+    sb_summary_print(&a->summary, out, "\n## Summary\n\n", "- ", "\n", "", cell);
     return ferror(out) ? -1 : 0;
 }

@@ -12,6 +12,7 @@
 #include "report/layout.h"
 #include "report/lessons.h"
 #include "report/report.h"
+#include "report/summary_print.h"
 #include "report/table.h"
 
 /* Where the lines under a row start, and their continuation lines. */
@@ -755,5 +756,6 @@ int sb_report_table(const sb_analysis *a, FILE *out, char *err, size_t n)
     for (size_t e = 0; e < a->cross.nexperiments; e++)
         sb_table_block(a, e, out);
     sb_table_footer(a, out);
+    sb_summary_print_table(&a->summary, out);
     return ferror(out) ? -1 : 0;
 }
