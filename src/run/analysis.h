@@ -14,6 +14,7 @@
 #include "run/counter_check.h"
 #include "run/fleet.h"
 #include "run/memory_levels.h"
+#include "run/noise.h"
 
 typedef struct sb_analysis {
     const sb_run *run;
@@ -22,6 +23,7 @@ typedef struct sb_analysis {
     sb_memory_levels memory[SB_RUN_MAX_DEVICES]; /* per device slot: its plateaus, its DRAM
                                                     latency and Little's law (memory_levels.h) */
     sb_counter_check *checks; /* per result: the model against the counters (counter_check.h) */
+    sb_noise noise;           /* per result: its spread and whether it is noisy (noise.h) */
 } sb_analysis;
 
 /* What sb_analyse and sb_analyse_saved return besides 0. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/noise.h"
 #include "run/ptx_summary.h"
 #include "text.h"
 
@@ -179,7 +180,58 @@ static size_t usable_samples(const sb_result *r)
     return r->samples ? r->nsamples : 0;
 }
 
+/* A verdict made noisy by either side's noise, the figures kept. */
+static void make_noisy(sb_verdict *v, const sb_noise_row *a, const sb_noise_row *b)
+{
+    const sb_noise_row *side[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        if (!side[k]->noisy)
+            continue;
+        v->kind = SB_VERDICT_NOISY;
+        v->noisy |= side[k]->noisy;
+        if (side[k]->noisy & SB_NOISY_SPREAD)
+            v->noise = fmax(v->noise, side[k]->spread);
+        if (side[k]->noisy & SB_NOISY_DRIFT)
+            v->noise = fmax(v->noise, side[k]->drift);
+    }
+    if (v->kind == SB_VERDICT_NOISY)
+        v->by = 0.0;
+}
+
+sb_verdict sb_verdict_judge(const sb_run *ref_run, const sb_result *ref, const sb_run *other_run,
+                            const sb_result *other, double threshold)
+{
+    sb_verdict v = sb_verdict_compare(ref, other, threshold);
+    if (v.kind == SB_VERDICT_NONE)
+        return v;
+    sb_noise_row a = sb_noise_row_of(ref_run, ref, threshold);
+    sb_noise_row b = sb_noise_row_of(other_run, other, threshold);
+    v.noise = 0;
+    v.noisy = 0;
+    make_noisy(&v, &a, &b);
+    return v;
+}
+
+/* The verdict by the interval or the spread rule, noise aside. */
+static sb_verdict verdict_of_times(const sb_result *ref, const sb_result *other,
+                                   double threshold);
+
 sb_verdict sb_verdict_compare(const sb_result *ref, const sb_result *other, double threshold)
+{
+    sb_verdict v = verdict_of_times(ref, other, threshold);
+    if (v.kind == SB_VERDICT_NONE)
+        return v;
+    double margin = SB_VERDICT_TOLERANCE + (threshold > 0 ? threshold : 0.0);
+    sb_noise_row a = {.spread = sb_noise_spread(ref), .drift = -1};
+    sb_noise_row b = {.spread = sb_noise_spread(other), .drift = -1};
+    a.noisy = a.spread > margin ? SB_NOISY_SPREAD : 0;
+    b.noisy = b.spread > margin ? SB_NOISY_SPREAD : 0;
+    make_noisy(&v, &a, &b);
+    return v;
+}
+
+static sb_verdict verdict_of_times(const sb_result *ref, const sb_result *other,
+                                   double threshold)
 {
     sb_verdict v = sb_verdict_of(&ref->ms, &other->ms, threshold);
     if (v.kind == SB_VERDICT_NONE)
@@ -220,6 +272,9 @@ int sb_verdict_text(const sb_verdict *v, const char *ref_name, const char *other
         return snprintf(buf, n, "%s faster by %.1f%%", other_name, 100.0 * v->by);
     case SB_VERDICT_SLOWER:
         return snprintf(buf, n, "%s faster by %.1f%%", ref_name, 100.0 * v->by);
+    case SB_VERDICT_NOISY:
+        return snprintf(buf, n, "noisy (%s %.1f%%)",
+                        v->noisy & SB_NOISY_SPREAD ? "spread" : "drift", 100.0 * v->noise);
     default:
         return snprintf(buf, n, "n/a");
     }
@@ -550,7 +605,7 @@ static int judge_row(const sb_run *run, sb_crossapi *x, size_t j)
         if (s == x->reference || ri < 0 || row->result[s] < 0)
             continue;
         const sb_result *ref = &run->results[ri], *other = &run->results[row->result[s]];
-        verdict[s] = sb_verdict_compare(ref, other, 0.0);
+        verdict[s] = sb_verdict_judge(run, ref, run, other, 0.0);
         /* The host's times have no samples saved: the spread rule. */
         if (ref->host_observed.n > 0 && other->host_observed.n > 0)
             host[s] = sb_verdict_of(&ref->host_observed, &other->host_observed, 0.0);

@@ -72,7 +72,8 @@ typedef enum sb_verdict_kind {
     SB_VERDICT_NONE,   /* a side is missing or has no time */
     SB_VERDICT_SAME,   /* no difference beyond the tolerance shown (or within the spread) */
     SB_VERDICT_FASTER, /* other is faster than ref */
-    SB_VERDICT_SLOWER  /* other is slower than ref */
+    SB_VERDICT_SLOWER, /* other is slower than ref */
+    SB_VERDICT_NOISY   /* a side is noisy (run/noise.h): neither same nor different */
 } sb_verdict_kind;
 
 /* What a verdict was reached by. */
@@ -94,6 +95,9 @@ typedef struct sb_verdict {
                                      other/ref; 0 under the spread rule */
     double estimate;    /* the interval's: the Hodges-Lehmann time ratio other/ref */
     size_t fewest;      /* the spread rule's: the fewer usable repetitions of the two */
+    double noise;       /* a noisy verdict's: the larger spread or drift of the noisy
+                           side(s), a fraction */
+    int noisy;          /* a noisy verdict's: SB_NOISY_ bits of the two sides together */
 } sb_verdict;
 
 /* The verdict on other against ref by the spread rule (threshold a fraction). */
@@ -102,10 +106,18 @@ sb_verdict sb_verdict_of(const sb_stats *ref, const sb_stats *other, double thre
 /* The verdict on other against ref by the rule above: the interval where
  * both have SB_VERDICT_MIN_SAMPLES positive finite samples, with tolerance
  * SB_VERDICT_TOLERANCE + threshold; else (or out of host memory) the
- * spread rule with that threshold. */
+ * spread rule with that threshold.  Where either side's spread is noisy
+ * (run/noise.h) the kind is SB_VERDICT_NOISY, the figures kept. */
 sb_verdict sb_verdict_compare(const sb_result *ref, const sb_result *other, double threshold);
 
-/* "same (within M%)", "OTHER faster by P%", "REF faster by P%", or "n/a",
+/* As sb_verdict_compare, with each side's device's drift too (ref in
+ * ref_run, other in other_run): noisy where either side is, by its
+ * spread or its device's drift. */
+sb_verdict sb_verdict_judge(const sb_run *ref_run, const sb_result *ref, const sb_run *other_run,
+                            const sb_result *other, double threshold);
+
+/* "same (within M%)", "OTHER faster by P%", "REF faster by P%", "noisy
+ * (spread S%)" or "noisy (drift D%)", or "n/a",
  * with the two names given; M is the spread rule's margin, or how far from
  * equal the interval reaches (the slower taking up to M% longer).
  * snprintf's return. */
