@@ -24,6 +24,7 @@
 #include "report/describe.h"
 #include "report/json_build.h"
 #include "report/json_fleet.h"
+#include "report/json_noise.h"
 #include "report/lessons.h"
 #include "report/report.h"
 
@@ -119,6 +120,7 @@ static json_t *device_json(const sb_run *run, const sb_run_device *d, sb_json_bu
     put_positive(o, "copy_kernel_gbs", d->copy_gbs, b);
     put_positive(o, "fp32_peak_gflops", sb_device_fp32_peak_gflops(i), b);
     put_positive(o, "fma_peak_gflops", d->fma_gflops, b);
+    sb_json_noise_device(o, d, b);
     clocks_json(o, d, b);
     return o;
 }
@@ -382,7 +384,10 @@ static json_t *result_json(const sb_result *r, sb_json_builder *b)
 
 static const char *verdict_name(sb_verdict_kind k)
 {
-    return k == SB_VERDICT_SAME ? "same" : k == SB_VERDICT_FASTER ? "faster" : "slower";
+    return k == SB_VERDICT_SAME     ? "same"
+           : k == SB_VERDICT_FASTER ? "faster"
+           : k == SB_VERDICT_NOISY  ? "noisy"
+                                    : "slower";
 }
 
 /* One side of a comparison: the device, its slot, its result and time. */
@@ -589,6 +594,8 @@ static int results_pass(const sb_analysis *a, FILE *write, char *err, size_t n)
         json_t *o = result_json(&run->results[i], &b);
         if (o && a->checks)
             counter_check_json(o, &a->checks[i], &b);
+        if (o)
+            sb_json_noise_result(o, sb_noise_at(&a->noise, i), &b);
         if (b.refused) {
             json_decref(o);
             return refused_result(&run->results[i], i, &b, err, n);
@@ -823,6 +830,7 @@ int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
     fputs("  \"fleet\": ", out);
     rc |= fleet_pass(a, out, err, n);
     rc |= member(out, "lessons", lessons, ",\n");
+    rc |= member(out, "noise", sb_json_noise_run(&a->noise, &b), ",\n");
     rc |= member(out, "verdict_rule", json_string(SB_VERDICT_RULE), ",\n");
     rc |= member(out, "outlier_rule", json_string(SB_OUTLIER_RULE), "\n}\n");
     /* A record refused now, when it was not before, was out of memory. */
