@@ -471,6 +471,8 @@ static json_t *comparison_json(const sb_run *run, const sb_crossapi *x, const sb
     else
         sb_json_put(c, "faster", json_null(), b);
     sb_json_put_real(c, "by", v->by, b);
+    if (v->kind == SB_VERDICT_NOISY)
+        sb_json_put_real(c, "noise", v->noise, b);
     sb_json_put_str(c, "summary", text, b);
     if (row->ptx[s][0])
         sb_json_put_str(c, "ptx", row->ptx[s], b);
