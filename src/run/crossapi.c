@@ -190,9 +190,10 @@ static void make_noisy(sb_verdict *v, const sb_noise_row *a, const sb_noise_row 
         v->kind = SB_VERDICT_NOISY;
         v->noisy |= side[k]->noisy;
         if (side[k]->noisy & SB_NOISY_SPREAD)
-            v->noise = fmax(v->noise, side[k]->spread);
+            v->noise_spread = fmax(v->noise_spread, side[k]->spread);
         if (side[k]->noisy & SB_NOISY_DRIFT)
-            v->noise = fmax(v->noise, side[k]->drift);
+            v->noise_drift = fmax(v->noise_drift, side[k]->drift);
+        v->noise = fmax(v->noise_spread, v->noise_drift);
     }
     if (v->kind == SB_VERDICT_NOISY)
         v->by = 0.0;
@@ -206,7 +207,7 @@ sb_verdict sb_verdict_judge(const sb_run *ref_run, const sb_result *ref, const s
         return v;
     sb_noise_row a = sb_noise_row_of(ref_run, ref, threshold);
     sb_noise_row b = sb_noise_row_of(other_run, other, threshold);
-    v.noise = 0;
+    v.noise = v.noise_spread = v.noise_drift = 0;
     v.noisy = 0;
     make_noisy(&v, &a, &b);
     return v;
@@ -273,8 +274,11 @@ int sb_verdict_text(const sb_verdict *v, const char *ref_name, const char *other
     case SB_VERDICT_SLOWER:
         return snprintf(buf, n, "%s faster by %.1f%%", ref_name, 100.0 * v->by);
     case SB_VERDICT_NOISY:
-        return snprintf(buf, n, "noisy (%s %.1f%%)",
-                        v->noisy & SB_NOISY_SPREAD ? "spread" : "drift", 100.0 * v->noise);
+        if (v->noise_spread > 0 && v->noise_drift > 0)
+            return snprintf(buf, n, "noisy (spread %.1f%%, drift %.1f%%)",
+                            100.0 * v->noise_spread, 100.0 * v->noise_drift);
+        return snprintf(buf, n, "noisy (%s %.1f%%)", v->noise_drift > 0 ? "drift" : "spread",
+                        100.0 * v->noise);
     default:
         return snprintf(buf, n, "n/a");
     }

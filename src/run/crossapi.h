@@ -97,6 +97,8 @@ typedef struct sb_verdict {
     size_t fewest;      /* the spread rule's: the fewer usable repetitions of the two */
     double noise;       /* a noisy verdict's: the larger spread or drift of the noisy
                            side(s), a fraction */
+    double noise_spread, noise_drift; /* of those, the larger spread and the larger drift
+                                         beyond the margin; 0 where none */
     int noisy;          /* a noisy verdict's: SB_NOISY_ bits of the two sides together */
 } sb_verdict;
 
