@@ -66,7 +66,8 @@
     "faster one, by how much longer the slower one's median takes.  Where a side saved fewer " \
     "than 5 repetitions (older files: none), the spread rule, as its row says: \"same\" when "  \
     "the two median times differ by no more than the larger of the two spreads "             \
-    "((max - min) / median)."
+    "((max - min) / median).  A row noisy on either side (its spread or its device's drift "  \
+    "beyond the tolerance) gets no verdict but \"noisy\", with how much."
 
 typedef enum sb_verdict_kind {
     SB_VERDICT_NONE,   /* a side is missing or has no time */
