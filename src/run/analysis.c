@@ -216,7 +216,8 @@ int sb_analyse_saved(const sb_run *run, const char *reference, sb_analysis *a)
     int slot = sb_crossapi_reference(run, reference);
     if (slot < 0 && run->ndevices > 0)
         return SB_ANALYSIS_NO_REFERENCE;
-    if (sb_noise_build(run, 0.0, &a->noise) || sb_crossapi_build(run, slot, &a->cross) ||
+    if (sb_noise_build(run, 0.0, &a->noise) ||
+        sb_crossapi_build_judged(run, slot, &a->noise, &a->cross) ||
         sb_fleet_build(run, &a->cross, &a->fleet))
         return SB_ANALYSIS_NO_MEMORY;
     /* Only a run that asked for counters has checks to hold. */

@@ -113,6 +113,11 @@ sb_verdict sb_verdict_of(const sb_stats *ref, const sb_stats *other, double thre
  * (run/noise.h) the kind is SB_VERDICT_NOISY, the figures kept. */
 sb_verdict sb_verdict_compare(const sb_result *ref, const sb_result *other, double threshold);
 
+/* As sb_verdict_compare without the noise: the interval or the spread
+ * rule alone, for a rule that allows for scatter itself (the fleet's
+ * outliers, fleet.h, stand far outside their peers' spread first). */
+sb_verdict sb_verdict_of_times(const sb_result *ref, const sb_result *other, double threshold);
+
 /* As sb_verdict_compare, with each side's device's drift too (ref in
  * ref_run, other in other_run): noisy where either side is, by its
  * spread or its device's drift. */
@@ -208,6 +213,8 @@ typedef struct sb_crossapi {
     const char **notes;
     size_t *order;
     long *slots;                          /* the rows' results, ndevices a row */
+    const struct sb_noise *noise;         /* the run's noise (noise.h) the verdicts were
+                                             judged with; NULL: judged row by row */
 } sb_crossapi;
 
 /* The slot of the first device of the named backend, the reference that
@@ -220,6 +227,12 @@ int sb_crossapi_reference(const sb_run *run, const char *backend);
  * (x then has no rows).  Sorting, not searching, pairs them: the time
  * grows as n log n with the number of results. */
 int sb_crossapi_build(const sb_run *run, int reference, sb_crossapi *x);
+
+/* As sb_crossapi_build, the verdicts judged with noise, the run's noise
+ * already built (sb_noise_build at no threshold), instead of judging each
+ * row's again; noise must outlive x. */
+int sb_crossapi_build_judged(const sb_run *run, int reference, const struct sb_noise *noise,
+                             sb_crossapi *x);
 
 /* Free what sb_crossapi_build allocated. */
 void sb_crossapi_free(sb_crossapi *x);
