@@ -175,6 +175,10 @@ typedef struct sb_run_device {
     int sm_mhz_start, mem_mhz_start, sm_mhz_end, mem_mhz_end;
     char clocks_note[200];
     double fma_gflops;       /* the FP32 FMA peak kernel in this run; 0 if not measured */
+    /* The drift check (run/noise.h): the device's API copy, its first row's
+       figure and the same copy measured again once the session had run
+       every experiment, GB/s; 0 where not measured (older files). */
+    double roof_start_gbs, roof_end_gbs;
 } sb_run_device;
 
 #define SB_RUN_MAX_DEVICES 64

@@ -17,6 +17,7 @@
 #include "report/table.h"
 #include "run/analysis.h"
 #include "run/crossapi.h"
+#include "run/drift.h"
 #include "run/executor.h"
 #include "run/interrupt.h"
 #include "run/preflight.h"
@@ -192,6 +193,8 @@ int sb_cmd_run(const sb_options *o)
         stream_header(&st, &run);
         status = sb_execute(&suite, sessions, nsessions, &run, stream_blocks, &st);
     }
+    if (run.ndevices > 0 && !sb_interrupted())
+        sb_sessions_drift_end(sessions, nsessions, &run);
     sb_sessions_clocks_end(sessions, nsessions, &run);
     sb_sessions_close(sessions, nsessions);
     sb_provenance_end(&run);

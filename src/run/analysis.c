@@ -216,7 +216,9 @@ int sb_analyse_saved(const sb_run *run, const char *reference, sb_analysis *a)
     int slot = sb_crossapi_reference(run, reference);
     if (slot < 0 && run->ndevices > 0)
         return SB_ANALYSIS_NO_REFERENCE;
-    if (sb_crossapi_build(run, slot, &a->cross) || sb_fleet_build(run, &a->cross, &a->fleet))
+    if (sb_noise_build(run, 0.0, &a->noise) ||
+        sb_crossapi_build_judged(run, slot, &a->noise, &a->cross) ||
+        sb_fleet_build(run, &a->cross, &a->fleet))
         return SB_ANALYSIS_NO_MEMORY;
     /* Only a run that asked for counters has checks to hold. */
     int asked = 0;
@@ -233,6 +235,7 @@ int sb_analyse_saved(const sb_run *run, const char *reference, sb_analysis *a)
 void sb_analysis_free(sb_analysis *a)
 {
     free(a->checks);
+    sb_noise_free(&a->noise);
     sb_fleet_free(&a->fleet);
     sb_crossapi_free(&a->cross);
     memset(a, 0, sizeof *a);

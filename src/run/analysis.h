@@ -16,6 +16,7 @@
 #include "run/fleet.h"
 #include "run/memory_levels.h"
 #include "run/summary.h"
+#include "run/noise.h"
 
 typedef struct sb_analysis {
     const sb_run *run;
@@ -25,6 +26,7 @@ typedef struct sb_analysis {
                                                     latency and Little's law (memory_levels.h) */
     sb_counter_check *checks; /* per result: the model against the counters (counter_check.h) */
     sb_summary summary;       /* what the run found, in a few lines (summary.h) */
+    sb_noise noise;           /* per result: its spread and whether it is noisy (noise.h) */
 } sb_analysis;
 
 /* What sb_analyse and sb_analyse_saved return besides 0. */

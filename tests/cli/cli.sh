@@ -124,8 +124,12 @@ if grep -q "^  opencl   available" "$tmp/out" || "$SB" --list | grep -q "^  open
         '[ $rc -eq 0 ] && grep -q "ns/load" "$tmp/out" && grep -q "cycles per load [0-9.]* cycles" "$tmp/out" &&
          grep -q "Lesson: Little.s law" "$tmp/out"'
     run report "$tmp/mem.json"
+    # Unless the device drifted (noise.h): the drift check ends the session,
+    # after the blocks were printed, and makes every row of the saved run
+    # noisy, which the run's last lines say.
     check "the saved run read back gives the same lessons" \
-        '[ $rc -eq 0 ] && grep "Lesson:" -A3 "$tmp/out" | cmp -s - "$tmp/lessons.run"'
+        '[ $rc -eq 0 ] && { grep "Lesson:" -A3 "$tmp/out" | cmp -s - "$tmp/lessons.run" ||
+         grep -q "every row of it is noisy" "$tmp/out"; }'
 else
     for i in 1 2 3 4 5 6 7 8; do skip "no OpenCL device"; done
 fi
