@@ -81,6 +81,7 @@ static void move_access(sb_plan *dst, const sb_plan *src, int to, int from)
     dst->pattern[to] = src->pattern[from];
     dst->kind[to] = src->kind[from];
     dst->requests[to] = src->requests[from];
+    dst->lanes[to] = src->lanes[from];
     dst->sites[to] = src->sites[from];
     dst->studied[to] = src->studied[from];
 }
@@ -118,6 +119,7 @@ static void bring_forward(sb_plan *plan, int i)
 static void merge_into(sb_plan *plan, int i, const sb_access *a)
 {
     plan->requests[i] += a->requests;
+    plan->lanes[i] += a->requests * lanes_of(&a->pattern);
     plan->sites[i] = add_sites(plan->sites[i], a->sites);
     if (lanes_of(&a->pattern) > lanes_of(&plan->pattern[i]))
         plan->pattern[i] = a->pattern;
@@ -144,6 +146,7 @@ void sb_plan_declare(sb_plan *plan, const sb_access *a)
     plan->pattern[i] = a->pattern;
     plan->kind[i] = a->kind;
     plan->requests[i] = a->requests;
+    plan->lanes[i] = a->requests * lanes_of(&a->pattern);
     plan->sites[i] = a->sites;
     plan->studied[i] = a->studied;
     bring_forward(plan, i);
