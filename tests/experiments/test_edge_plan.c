@@ -250,6 +250,50 @@ static void below_one_block(void **state)
     expect("global_walk", "column", 7, 33, (launch_counts){14, 203, 2, 5, 0, 0, 0, 0});
 }
 
+/* The global figures alone of exp/variant at rows x cols are `want`'s
+   (the matrix multiply's shared loads follow rules of their own). */
+static void expect_global(const char *exp, const char *variant, long rows, long cols,
+                          launch_counts want)
+{
+    sb_access_totals t = totals_at(exp, variant, rows, cols);
+    if (t.global_ld_requests != want.ld_req || t.global_ld_sectors != want.ld_sectors ||
+        t.global_st_requests != want.st_req || t.global_st_sectors != want.st_sectors)
+        fail_msg("%s/%s at %ldx%ld: global ld %.0f requests, %.0f sectors; st %.0f, %.0f; "
+                 "worked out by hand %.0f, %.0f; %.0f, %.0f",
+                 exp, variant, rows, cols, t.global_ld_requests, t.global_ld_sectors,
+                 t.global_st_requests, t.global_st_sectors, want.ld_req, want.ld_sectors,
+                 want.st_req, want.st_sectors);
+}
+
+/* ---- the matrix multiply's edges: m x n = 33 x 47 (k = n), 7 x 5 -------
+ *
+ * tiled32 (32 x 32 threads, a warp a thread row): a is 33 rows of 47,
+ * row r at word 47 r = -r mod 8; each row is a 32-lane warp (4 sectors
+ * where r = 0 mod 8: 5 rows; else 5) and a 15-lane one from column 32
+ * (2 sectors from word 0 or 1 of a sector, r = 0 or 7 mod 8: 9 rows;
+ * else 3), read by both block columns (47 = 32 + 15 columns of c):
+ * 2 x (5 x 4 + 28 x 5 + 9 x 2 + 24 x 3) = 500 sectors in 132 requests.
+ * b is 47 rows of 47, read by both block rows: 6 rows on a sector (0, 8,
+ * .., 40), 11 with the 15-lane warp on two sectors:
+ * 2 x (6 x 4 + 41 x 5 + 11 x 2 + 36 x 3) = 718 in 188.  c: 33 rows of 47
+ * stored once, as a's rows: 250 sectors in 66 requests.
+ *
+ * simple at 7 x 5 (16 x 16 threads, a warp two thread rows, 5 columns
+ * and 7 rows inside: warps of rows 0-1, 2-3, 4-5 and 6 alone), k = 5
+ * steps.  a[row 5 + i]: a thread row's one word, the two rows' 5 words
+ * apart: rows 0-1 share a sector for i = 0..2 (1), not for 3, 4 (2): 7;
+ * rows 2-3, words 10 + i and 15 + i: 1, then 2, 2, 2, 2: 9; rows 4-5,
+ * 20 + i and 25 + i: 2, 2, 2, 2, 1: 9; row 6: 5: 30 sectors in 20
+ * requests.  b[5 i + col], both thread rows one run of 5 words: 1, 2,
+ * 1, 2, 2 sectors for i = 0..4, 8 a warp: 32 in 20.  c: each warp's
+ * rows 10 words from 0, 10, 20, 30: 2 sectors each, 8 in 4. */
+static void matmul_edges(void **state)
+{
+    (void)state;
+    expect_global("matmul", "tiled32", 33, 47, (launch_counts){320, 1218, 66, 250, 0, 0, 0, 0});
+    expect_global("matmul", "simple", 7, 5, (launch_counts){40, 62, 4, 8, 0, 0, 0, 0});
+}
+
 /* Bytes the requests of one space and kind ask for: their lanes over the
    launch times the word size. */
 static double asked(const sb_plan *plan, sb_space space, sb_access_kind kind)
@@ -307,6 +351,7 @@ int main(void)
         cmocka_unit_test(transpose_100x70),
         cmocka_unit_test(transpose_vec4_beside_an_edge),
         cmocka_unit_test(below_one_block),
+        cmocka_unit_test(matmul_edges),
         cmocka_unit_test(transpose_lanes_cover_the_matrix),
     };
     SB_TEST_MAIN(tests);
