@@ -324,10 +324,15 @@ if want counters; then
             sizes="$sizes $(random_sizes "$seed" "${SB_COUNTERS_RANDOM:-20}" | paste -sd' ')"
             echo "counters: sizes (the random ones from SB_COUNTERS_SEED=$seed): $sizes" | keep
             edges=transpose,matmul,global_walk
-            rest=$(echo "$experiments" | grep -vxE 'transpose|matmul|global_walk' | paste -sd,)
+            # The others by twelve (a run takes at most 16 names).
+            rest=$(echo "$experiments" | grep -vxE 'transpose|matmul|global_walk' | paste -d, - - - - - - - - - - - - | sed 's/,*$//')
             for s in $sizes; do
                 counters_run "sizes-$s-edges" "$edges" "$s" all 1 || st=$?
-                counters_run "sizes-$s-rest" "$rest" "$s" "" 1 || st=$?
+                i=0
+                for group in $rest; do
+                    i=$((i + 1))
+                    counters_run "sizes-$s-rest$i" "$group" "$s" "" 1 || st=$?
+                done
             done ;;
         *) echo "counters: no part '$part' (default, wave, sizes)" | keep; st=2 ;;
         esac
