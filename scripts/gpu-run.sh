@@ -324,8 +324,11 @@ if want counters; then
             sizes="$sizes $(random_sizes "$seed" "${SB_COUNTERS_RANDOM:-20}" | paste -sd' ')"
             echo "counters: sizes (the random ones from SB_COUNTERS_SEED=$seed): $sizes" | keep
             edges=transpose,matmul,global_walk
-            # The others by twelve (a run takes at most 16 names).
-            rest=$(echo "$experiments" | grep -vxE 'transpose|matmul|global_walk' | paste -d, - - - - - - - - - - - - | sed 's/,*$//')
+            # The sweeps over working sets refuse sizes under 8192 words
+            # (32 KiB); the others go by twelve (a run takes 16 names).
+            floored=latency,dram_burst,dram_channels,dram_working_set
+            rest=$(echo "$experiments" | grep -vxE "${edges//,/|}|${floored//,/|}" |
+                paste -d, - - - - - - - - - - - - | sed 's/,*$//')
             for s in $sizes; do
                 counters_run "sizes-$s-edges" "$edges" "$s" all 1 || st=$?
                 i=0
@@ -333,6 +336,9 @@ if want counters; then
                     i=$((i + 1))
                     counters_run "sizes-$s-rest$i" "$group" "$s" "" 1 || st=$?
                 done
+                if [ $(( ${s%x*} * ${s#*x} )) -ge 8192 ]; then
+                    counters_run "sizes-$s-floored" "$floored" "$s" "" 1 || st=$?
+                fi
             done ;;
         *) echo "counters: no part '$part' (default, wave, sizes)" | keep; st=2 ;;
         esac
