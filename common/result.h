@@ -14,9 +14,8 @@
 
 /* The most accesses a result declares to the model: every class of global
  * and shared instruction its kernel executes, a tail or an edge of one
- * being a class of its own where it costs differently (a matrix multiply
- * of 16-wide tiles at an odd size has six costs of each global access). */
-#define SB_MAX_PATTERNS 32
+ * being a class of its own where it costs differently. */
+#define SB_MAX_PATTERNS 16
 
 /* What a result's headline figure measures; the unit is a word made only
  * when a result is written. */

@@ -586,9 +586,11 @@ static void declare_walk_loads(sb_plan *plan, const sb_problem *p, int row)
         for (int l = 0; l < SB_WARP_LANES; l++)
             idx[l] = row ? c * p->cols % SB_WARP_LANES + l : c + l * p->rows;
         sb_pattern full = sb_global_request(4, idx, 0);
+        full.same = 1; /* as pattern_of says "no sharing" */
         sb_plan_declare(plan, &(sb_access){"load", SB_ACCESS_LOAD, full, steps * (double)w.full,
                                            c == 0 ? SB_SITES_COMPILER : 0, c == 0});
-        sb_pattern part = sb_global_request(4, idx, sb_first_lanes(w.tail_lanes));
+        sb_pattern part = full;
+        part.active = sb_first_lanes(w.tail_lanes);
         int first = c == 0 && w.full == 0; /* no full warp to carry the sites */
         sb_plan_declare(plan, &(sb_access){"load", SB_ACCESS_LOAD, part,
                                            w.tail_lanes ? steps : 0,

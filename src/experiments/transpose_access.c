@@ -191,6 +191,22 @@ static long vpos(const vec4_shape *v, long j, long q)
     return j * v->vq + (q ^ ((j >> 2) & (v->vq < 8 ? v->vq - 1 : 7)));
 }
 
+/* A global request of `word`-byte elements, lane l at element idx[l]
+   (from a 128-byte boundary), always as a list walk: the float4 path's
+   lanes, which the reports show lane by lane. */
+static sb_pattern global_list(int word, const long idx[SB_WARP_LANES], uint32_t active)
+{
+    sb_pattern p = sb_dense(SB_SPACE_GLOBAL, word);
+    long line = SB_SEGMENT_BYTES / word, low = idx[0];
+    for (int l = 1; l < SB_WARP_LANES; l++)
+        low = idx[l] < low ? idx[l] : low;
+    p.walk = SB_WALK_LIST;
+    p.active = active;
+    for (int l = 0; l < SB_WARP_LANES; l++)
+        p.lane_index[l] = (int32_t)(idx[l] - low / line * line);
+    return p;
+}
+
 /* A shared request of `word`-byte elements, lane l at element idx[l]. */
 static sb_pattern shared_list(int word, const long idx[SB_WARP_LANES], uint32_t active)
 {
@@ -224,7 +240,7 @@ static void vec4_whole_tile(planner *pl, const vec4_shape *v)
                     ga[l] = (4 * rb + k) * a4 + cb;
                     sh[l] = vpos(v, 4 * cb + k, rb);
                 }
-                vrequest(pl, V_LOAD, sb_global_request(16, ga, 0));
+                vrequest(pl, V_LOAD, global_list(16, ga, 0));
                 vrequest(pl, V_SMEM_ST, shared_list(16, sh, 0));
             }
     for (int w = 0; w < v->vt / SB_WARP_LANES; w++)
@@ -236,7 +252,7 @@ static void vec4_whole_tile(planner *pl, const vec4_shape *v)
                 ga[l] = j * c4 + q;
             }
             vrequest(pl, V_SMEM_LD, shared_list(16, sh, 0));
-            vrequest(pl, V_STORE, sb_global_request(16, ga, 0));
+            vrequest(pl, V_STORE, global_list(16, ga, 0));
         }
 }
 

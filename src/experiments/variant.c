@@ -127,6 +127,26 @@ static void merge_into(sb_plan *plan, int i, const sb_access *a)
     bring_forward(plan, i);
 }
 
+/* Frees a declaration: the last of two of one kind and cost (under two
+   labels) is counted in the first.  0 where every one differs. */
+static int make_room(sb_plan *plan)
+{
+    for (int j = plan->npatterns - 1; j > 0; j--)
+        for (int i = 0; i < j; i++)
+            if (plan->kind[i] == plan->kind[j] && same_cost(&plan->pattern[i], &plan->pattern[j])) {
+                plan->requests[i] += plan->requests[j];
+                plan->lanes[i] += plan->lanes[j];
+                plan->sites[i] = add_sites(plan->sites[i], plan->sites[j]);
+                plan->studied[i] |= plan->studied[j];
+                for (int k = j; k + 1 < plan->npatterns; k++)
+                    move_access(plan, plan, k, k + 1);
+                plan->npatterns--;
+                bring_forward(plan, i);
+                return 1;
+            }
+    return 0;
+}
+
 void sb_plan_declare(sb_plan *plan, const sb_access *a)
 {
     if (!(a->requests > 0))
@@ -138,8 +158,17 @@ void sb_plan_declare(sb_plan *plan, const sb_access *a)
             return;
         }
     if (plan->npatterns >= SB_MAX_PATTERNS) {
-        plan->undeclared++;
-        return;
+        /* No room for a declaration of its own: one of the same kind and
+           cost counts it, under its own label, so the totals stay exact. */
+        for (int i = 0; i < plan->npatterns; i++)
+            if (plan->kind[i] == a->kind && same_cost(&plan->pattern[i], &a->pattern)) {
+                merge_into(plan, i, a);
+                return;
+            }
+        if (!make_room(plan)) {
+            plan->undeclared++;
+            return;
+        }
     }
     int i = plan->npatterns++;
     snprintf(plan->pattern_label[i], sizeof plan->pattern_label[i], "%s", a->label);

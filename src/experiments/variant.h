@@ -46,7 +46,9 @@ typedef struct sb_access {
  * conflicts) as an earlier one is merged into it (requests and sites add
  * up, the earlier pattern and studied flag stand for both), so that a
  * family may declare warp by warp.  Studied accesses go before the others,
- * in the order declared.  Past SB_MAX_PATTERNS, plan->undeclared counts it. */
+ * in the order declared.  Past SB_MAX_PATTERNS, one of the same kind and
+ * cost under another label counts it (the totals stay exact, that label's
+ * requests include it); where there is none, plan->undeclared counts it. */
 void sb_plan_declare(sb_plan *plan, const sb_access *a);
 
 /* A pattern of `word`-byte elements in `space`: stride 1, nothing else. */
