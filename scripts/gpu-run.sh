@@ -300,7 +300,8 @@ if want counters; then
     units=$(./simtbench --list 2>/dev/null | grep -o '[0-9]* compute units' | head -1 | cut -d' ' -f1)
     wave=$((${units:-132} * 256))
     # The parts (SB_COUNTERS_PARTS, so that a device lease can split them
-    # over calls; each call judges the rows of the parts it ran): every
+    # over calls; a part run again replaces its rows, and every row in
+    # OUTDIR/counters is judged, those of earlier calls too): every
     # variant of every family at its default size; the shared families at
     # one block a multiprocessor; and the sizes: a few fixed awkward ones
     # and SB_COUNTERS_RANDOM drawn from the seed, the transposes, the
