@@ -91,6 +91,8 @@ typedef struct sb_plan {
     sb_pattern pattern[SB_MAX_PATTERNS];
     sb_access_kind kind[SB_MAX_PATTERNS];
     double requests[SB_MAX_PATTERNS]; /* warp-level requests one launch executes */
+    double lanes[SB_MAX_PATTERNS];    /* lanes taking part in them, added over the requests
+                                         (declarations of one cost merged keep each one's) */
     int studied[SB_MAX_PATTERNS];     /* 1: an access the variant is about */
     /* Static instructions of the kernel's PTX the access stands for (its
        source's copies once unrolled); 0 where the compiler chooses (a loop

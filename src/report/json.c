@@ -326,6 +326,8 @@ static void counter_check_json(json_t *o, const sb_counter_check *c, sb_json_bui
         sb_counter_item_reason(it, reason, sizeof reason);
         if (reason[0])
             sb_json_put_str(f, "reason", reason, b);
+        if (sb_counter_item_named_reason(it))
+            sb_json_put_str(f, "named_reason", sb_counter_item_named_reason(it), b);
     }
     put_positive(cc, "dram_bytes", c->dram_bytes, b);
     put_positive(cc, "counted_intensity", c->counted_intensity, b);
