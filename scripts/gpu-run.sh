@@ -23,6 +23,9 @@
 #    totals against the hardware's counts in every row, any row that
 #    differs by more than 2% failing the script; with SB_NCU=1 also
 #    Nsight Compute on a sample of them, whose counts must equal CUPTI's.
+# 9. peers (only when SB_STEPS names it): scripts/peers.sh, BabelStream,
+#    gpu-benches, clpeak and mixbench built from the trees SB_PEER_* name
+#    and run beside simtbench, one table of both (OUTDIR/peers/peers.md).
 # SB_STEPS picks the steps after the build (default: "check suite tune sass
 # ncu sanitize"; ncu only with SB_NCU=1), so that a device lease can split
 # them over calls.  Everything lands in OUTDIR; OUTDIR/results/ holds what
@@ -69,7 +72,7 @@ make -j"$jobs" >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 steps=${SB_STEPS:-check suite tune sass ncu sanitize counters}
 want() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
 mkdir -p "$out/results"
-check_status=0 suite_status=0 tune_status=0 sanitize_status=0 counters_status=0
+check_status=0 suite_status=0 tune_status=0 sanitize_status=0 counters_status=0 peers_status=0
 
 if want check; then
 say "make check"
@@ -234,7 +237,14 @@ if want counters; then
     fi
 fi
 
+if want peers; then
+    say "beside the peers (scripts/peers.sh)"
+    ./scripts/peers.sh ./simtbench "$out/peers" 2>&1 | keep
+    peers_status=${PIPESTATUS[0]}
+    cp "$out/peers/peers.md" "$out/results/peers.md" 2>/dev/null
+fi
+
 (cd "$out" && tar -czf bundle.tar.gz --exclude=bundle.tar.gz ./*)
 say "done"
 exit $(( check_status != 0 || suite_status != 0 || tune_status != 0 || sanitize_status != 0 ||
-         counters_status != 0 ))
+         counters_status != 0 || peers_status != 0 ))
