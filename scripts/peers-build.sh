@@ -4,9 +4,18 @@
 # OUTDIR/run-NAME.txt, and each one's exit status OUTDIR/status-NAME.
 
 jobs=${SB_PEERS_JOBS:-$(nproc)}
-growth=${SB_LATENCY_GROWTH:-1.15}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+growth=${SB_LATENCY_GROWTH:-1.2}
+# SB_PEERS_WORK keeps the builds for a later call (peers.sh --build-only,
+# then the runs): a call finds a peer built there and builds it no more,
+# and waits while another call is still building there.
+if [ -n "${SB_PEERS_WORK:-}" ]; then
+    work=$SB_PEERS_WORK
+    mkdir -p "$work"
+    while [ -e "$work/.building" ]; do sleep 2; done
+else
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+fi
 nvcc=$(command -v nvcc)
 cuda=$(dirname "$(dirname "$(readlink -f "$nvcc")")")
 cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
@@ -97,8 +106,13 @@ build_mixbench() {
 build_one() { # NAME COMMAND...: the build into its log, its status into status-build-NAME
     local name=$1
     shift
+    if [ -f "$work/status-build-$name" ]; then
+        cp "$work/status-build-$name" "$work/build-$name.log" "$out/" 2>/dev/null
+        return
+    fi
     "$@" >"$out/build-$name.log" 2>&1
     echo $? >"$out/status-build-$name"
+    cp "$out/status-build-$name" "$out/build-$name.log" "$work/"
 }
 
 # Every peer's build at once, each with its share of the cores.
@@ -106,6 +120,7 @@ build_all() {
     local t0=$SECONDS
     echo "== building the peers (logs: $out/build-*.log)"
     mkdir -p "$work/gpu-benches"
+    touch "$work/.building"
     build_one babelstream-cuda build_babelstream cuda &
     build_one babelstream-ocl build_babelstream ocl &
     build_one gpu-latency build_gpu_latency &
@@ -114,6 +129,7 @@ build_all() {
     build_one clpeak build_clpeak &
     build_one mixbench build_mixbench &
     wait
+    rm -f "$work/.building"
     for f in "$out"/status-build-*; do
         [ "$(cat "$f")" = 0 ] || echo "   ${f##*/status-build-} did not build (status $(cat "$f")):" \
             "$(tail -3 "$out/build-${f##*/status-build-}.log" | tr '\n' ' ')"
@@ -180,8 +196,8 @@ run_all() {
     run_simtbench
     run_babelstream
     built gpu-latency && run_one gpu-latency 150 "$work/gpu-benches/cuda-latency"
-    built gpu-l2-cache && run_one gpu-l2-cache "${SB_L2_SECONDS:-40}" "$work/gpu-benches/cuda-l2-cache"
-    built gpu-cache && run_one gpu-cache "${SB_CACHE_SECONDS:-30}" "$work/gpu-benches/cuda-cache"
+    built gpu-l2-cache && run_one gpu-l2-cache "${SB_L2_SECONDS:-30}" "$work/gpu-benches/cuda-l2-cache"
+    built gpu-cache && run_one gpu-cache "${SB_CACHE_SECONDS:-20}" "$work/gpu-benches/cuda-cache"
     built clpeak && run_one clpeak 120 "$work/clpeak/clpeak" --opencl \
         --single-precision-compute --global-memory-bandwidth
     built mixbench && run_one mixbench 90 "$work/mixbench/mixbench-cuda"

@@ -3,7 +3,7 @@
 # the same call (issue 27):
 #
 #   scripts/peers.sh [--babelstream DIR] [--gpu-benches DIR] [--clpeak DIR]
-#                    [--mixbench DIR] SIMTBENCH OUTDIR
+#                    [--mixbench DIR] [--build-only] SIMTBENCH OUTDIR
 #
 # Each peer is built from the source tree given (or SB_PEER_BABELSTREAM,
 # SB_PEER_GPU_BENCHES, SB_PEER_CLPEAK, SB_PEER_MIXBENCH), where it lies,
@@ -19,10 +19,11 @@
 #     (-s 134217728 doubles, --float -s 268435456); its OpenCL model, double
 #     and --float at 2^25; every run --csv, its figure the fastest time.
 #   gpu-benches gpu-latency, from a copy of main.cu with its size loop
-#     thinned (x SB_LATENCY_GROWTH a step, not 1.04; 200000 loads a point,
+#     thinned (x SB_LATENCY_GROWTH, 1.2, a step, not 1.04; 200000 loads a point,
 #     not 10^6; up to 256 MiB, not 1 GiB), so that it takes a minute, not
 #     several; gpu-l2-cache and gpu-cache as they are, each stopped after
-#     SB_L2_SECONDS / SB_CACHE_SECONDS (what they printed by then is kept);
+#     SB_L2_SECONDS (30) / SB_CACHE_SECONDS (20) (what they printed by then
+#     is kept);
 #     all three built by their Makefiles for this GPU's architecture.
 #   clpeak (OpenCL only): --single-precision-compute --global-memory-bandwidth.
 #   mixbench-cuda: its one sweep.
@@ -31,20 +32,24 @@
 # The table (OUTDIR/peers.md, and printed): quantity | simtbench | peer |
 # ratio | why they differ, made by scripts/peers-table.py from the outputs.
 #
+# --build-only builds the peers and stops (with SB_PEERS_WORK=DIR, the
+# builds a later call runs, so that they can go on beside simtbench's).
+#
 # Environment: SB_SYSROOT as gpu-run.sh takes it (OpenCL headers and
 # loader for BabelStream's and clpeak's OpenCL builds); SB_CUDA_ARCH (sm_90
 # by default, else what nvidia-smi reports); SB_PEERS_JOBS.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage="usage: peers.sh [--babelstream DIR] [--gpu-benches DIR] [--clpeak DIR] [--mixbench DIR] SIMTBENCH OUTDIR"
+usage="usage: peers.sh [--babelstream DIR] [--gpu-benches DIR] [--clpeak DIR] [--mixbench DIR] [--build-only] SIMTBENCH OUTDIR"
 babelstream=${SB_PEER_BABELSTREAM:-} gpubenches=${SB_PEER_GPU_BENCHES:-}
-clpeak=${SB_PEER_CLPEAK:-} mixbench=${SB_PEER_MIXBENCH:-}
+clpeak=${SB_PEER_CLPEAK:-} mixbench=${SB_PEER_MIXBENCH:-} build_only=0
 while [ $# -gt 0 ]; do
     case $1 in
     --babelstream) babelstream=${2:-}; shift 2 ;;
     --gpu-benches) gpubenches=${2:-}; shift 2 ;;
     --clpeak) clpeak=${2:-}; shift 2 ;;
     --mixbench) mixbench=${2:-}; shift 2 ;;
+    --build-only) build_only=1; shift ;;
     -h | --help) echo "$usage"; exit 0 ;;
     --*) echo "peers.sh: unknown option $1; $usage" >&2; exit 2 ;;
     *) break ;;
@@ -109,6 +114,7 @@ commit_of() { # DIR: the commit a tree was checked out at, as well as it says
 } >"$out/peers.env"
 
 build_all
+[ $build_only = 1 ] && exit 0
 run_all
 python3 "$here/peers-table.py" "$out" | tee "$out/peers.txt"
 status=$?
