@@ -45,14 +45,29 @@
     p = (GLOBAL ulong *)LOAD_LINK(p);                                                        \
     sum += (uint)(ulong)p;
 
-/* The working set's tagged links into addresses, by the one thread. */
+/* The working set's tagged links into addresses, by the one thread:
+   LINK_CHUNK links loaded before any is stored, so that the loads of a
+   chunk are in flight together (a store between them would make each
+   load wait for the last, a DRAM latency a line over a 4 GiB set). */
+#define LINK_CHUNK 16
 DEVICE_FN void link_cycle(int slot, int first, int lines, GLOBAL ulong *next)
 {
-    for (int line = first; line < first + lines; line++) {
-        GLOBAL ulong *w = next + (ulong)line * LINE_LINKS + (ulong)slot;
-        ulong link = *w;
+    GLOBAL ulong *w = next + (ulong)first * LINE_LINKS + (ulong)slot;
+    int line = 0;
+    for (; line + LINK_CHUNK <= lines; line += LINK_CHUNK) {
+        ulong link[LINK_CHUNK];
+#pragma unroll
+        for (int k = 0; k < LINK_CHUNK; k++)
+            link[k] = w[(ulong)(line + k) * LINE_LINKS];
+#pragma unroll
+        for (int k = 0; k < LINK_CHUNK; k++)
+            if (link[k] & LINK_TAG)
+                w[(ulong)(line + k) * LINE_LINKS] = (ulong)(next + (link[k] & ~LINK_TAG));
+    }
+    for (; line < lines; line++) {
+        ulong link = w[(ulong)line * LINE_LINKS];
         if (link & LINK_TAG)
-            *w = (ulong)(next + (link & ~LINK_TAG));
+            w[(ulong)line * LINE_LINKS] = (ulong)(next + (link & ~LINK_TAG));
     }
 }
 
