@@ -290,6 +290,8 @@ def bandwidth_rows():
         why = ("read-only both: simtbench's dram_read_set (xor of 16-byte loads, a grid of 2^21 "
                "threads) over %s, gpu-l2-cache (double loads, 200000 blocks of 1024) over %s"
                % (span(a) if a else "no plateau", span(b) if b else "no plateau"))
+        if os.path.exists(os.path.join(OUT, "note-l2-cache-no-metrics")):
+            why += "; gpu-l2-cache built without its CUPTI metrics (which it prints as 0)"
         if not l2:
             why = why_missing("gpu-l2-cache")
         row("%s read bandwidth plateau, GB/s (gpu-l2-cache)" % name, a and a[2], b and b[2],
