@@ -72,7 +72,9 @@ build_gpu_benches_one() { # DIR NAME LIBS [INCLUDES]: make in DIR, binary cuda-N
 build_gpu_benches_metrics() { # DIR NAME
     build_gpu_benches_one "$1" "$2" "$metrics_libs" && return 0
     echo "== $2 again without gpu-benches' CUPTI metrics"
-    printf 'static inline void initMeasureMetric() {}\n' >"$work/no-metrics.h"
+    # nvcc pre-includes it in more than one pass: guarded.
+    printf '#ifndef SB_NO_METRICS\n#define SB_NO_METRICS\nstatic inline void initMeasureMetric() {}\n#endif\n' \
+        >"$work/no-metrics.h"
     build_gpu_benches_one "$1" "$2" "-lcuda -lnvidia-ml" \
         "-DGPU_MEASURE_METRICS_H_ -include $work/no-metrics.h" &&
         touch "$out/note-$2-no-metrics"
