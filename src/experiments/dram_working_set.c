@@ -17,7 +17,7 @@
  * dram_read_set: the same working sets read and not copied (ws_read), each
  * thread's xor of its words its one output, for gpu-l2-cache's read-only
  * L2 and DRAM plateaus; bytes are the bytes read.  Variant ws<W>: one
- * buffer of W bytes. */
+ * buffer of W bytes, 32 KiB..4 GiB. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -55,11 +55,11 @@ static void ws_name(long bytes, char *buf, size_t n)
         snprintf(buf, n, "ws%ldK", bytes >> 10);
 }
 
-/* The working sets from WS_MIN up, of kernel `kernel`. */
-static int ws_variants_of(const char *kernel, sb_variant *out, int max)
+/* The working sets from `from` up, of kernel `kernel`. */
+static int ws_variants_of(const char *kernel, long from, sb_variant *out, int max)
 {
     int n = 0;
-    for (long w = WS_MIN; w <= WS_MAX && n < max; w *= 2) {
+    for (long w = from; w <= WS_MAX && n < max; w *= 2) {
         char name[16];
         ws_name(w, name, sizeof name);
         sb_variant_init(&out[n], name, kernel, WS_BLOCK, 1, 1);
@@ -71,7 +71,7 @@ static int ws_variants_of(const char *kernel, sb_variant *out, int max)
 
 static int ws_variants(sb_variant *out, int max)
 {
-    return ws_variants_of("ws_copy", out, max);
+    return ws_variants_of("ws_copy", WS_MIN, out, max);
 }
 
 /* The largest buffer: 4 GiB on a GPU within its memory (both buffers
@@ -235,17 +235,23 @@ const sb_experiment sb_exp_dram_working_set = {
 
 /* ---- dram_read_set: the read side alone ------------------------------ */
 
+/* From half the copy's smallest: one buffer, so that every size the copy
+   takes holds a read's smallest working set whole. */
 static int read_variants(sb_variant *out, int max)
 {
-    return ws_variants_of("ws_read", out, max);
+    return ws_variants_of("ws_read", WS_MIN / 2, out, max);
 }
 
 /* The read's threads: one a word when that is fewer, else a fixed grid
-   that walks every pass; each thread's xor in its word of out. */
-static long read_threads(long words, long passes)
+   that walks every pass, in whole blocks; each thread's xor in its word
+   of out, which is the size's bytes (so that what a run holds is twice
+   the size, as the preflight reckons it), after the passes' word. */
+static long read_threads(const ws_host *h, long words, long passes)
 {
-    long total = passes * words;
-    return total < WS_THREADS ? total : WS_THREADS;
+    long t = passes * words, room = h->bytes / 4 - 1;
+    t = t < WS_THREADS ? t : WS_THREADS;
+    t = (t < room ? t : room) / WS_BLOCK * WS_BLOCK;
+    return t > WS_BLOCK ? t : WS_BLOCK;
 }
 
 static int read_plan(void *host, const sb_problem *p, const sb_variant *v,
@@ -261,9 +267,9 @@ static int read_plan(void *host, const sb_problem *p, const sb_variant *v,
     }
     long floor = dev->is_gpu ? WS_GPU_FLOOR : WS_CPU_FLOOR;
     long passes = ws >= floor ? 1 : floor / ws, words = ws / WS_WORD;
-    long threads = read_threads(words, passes);
+    long threads = read_threads(h, words, passes);
     ws_launch(h, v, ws, passes, plan);
-    plan->buffer[1].bytes = (size_t)(1 + threads) * 4;
+    plan->buffer[1].bytes = (size_t)h->bytes;
     sb_grid_2d(&plan->geometry, v, threads, 1, WS_BLOCK, 1);
     plan->bytes = (double)ws * (double)passes;
     /* Each pass loads every word once, 32 consecutive ones a warp; each
@@ -309,7 +315,7 @@ static int read_verify(void *host, const sb_problem *p, const sb_variant *v,
                  cpu, got[0] == SB_POISON_WORD ? ": never written" : "");
         return -1;
     }
-    long threads = read_threads(words, passes), bad = -1;
+    long threads = read_threads(h, words, passes), bad = -1;
     uint32_t *want = calloc((size_t)threads, sizeof *want);
     if (!want) {
         snprintf(err, n, "out of host memory");
@@ -330,7 +336,7 @@ const sb_experiment sb_exp_dram_read_set = {
     .name = "dram_read_set",
     .family = "dram",
     .source = "dram.cl",
-    .summary = "read bandwidth against the working set, 64 KiB..8 GiB, nothing written but a "
+    .summary = "read bandwidth against the working set, 32 KiB..4 GiB, nothing written but a "
                "word a thread: the L2 plateau and the DRAM one (family dram)",
     .quantity = SB_QUANTITY_BANDWIDTH,
     .size_kind = SB_SIZE_WORDS,
