@@ -91,10 +91,10 @@ build_gpu_latency() {
     done
     cp "$gpubenches/gpu-latency/Makefile" "$src/"
     sed -e "s/LEN = LEN \* 1\.04 + 32/LEN = LEN * $growth + 32/" \
-        -e 's/LEN < (1 << 24)/LEN < (1 << 22)/' \
+        -e 's/LEN < (1 << 24)/LEN < (1 << 21)/' \
         -e 's/max(LEN, (int64_t)1000000)/max(LEN, (int64_t)200000)/' \
         "$gpubenches/gpu-latency/main.cu" >"$src/main.cu"
-    for want in "LEN \* $growth + 32" "LEN < (1 << 22)" "(int64_t)200000"; do
+    for want in "LEN \* $growth + 32" "LEN < (1 << 21)" "(int64_t)200000"; do
         grep -q "$want" "$src/main.cu" ||
             { echo "gpu-latency's loop is not the one this script thins ($want)"; return 1; }
     done

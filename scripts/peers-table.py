@@ -368,7 +368,7 @@ def main():
                 ENV.get("clpeak", "?")[:12], ENV.get("mixbench", "?")[:12],
                 ENV.get("cuda_arch", "?")),
             "parameters: BabelStream --csv at its defaults (100 times, 2^25), --float, -s for 1 "
-            "GiB a buffer; gpu-latency's sizes x%s a step, 200000 loads a point, to 256 MiB; "
+            "GiB a buffer; gpu-latency's sizes x%s a step, 200000 loads a point, to 128 MiB; "
             "gpu-l2-cache and gpu-cache as they are, stopped by time; clpeak "
             "--single-precision-compute --global-memory-bandwidth; mixbench-cuda as it is"
             % ENV.get("latency_growth", "?"), "",

@@ -20,7 +20,7 @@
 #     and --float at 2^25; every run --csv, its figure the fastest time.
 #   gpu-benches gpu-latency, from a copy of main.cu with its size loop
 #     thinned (x SB_LATENCY_GROWTH, 1.2, a step, not 1.04; 200000 loads a point,
-#     not 10^6; up to 256 MiB, not 1 GiB), so that it takes a minute, not
+#     not 10^6; up to 128 MiB, not 1 GiB), so that it takes a minute, not
 #     several; gpu-l2-cache and gpu-cache as they are, each stopped after
 #     SB_L2_SECONDS (30) / SB_CACHE_SECONDS (20) (what they printed by then
 #     is kept);
