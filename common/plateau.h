@@ -9,16 +9,18 @@
  *   - a run of one point is a transition between levels, not a level;
  *   - neighbouring runs whose levels (the median of their points) are
  *     within a factor SB_PLATEAU_MERGE of each other are one level, with
- *     the transitions between them: a slow climb (more TLB misses as a
- *     working set grows, or the far half of a split L2) is not a new level
- *     of the hierarchy, while a cache against the memory behind it is.
+ *     the point between them: a point of noise is no transition.  A slow
+ *     climb (more TLB misses as a working set grows) stays one level, for
+ *     no step of it is a jump; the far partition of a split L2, a jump
+ *     from the near one, is a level of its own, as it costs its own
+ *     latency.
  *
  * Plain C, no device: tested against hand-worked curves. */
 #ifndef SB_PLATEAU_H
 #define SB_PLATEAU_H
 
 #define SB_PLATEAU_JUMP 1.25
-#define SB_PLATEAU_MERGE 1.5
+#define SB_PLATEAU_MERGE 1.25
 
 /* The most points a sweep may have, and the most plateaus it can give. */
 #define SB_PLATEAU_POINTS_MAX 256

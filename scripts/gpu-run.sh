@@ -31,6 +31,9 @@
 #    not held); SB_COUNTERS_PARTS splits the step over calls; with SB_NCU=1
 #    also Nsight Compute on a sample at 1000x777, whose counts must equal
 #    CUPTI's.
+# 9. peers (only when SB_STEPS names it): scripts/peers.sh, BabelStream,
+#    gpu-benches, clpeak and mixbench built from the trees SB_PEER_* name
+#    and run beside simtbench, one table of both (OUTDIR/peers/peers.md).
 # SB_STEPS picks the steps after the build (default: "check suite tune sass
 # ncu sanitize counters"; ncu only with SB_NCU=1), so that a device lease can split
 # them over calls.  Everything lands in OUTDIR; OUTDIR/results/ holds what
@@ -77,7 +80,7 @@ make -j"$jobs" >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 steps=${SB_STEPS:-check suite tune sass ncu sanitize counters}
 want() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
 mkdir -p "$out/results"
-check_status=0 suite_status=0 tune_status=0 sanitize_status=0 counters_status=0
+check_status=0 suite_status=0 tune_status=0 sanitize_status=0 counters_status=0 peers_status=0
 
 if want check; then
 say "make check"
@@ -387,7 +390,14 @@ transpose/padded transpose/vec64x64_cm transpose/tiled matmul/tiled32}
     fi
 fi
 
+if want peers; then
+    say "beside the peers (scripts/peers.sh)"
+    ./scripts/peers.sh ./simtbench "$out/peers" 2>&1 | keep
+    peers_status=${PIPESTATUS[0]}
+    cp "$out/peers/peers.md" "$out/results/peers.md" 2>/dev/null
+fi
+
 (cd "$out" && tar -czf bundle.tar.gz --exclude=bundle.tar.gz ./*)
 say "done"
 exit $(( check_status != 0 || suite_status != 0 || tune_status != 0 || sanitize_status != 0 ||
-         counters_status != 0 ))
+         counters_status != 0 || peers_status != 0 ))

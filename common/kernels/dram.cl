@@ -24,6 +24,13 @@
  * (modulo n): a thread meets other words in each pass, words another
  * multiprocessor moved, rather than those its own L1 still holds.
  *
+ * ws_read reads the same words in the same order as ws_copy and writes
+ * nothing but each thread's xor of what it read, out[1 + thread], and the
+ * passes it made, out[0] (the check's count of them): the read
+ * side alone, as gpu-benches' gpu-l2-cache measures a cache (its kernel
+ * sums what it reads), so that neither a store nor its write-back to DRAM
+ * shares the time.
+ *
  * Indices are int and uint: the frontend keeps buffers at 4 GiB at most
  * (2^28 words of 16 bytes). */
 #define WS_ROTATE (32u * 40503u) /* an odd number of 512-byte warp spans */
@@ -62,4 +69,19 @@ KERNEL void ws_copy(int ln, int passes, GLOBAL const uint4 *RESTRICT in,
         uint e = ((uint)v + ((uint)v >> ln) * WS_ROTATE) & mask;
         out[e] = in[e];
     }
+}
+
+KERNEL void ws_read(int ln, int passes, GLOBAL const uint4 *RESTRICT in, GLOBAL uint *RESTRICT out)
+{
+    int g = GROUP_ID(0) * LOCAL_SIZE(0) + LOCAL_ID(0);
+    int stride = NUM_GROUPS(0) * LOCAL_SIZE(0);
+    int total = passes << ln;
+    uint mask = (1u << ln) - 1u, x = 0u;
+    for (int v = g; v < total; v += stride) {
+        uint4 w = in[((uint)v + ((uint)v >> ln) * WS_ROTATE) & mask];
+        x ^= w.x ^ w.y ^ w.z ^ w.w;
+    }
+    out[1 + g] = x;
+    if (g == 0)
+        out[0] = (uint)passes;
 }

@@ -25,6 +25,7 @@
     X(dram_burst)                                                                              \
     X(dram_channels)                                                                           \
     X(dram_working_set)                                                                        \
+    X(dram_read_set)                                                                           \
     X(launch_small)                                                                            \
     X(launch_large)                                                                            \
     X(compute)                                                                                 \

@@ -12,7 +12,12 @@
  * The input is the size's bytes, and the largest working set the size
  * holds writes into an output of the size's bytes too (the rest must stay
  * poison), so that what a run holds is twice the size, as the preflight
- * reckons it from small sizes.  Verified word for word. */
+ * reckons it from small sizes.  Verified word for word.
+ *
+ * dram_read_set: the same working sets read and not copied (ws_read), each
+ * thread's xor of its words its one output, for gpu-l2-cache's read-only
+ * L2 and DRAM plateaus; bytes are the bytes read.  Variant ws<W>: one
+ * buffer of W bytes, 32 KiB..4 GiB. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -26,6 +31,7 @@
 #define WS_GPU_FLOOR (256L << 20) /* bytes read per launch at least */
 #define WS_CPU_FLOOR (2L << 20)
 #define WS_THREADS (1L << 21)     /* threads of a launch that repeats its copy */
+#define WS_ROTATE (32u * 40503u)  /* dram.cl's: a pass's rotation of the words */
 
 typedef struct ws_knobs {
     long working_set; /* bytes: both buffers */
@@ -49,17 +55,23 @@ static void ws_name(long bytes, char *buf, size_t n)
         snprintf(buf, n, "ws%ldK", bytes >> 10);
 }
 
-static int ws_variants(sb_variant *out, int max)
+/* The working sets from `from` up, of kernel `kernel`. */
+static int ws_variants_of(const char *kernel, long from, sb_variant *out, int max)
 {
     int n = 0;
-    for (long w = WS_MIN; w <= WS_MAX && n < max; w *= 2) {
+    for (long w = from; w <= WS_MAX && n < max; w *= 2) {
         char name[16];
         ws_name(w, name, sizeof name);
-        sb_variant_init(&out[n], name, "ws_copy", WS_BLOCK, 1, 1);
+        sb_variant_init(&out[n], name, kernel, WS_BLOCK, 1, 1);
         ws_knobs k = {w};
         set_knobs(&out[n++], &k);
     }
     return n;
+}
+
+static int ws_variants(sb_variant *out, int max)
+{
+    return ws_variants_of("ws_copy", WS_MIN, out, max);
 }
 
 /* The largest buffer: 4 GiB on a GPU within its memory (both buffers
@@ -220,4 +232,121 @@ const sb_experiment sb_exp_dram_working_set = {
     .plan = ws_plan,
     .verify = ws_verify,
     .headline = {SB_HEADLINE_BEST_SHARE},
+};
+
+/* ---- dram_read_set: the read side alone ------------------------------ */
+
+/* From half the copy's smallest: one buffer, so that every size the copy
+   takes holds a read's smallest working set whole. */
+static int read_variants(sb_variant *out, int max)
+{
+    return ws_variants_of("ws_read", WS_MIN / 2, out, max);
+}
+
+/* The read's threads: one a word when that is fewer, else a fixed grid
+   that walks every pass, in whole blocks; each thread's xor in its word
+   of out, which is the size's bytes (so that what a run holds is twice
+   the size, as the preflight reckons it), after the passes' word. */
+static long read_threads(const ws_host *h, long words, long passes)
+{
+    long t = passes * words, room = h->bytes / 4 - 1;
+    t = t < WS_THREADS ? t : WS_THREADS;
+    t = (t < room ? t : room) / WS_BLOCK * WS_BLOCK;
+    return t > WS_BLOCK ? t : WS_BLOCK;
+}
+
+static int read_plan(void *host, const sb_problem *p, const sb_variant *v,
+                     const sb_device_info *dev, sb_plan *plan, char *err, size_t n)
+{
+    ws_host *h = host;
+    (void)p;
+    long ws = knobs_of(v).working_set;
+    if (ws > h->top) {
+        snprintf(err, n, "%s needs a buffer of %ld words: give --size %ldx1 or more", v->name,
+                 ws / 4, ws / 4);
+        return SB_PLAN_LEFT_OUT;
+    }
+    long floor = dev->is_gpu ? WS_GPU_FLOOR : WS_CPU_FLOOR;
+    long passes = ws >= floor ? 1 : floor / ws, words = ws / WS_WORD;
+    long threads = read_threads(h, words, passes);
+    ws_launch(h, v, ws, passes, plan);
+    plan->buffer[1].bytes = (size_t)h->bytes;
+    sb_grid_2d(&plan->geometry, v, threads, 1, WS_BLOCK, 1);
+    plan->bytes = (double)ws * (double)passes;
+    /* Each pass loads every word once, 32 consecutive ones a warp; each
+       thread stores its one word. */
+    sb_pattern dense = sb_dense(SB_SPACE_GLOBAL, WS_WORD);
+    sb_plan_declare_walk(plan, &(sb_access){"load", SB_ACCESS_LOAD, dense, 0,
+                                            SB_SITES_COMPILER, 1}, words, (double)passes);
+    sb_plan_declare_walk(plan, &(sb_access){"xor store", SB_ACCESS_STORE,
+                                            sb_dense(SB_SPACE_GLOBAL, 4), 0, 1, 0}, threads, 1);
+    sb_pattern one = sb_dense(SB_SPACE_GLOBAL, 4);
+    one.active = sb_first_lanes(1);
+    sb_plan_declare(plan, &(sb_access){"passes store", SB_ACCESS_STORE, one, 1, 1, 0});
+    sb_figure_add(plan->figure, &plan->nfigures, "working_set", (double)ws, "B");
+    sb_figure_add(plan->figure, &plan->nfigures, "passes", (double)passes, "");
+    return 0;
+}
+
+/* Each thread's xor of the words it read, as ws_read walks them: into
+   want[0..threads). */
+static void read_reference(const ws_host *h, long words, long passes, long threads,
+                           uint32_t *want)
+{
+    int ln = log2_of(words);
+    for (long x = 0; x < passes * words; x++) {
+        uint32_t e = ((uint32_t)x + ((uint32_t)x >> ln) * WS_ROTATE) & (uint32_t)(words - 1);
+        const uint32_t *w = h->in + (size_t)e * 4;
+        want[x % threads] ^= w[0] ^ w[1] ^ w[2] ^ w[3];
+    }
+}
+
+static int read_verify(void *host, const sb_problem *p, const sb_variant *v,
+                       void *const *outputs, char *err, size_t n)
+{
+    const ws_host *h = host;
+    (void)p;
+    long ws = knobs_of(v).working_set, words = ws / WS_WORD;
+    const uint32_t *got = outputs[0];
+    /* The passes the kernel says it made: a GPU's or a CPU's floor's. */
+    long gpu = ws >= WS_GPU_FLOOR ? 1 : WS_GPU_FLOOR / ws;
+    long cpu = ws >= WS_CPU_FLOOR ? 1 : WS_CPU_FLOOR / ws, passes = got[0];
+    if (passes != gpu && passes != cpu) {
+        snprintf(err, n, "out[0] = 0x%08x, the passes made: expected %ld or %ld%s", got[0], gpu,
+                 cpu, got[0] == SB_POISON_WORD ? ": never written" : "");
+        return -1;
+    }
+    long threads = read_threads(h, words, passes), bad = -1;
+    uint32_t *want = calloc((size_t)threads, sizeof *want);
+    if (!want) {
+        snprintf(err, n, "out of host memory");
+        return -1;
+    }
+    read_reference(h, words, passes, threads, want);
+    for (long t = 0; t < threads && bad < 0; t++)
+        bad = got[1 + t] == want[t] ? -1 : t;
+    if (bad >= 0)
+        snprintf(err, n, "thread %ld's xor of its words is 0x%08x, expected 0x%08x%s", bad,
+                 got[1 + bad], want[bad],
+                 got[1 + bad] == SB_POISON_WORD ? ": never written" : "");
+    free(want);
+    return bad >= 0 ? -1 : 0;
+}
+
+const sb_experiment sb_exp_dram_read_set = {
+    .name = "dram_read_set",
+    .family = "dram",
+    .source = "dram.cl",
+    .summary = "read bandwidth against the working set, 32 KiB..4 GiB, nothing written but a "
+               "word a thread: the L2 plateau and the DRAM one (family dram)",
+    .quantity = SB_QUANTITY_BANDWIDTH,
+    .size_kind = SB_SIZE_WORDS,
+    .in_default = 0,
+    .test_sizes = "256x512",
+    .variants = read_variants,
+    .default_size = ws_default_size,
+    .prepare = ws_prepare,
+    .release = ws_release,
+    .plan = read_plan,
+    .verify = read_verify,
 };

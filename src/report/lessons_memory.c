@@ -178,18 +178,26 @@ int sb_lesson_channels(const sb_analysis *a, const sb_cross_experiment *e, int s
 }
 
 /* What plateau k of m is, by its place: L1, L2 and DRAM where the sweep
-   went past the device's cache, else only its number. */
-static void level_name(const sb_memory_levels *m, int k, char *buf, size_t n)
+   went past the device's cache (cache bytes, 0 when unknown), else only
+   its number.  Past the L2 and before DRAM, a level within the cache's
+   size is the L2's far part (a split L2: the partition of the other half
+   of the chip), and the first L2 level then its near part. */
+static void level_name(const sb_memory_levels *m, int k, double cache, char *buf, size_t n)
 {
     int last = k == m->nlevels - 1;
+    int far = m->nlevels >= 4 && k >= 2 && !last && cache > 0 && m->level[k].to_bytes <= cache;
     if (!m->past_cache || (m->nlevels == 1 && m->level[k].to_bytes < m->largest_bytes))
         snprintf(buf, n, "level %d", k + 1);
     else if (last)
         snprintf(buf, n, "DRAM");
     else if (m->nlevels == 2)
         snprintf(buf, n, "cache");
-    else if (k == 0 || k == 1)
-        snprintf(buf, n, "L%d", k + 1);
+    else if (k == 0)
+        snprintf(buf, n, "L1");
+    else if (k == 1)
+        snprintf(buf, n, m->nlevels >= 4 && m->level[2].to_bytes <= cache ? "near L2" : "L2");
+    else if (far)
+        snprintf(buf, n, "far L2");
     else
         snprintf(buf, n, "level %d", k + 1);
 }
@@ -224,7 +232,7 @@ int sb_lesson_latency(const sb_analysis *a, const sb_cross_experiment *e, int s,
     for (int k = 0; k < m->nlevels; k++) {
         const sb_memory_level *l = &m->level[k];
         char name[16], from[32], to[32];
-        level_name(m, k, name, sizeof name);
+        level_name(m, k, (double)a->run->devices[s].info.l2_bytes, name, sizeof name);
         binary_bytes(l->from_bytes, from, sizeof from);
         binary_bytes(l->to_bytes, to, sizeof to);
         add(buf, n, "%s%s %.3g ns", k ? "; " : "", name, l->level);

@@ -60,10 +60,10 @@ check "unknown variant: exit 2" '[ $rc -eq 2 ] && grep -q nosuch "$tmp/err"'
 run --list
 check "--list shows experiments and both backends" \
     '[ $rc -eq 0 ] && grep -q "transpose" "$tmp/out" && grep -q "^  cuda" "$tmp/out" && grep -q "^  opencl" "$tmp/out"'
-check "--list names the dram family's three experiments and the latency one, each saying its family" \
-    '[ "$(grep -c "^  dram_[a-z_]*  *dram  .*" "$tmp/out")" = 3 ] &&
+check "--list names the dram family's four experiments and the latency one, each saying its family" \
+    '[ "$(grep -c "^  dram_[a-z_]*  *dram  .*" "$tmp/out")" = 4 ] &&
      grep -q "^  latency  *latency  .*pointer chase" "$tmp/out" &&
-     [ "$(tr -s " \n" "  " <"$tmp/out" | grep -o "(family dram)" | wc -l)" = 3 ] &&
+     [ "$(tr -s " \n" "  " <"$tmp/out" | grep -o "(family dram)" | wc -l)" = 4 ] &&
      [ "$(tr -s " \n" "  " <"$tmp/out" | grep -o "(family latency)" | wc -l)" = 1 ]'
 
 if grep -q "^  cuda     unavailable" "$tmp/out"; then

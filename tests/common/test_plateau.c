@@ -1,9 +1,9 @@
 /* The plateaus of a sweep, found from the data alone: a pointer chase on a
- * GPU-like hierarchy gives three levels (L1, L2, DRAM) whatever the sizes,
- * with the transitions between them left out; a split L2 or a slow climb
- * of TLB misses stays one level; a CPU's four levels are four; a flat
- * sweep is one; and the first size that reaches a share of a roof and
- * stays there. */
+ * GPU-like hierarchy gives its levels (L1, the near and far L2, DRAM)
+ * whatever the sizes, with the transitions between them left out; a slow
+ * climb of TLB misses stays one level, and so does a level across a point
+ * of noise; a CPU's four levels are four; a flat sweep is one; and the
+ * first size that reaches a share of a roof and stays there. */
 #include "test_util.h"
 
 #include "plateau.h"
@@ -13,27 +13,41 @@ static int plateaus(const double *y, int n, sb_plateau *p)
     return sb_plateaus(y, n, p, SB_PLATEAUS_MAX);
 }
 
-static void gpu_like_chase_has_three_levels(void **state)
+static void gpu_like_chase_has_four_levels(void **state)
 {
     (void)state;
     /* 16 KiB .. 4 GiB: L1 to 128 KiB, a transition, L2 with a far half
-       (near 208, far 272: a jump, but levels 1.31x apart, so one level), a
-       transition, DRAM climbing with TLB misses from 560 to 812 in steps
+       (near 208, far 272: a jump, and levels 1.31x apart, so two levels),
+       a transition, DRAM climbing with TLB misses from 560 to 812 in steps
        under the jump. */
     const double y[] = {33, 33, 34, 35, 150, 205, 208, 210, 270, 272, 275,
                         400, 560, 580, 620, 700, 800, 810, 812};
     sb_plateau p[SB_PLATEAUS_MAX];
     int n = plateaus(y, (int)(sizeof y / sizeof y[0]), p);
-    assert_int_equal(n, 3);
+    assert_int_equal(n, 4);
     assert_int_equal(p[0].first, 0);
     assert_int_equal(p[0].last, 3);
     assert_double_equal(p[0].level, 33.5, 1e-12);
     assert_int_equal(p[1].first, 5);
+    assert_int_equal(p[1].last, 7);
+    assert_double_equal(p[1].level, 208, 1e-12);
+    assert_int_equal(p[2].first, 8);
+    assert_int_equal(p[2].last, 10);
+    assert_double_equal(p[2].level, 272, 1e-12);
+    assert_int_equal(p[3].first, 12);
+    assert_int_equal(p[3].last, 18);
+    assert_double_equal(p[3].level, 700, 1e-12);
+    /* The same L2 without a far half is one level: none is found that the
+       curve lacks. */
+    const double one_l2[] = {33, 33, 34, 35, 150, 205, 208, 210, 212, 214, 215,
+                             400, 560, 580, 620, 700, 800, 810, 812};
+    assert_int_equal(plateaus(one_l2, 19, p), 3);
+    assert_int_equal(p[1].first, 5);
     assert_int_equal(p[1].last, 10);
-    assert_double_equal(p[1].level, (210.0 + 270.0) / 2, 1e-12);
-    assert_int_equal(p[2].first, 12);
-    assert_int_equal(p[2].last, 18);
-    assert_double_equal(p[2].level, 700, 1e-12);
+    /* A point of noise inside a level does not split it. */
+    const double spike[] = {33, 33, 34, 90, 34, 35, 35};
+    assert_int_equal(plateaus(spike, 7, p), 1);
+    assert_int_equal(p[0].last, 6);
 }
 
 /* Shifted by a few sizes (a bigger L1, a smaller L2): the same three
@@ -117,7 +131,7 @@ static void first_size_that_stays_above(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(gpu_like_chase_has_three_levels),
+        cmocka_unit_test(gpu_like_chase_has_four_levels),
         cmocka_unit_test(the_same_levels_elsewhere),
         cmocka_unit_test(cpu_like_chase_has_four_levels),
         cmocka_unit_test(bandwidth_rise_is_transitions),

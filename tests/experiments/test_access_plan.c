@@ -1028,7 +1028,7 @@ static void latency_chase_counted(void **state)
     assert_int_equal(plan.pattern[0].active, 1u);
     assert_int_equal(pred[0].lanes, 1);
     assert_int_equal(pred[0].sectors, 1);
-    assert_double_equal(pred[0].efficiency, 4.0 / 32, 1e-12);
+    assert_double_equal(pred[0].efficiency, 8.0 / 32, 1e-12); /* an 8-byte link */
     double loads = figure_of(&plan, "loads_per_launch");
     assert_true(loads > 0);
     assert_double_equal(plan.requests[0], loads, 0.0);
@@ -1071,7 +1071,8 @@ static void assert_walk(double requests, double sectors, long elements)
 
 /* The empty kernel stores its mark from one lane; the copy at 4097
  * elements (128 warps and one lane) loads and stores each element once,
- * and at 1000 (31 warps and 8 lanes) in launch_large too. */
+ * and at 1000 floats (31 warps and 8 lanes) in launch_large too, where
+ * the double copy moves as many bytes. */
 static void launch_accesses_counted(void **state)
 {
     (void)state;
@@ -1082,14 +1083,27 @@ static void launch_accesses_counted(void **state)
     assert_double_equal(t.global_st_requests, 1.0, 0.0);
     assert_double_equal(t.global_st_sectors, 1.0, 0.0);
     assert_double_equal(t.global_ld_requests, 0.0, 0.0);
-    t = totals_at("launch_small", "copy", 4097, 1, &plan);
+    t = totals_at("launch_small", "copy_float", 4097, 1, &plan);
     assert_string_equal(plan.pattern_label[0], "load");
     assert_true(plan.studied[0]);
     assert_walk(t.global_ld_requests, t.global_ld_sectors, 4097);
     assert_walk(t.global_st_requests, t.global_st_sectors, 4097);
-    t = totals_at("launch_large", "copy", 1000, 1, &plan);
+    /* BabelStream's grid: 4097 / 4 elements over 256-thread blocks. */
+    assert_int_equal(plan.geometry.block[0], 256);
+    assert_int_equal(plan.geometry.grid[0], 4);
+    /* The default double: 8-byte elements, 8 sectors a full warp. */
+    t = totals_at("launch_small", "copy", 4097, 1, &plan);
+    assert_double_equal(t.global_ld_requests, 129, 0.0);
+    assert_double_equal(t.global_ld_sectors, 128 * 8 + 1, 0.0);
+    assert_double_equal(plan.bytes, 2.0 * 8 * 4097, 0.0);
+    t = totals_at("launch_large", "copy_float", 1000, 1, &plan);
     assert_walk(t.global_ld_requests, t.global_ld_sectors, 1000);
     assert_walk(t.global_st_requests, t.global_st_sectors, 1000);
+    /* At 1 GiB a buffer whatever the element: 500 doubles for 1000 floats. */
+    t = totals_at("launch_large", "copy", 1000, 1, &plan);
+    assert_double_equal(t.global_st_requests, 16, 0.0);
+    assert_double_equal(t.global_st_sectors, 15 * 8 + 5, 0.0);
+    assert_double_equal(plan.bytes, 2.0 * 4000, 0.0);
     assert_double_equal(t.shared_ld_requests + t.shared_st_requests, 0.0, 0.0);
 }
 

@@ -141,14 +141,17 @@ static void gather_check_passes_and_fails(void **state)
 }
 
 /* Follows the kernel's walk on the host: launches of steps loads from the
- * state, as chase in latency.cl does; out gets end, launches and sum. */
+ * state, as chase in latency.cl does, each link the tagged index of the
+ * next one's 8-byte word; out gets end, launches and the sum of the
+ * links' byte offsets. */
 static void chase_on_host(const sb_plan *plan, int launches, uint32_t out[4])
 {
-    const uint32_t *next = plan->buffer[0].init, *start = plan->buffer[1].init;
+    const uint64_t *next = plan->buffer[0].init;
+    const uint32_t *start = plan->buffer[1].init;
     uint32_t p = start[0], sum = start[2];
     for (long s = 0; s < (long)launches * plan->arg[0].i; s++) {
-        p = next[p];
-        sum += p;
+        p = (uint32_t)(next[p] & ~(1ULL << 63));
+        sum += 8u * p;
     }
     out[0] = p;
     out[1] = (uint32_t)launches;
@@ -156,6 +159,8 @@ static void chase_on_host(const sb_plan *plan, int launches, uint32_t out[4])
     out[3] = SB_POISON_WORD;
 }
 
+/* Each working set's cycle visits its lines once each, in one word of
+ * them, and no two working sets' cycles share a word. */
 static void chase_cycles_visit_every_line(void **state)
 {
     (void)state;
@@ -164,26 +169,30 @@ static void chase_cycles_visit_every_line(void **state)
     sb_plan plan;
     char err[512];
     static const char *const names[] = {"ws16K", "ws32K", "ws64K", "ws128K", "ws256K"};
-    char *seen = malloc(2048);
+    char *line_seen = malloc(2048), *word_seen = calloc(2048 * 16, 1);
     for (int j = 0; j < 5; j++) {
         sb_variant v = variant(e, names[j]);
         assert_int_equal(plan_at(e, 65536, &v, &host, &plan, err, sizeof err), 0);
-        const uint32_t *next = plan.buffer[0].init, *start = plan.buffer[1].init;
-        uint32_t lines = (16u << 10 << j) / 128, at = start[0];
-        assert_int_equal(at, (uint32_t)j);
-        memset(seen, 0, lines);
+        const uint64_t *next = plan.buffer[0].init;
+        const uint32_t *start = plan.buffer[1].init;
+        uint32_t lines = (16u << 10 << j) / 128, at = start[0], slot = at % 16;
+        assert_int_equal(plan.arg[1].i, (int32_t)slot);
+        assert_int_equal(plan.arg[3].i, (int32_t)lines);
+        memset(line_seen, 0, 2048);
         for (uint32_t s = 0; s < lines; s++) {
-            assert_int_equal(at % 32, (uint32_t)j); /* its own word of each line */
-            assert_true(at / 32 < lines && !seen[at / 32]);
-            seen[at / 32] = 1;
-            at = next[at];
+            assert_int_equal(at % 16, slot); /* its own word of each line */
+            assert_true(at / 16 < 2048 && !line_seen[at / 16] && !word_seen[at]);
+            assert_true(next[at] >> 63); /* tagged: the device makes it an address */
+            line_seen[at / 16] = word_seen[at] = 1;
+            at = (uint32_t)(next[at] & ~(1ULL << 63));
         }
-        assert_int_equal(at, (uint32_t)j); /* one cycle through every line */
+        assert_int_equal(at, start[0]); /* one cycle through every line */
     }
     sb_variant v = variant(e, "ws512K");
     assert_int_equal(plan_at(e, 65536, &v, &host, &plan, err, sizeof err), SB_PLAN_LEFT_OUT);
     assert_non_null(strstr(err, "--size 131072x1"));
-    free(seen);
+    free(line_seen);
+    free(word_seen);
     e->release(host);
 }
 

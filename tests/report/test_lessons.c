@@ -513,8 +513,8 @@ static void channels_camp_or_not(void **state)
 
 /* A GPU-like chase, 16 KiB .. 4 GiB (test_plateau's curve), on a device
  * with a 60 MiB L2 at 1980 MHz; with `after`, the occupancy rows first. */
-static const double chase_ns[19] = {33, 33, 34, 35, 150, 205, 208, 210, 270, 272,
-                                    275, 400, 560, 580, 620, 700, 800, 810, 812};
+static const double chase_ns[19] = {33, 33, 34, 35, 150, 205, 208, 210, 212, 214,
+                                    215, 400, 560, 580, 620, 700, 800, 810, 812};
 
 static void latency_rows(sb_run *run, int slot, int levels)
 {
@@ -530,6 +530,33 @@ static void latency_rows(sb_run *run, int slot, int levels)
     }
 }
 
+/* An H200-like chase over the family's working sets, 16 KiB .. 4 GiB with
+ * 24..56 MiB between the powers of two: L1, the near L2 to 28 MiB and,
+ * with `far`, the far partition from 32 to 44 MiB (without it, the near
+ * level goes on to 44 MiB), then DRAM. */
+static void split_l2_rows(sb_run *run, int far)
+{
+    static const double mib = 1 << 20;
+    static const double ws[26] = {
+        16384, 32768, 65536, 131072, 262144, 524288, 1 * mib, 2 * mib, 4 * mib, 8 * mib,
+        16 * mib, 24 * mib, 28 * mib, 32 * mib, 36 * mib, 40 * mib, 44 * mib, 48 * mib,
+        56 * mib, 64 * mib, 128 * mib, 256 * mib, 512 * mib, 1024 * mib, 2048 * mib, 4096 * mib};
+    double ns[26] = {17.4, 17.4, 17.5, 17.6, 60,  143, 144, 145, 146, 146, 147, 150, 152,
+                     238,  243,  244,  246,  320, 335, 338, 340, 342, 350, 360, 370, 380};
+    if (!far)
+        for (int j = 13; j < 17; j++)
+            ns[j] = 153 + (j - 13);
+    devices(run, 1);
+    run->devices[0].info.l2_bytes = 60 << 20;
+    run->devices[0].info.clock_mhz = 1980;
+    for (int j = 0; j < 26; j++) {
+        char name[16];
+        sized("ws", ws[j], name, sizeof name);
+        sb_result *r = mem_row(run, 0, "latency", name, SB_QUANTITY_LATENCY, ns[j], 0);
+        assert_int_equal(sb_figure_add(r->figure, &r->nfigures, "working_set", ws[j], "B"), 0);
+    }
+}
+
 static void latency_plateaus_named_from_the_data(void **state)
 {
     (void)state;
@@ -539,7 +566,7 @@ static void latency_plateaus_named_from_the_data(void **state)
     sb_lessons l = lessons(&run);
     assert_int_equal(l.n, 1);
     assert_string_equal(l.text[0], "Plateaus: L1 33.5 ns (66 cycles) from 16 KiB to 128 KiB; L2 "
-                                   "240 ns (475 cycles) from 512 KiB to 16 MiB; DRAM 700 ns (1386 "
+                                   "211 ns (418 cycles) from 512 KiB to 16 MiB; DRAM 700 ns (1386 "
                                    "cycles) from 64 MiB to 4 GiB.");
     sb_run_free(&run);
     /* The same chase stopped at 256 KiB, inside the cache: no DRAM. */
@@ -550,6 +577,29 @@ static void latency_plateaus_named_from_the_data(void **state)
                                    "KiB; the largest working set, 256 KiB, is within twice the 60 "
                                    "MiB the device reports as its cache, so none of them is "
                                    "DRAM's.");
+    sb_run_free(&run);
+}
+
+/* A curve with a split L2 has its far partition named; the same curve
+ * without one has no far level named. */
+static void latency_names_far_l2_only_where_it_is(void **state)
+{
+    (void)state;
+    sb_run run;
+    split_l2_rows(&run, 1);
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "Plateaus: L1 17.4 ns (35 cycles) from 16 KiB to 128 KiB; near "
+                                   "L2 146 ns (289 cycles) from 512 KiB to 28 MiB; far L2 244 ns "
+                                   "(482 cycles) from 32 MiB to 44 MiB; DRAM 342 ns (677 cycles) "
+                                   "from 48 MiB to 4 GiB.");
+    sb_run_free(&run);
+    split_l2_rows(&run, 0);
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "Plateaus: L1 17.4 ns (35 cycles) from 16 KiB to 128 KiB; L2 "
+                                   "148 ns (294 cycles) from 512 KiB to 44 MiB; DRAM 342 ns (677 "
+                                   "cycles) from 48 MiB to 4 GiB.");
+    assert_null(strstr(l.text[0], "far"));
     sb_run_free(&run);
 }
 
@@ -1195,6 +1245,7 @@ int main(void)
         cmocka_unit_test(burst_reaches_or_not),
         cmocka_unit_test(channels_camp_or_not),
         cmocka_unit_test(latency_plateaus_named_from_the_data),
+        cmocka_unit_test(latency_names_far_l2_only_where_it_is),
         cmocka_unit_test(working_set_plateaus),
         cmocka_unit_test(littles_law_predicted_or_needed),
         cmocka_unit_test(diagonal_order_pays_or_not),
