@@ -229,7 +229,7 @@ int sb_analyse_saved(const sb_run *run, const char *reference, sb_analysis *a)
     for (size_t i = 0; asked && i < run->nresults; i++)
         sb_counter_check_of(&run->results[i], &a->checks[i]);
     /* Last: the summary quotes the pairing and the checks. */
-    return sb_summary_of(run, &a->cross, a->checks, &a->summary) ? SB_ANALYSIS_NO_MEMORY : 0;
+    return sb_summary_of(run, &a->cross, a->checks, &a->noise, &a->summary) ? SB_ANALYSIS_NO_MEMORY : 0;
 }
 
 void sb_analysis_free(sb_analysis *a)

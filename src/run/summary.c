@@ -19,6 +19,7 @@ typedef struct ctx {
     const sb_run *run;
     const sb_crossapi *x;
     const sb_counter_check *checks;
+    const sb_noise *noise;        /* the rows' spreads and drifts (noise.h); NULL: none */
     unsigned char *ranked;        /* per result */
     const sb_experiment **entry;  /* per x->experiments; NULL: not in this catalogue */
 } ctx;
@@ -34,6 +35,8 @@ const char *sb_summary_topic_name(sb_summary_topic t)
         return "others";
     case SB_SUMMARY_VERDICTS:
         return "verdicts";
+    case SB_SUMMARY_NOISE:
+        return "noise";
     case SB_SUMMARY_CHECKS:
         return "checks";
     }
@@ -356,7 +359,8 @@ static void fix_clauses(const ctx *c, size_t w, size_t f, char (*clause)[CLAUSE]
         clause[d][0] = '\0';
         if (a < 0 || b < 0)
             continue;
-        sb_verdict v = sb_verdict_compare(&c->run->results[a], &c->run->results[b], 0);
+        sb_verdict v =
+            sb_verdict_judge(c->run, &c->run->results[a], c->run, &c->run->results[b], 0);
         value[d] = v.kind == SB_VERDICT_FASTER ? 1 + v.by : v.kind == SB_VERDICT_SLOWER
                                                                 ? 1 / (1 + v.by)
                                                                 : 1;
@@ -365,6 +369,8 @@ static void fix_clauses(const ctx *c, size_t w, size_t f, char (*clause)[CLAUSE]
                      v.kind == SB_VERDICT_FASTER ? "faster" : "slower");
         else if (v.kind == SB_VERDICT_SAME)
             snprintf(clause[d], sizeof clause[d], "no faster");
+        else if (v.kind == SB_VERDICT_NOISY)
+            snprintf(clause[d], sizeof clause[d], "noisy");
     }
 }
 
@@ -513,29 +519,48 @@ static void verdict_items(const ctx *c, sb_summary *s)
     const sb_crossapi *x = c->x;
     if (x->ndevices < 2)
         return;
-    size_t all[3] = {0, 0, 0};
+    size_t all[4] = {0, 0, 0, 0};
     int others = x->ndevices - 1;
     for (int d = 0; d < x->ndevices; d++) {
         if (d == x->reference)
             continue;
-        size_t n[3] = {0, 0, 0};
+        size_t n[4] = {0, 0, 0, 0};
         for (size_t r = 0; r < x->nrows; r++) {
             sb_verdict_kind k = x->rows[r].verdict[d].kind;
             n[0] += k == SB_VERDICT_SAME;
             n[1] += k == SB_VERDICT_FASTER;
             n[2] += k == SB_VERDICT_SLOWER;
+            n[3] += k == SB_VERDICT_NOISY;
         }
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 4; k++)
             all[k] += n[k];
+        char noisy[48] = "";
+        if (n[3])
+            snprintf(noisy, sizeof noisy, ", noisy in %zu", n[3]);
         if (others <= 3)
             add(s, SB_SUMMARY_VERDICTS, NULL, "%s against %s: %zu of %zu rows the same, "
-                "%s faster in %zu, slower in %zu", x->label[d], x->label[x->reference], n[0],
-                n[0] + n[1] + n[2], x->label[d], n[1], n[2]);
+                "%s faster in %zu, slower in %zu%s", x->label[d], x->label[x->reference], n[0],
+                n[0] + n[1] + n[2] + n[3], x->label[d], n[1], n[2], noisy);
     }
     if (others > 3)
         add(s, SB_SUMMARY_VERDICTS, NULL, "%d devices against %s: %zu of %zu rows the same, "
-            "faster in %zu, slower in %zu", others, x->label[x->reference], all[0],
-            all[0] + all[1] + all[2], all[1], all[2]);
+            "faster in %zu, slower in %zu, noisy in %zu", others, x->label[x->reference],
+            all[0], all[0] + all[1] + all[2] + all[3], all[1], all[2], all[3]);
+}
+
+/* How many rows are noisy, and whether most are (noise.h): then no figure
+ * above is to be taken as the hardware's. */
+static void noise_items(const ctx *c, sb_summary *s)
+{
+    if (!c->noise || c->noise->noisy == 0)
+        return;
+    if (sb_noise_mostly(c->noise))
+        add(s, SB_SUMMARY_NOISE, NULL, "noise: %zu of %zu rows noisy: a noisy run, its times "
+            "and verdicts are not to be trusted", c->noise->noisy, c->noise->nrows);
+    else
+        add(s, SB_SUMMARY_NOISE, NULL, "noise: %zu of %zu rows noisy (spread or drift beyond "
+            "%.0f%%), never called faster or slower", c->noise->noisy, c->noise->nrows,
+            100.0 * c->noise->margin);
 }
 
 /* Every row verified (or which were not), what failed, the model against
@@ -590,15 +615,16 @@ static void check_items(const ctx *c, sb_summary *s)
  * kind of line is one more entry here, and the families make room for it.
  * The noise's line ("N of M rows noisy") belongs between the verdicts and
  * the checks. */
-static void (*const closing[])(const ctx *, sb_summary *) = {verdict_items, check_items};
+static void (*const closing[])(const ctx *, sb_summary *) = {verdict_items, noise_items,
+                                                              check_items};
 
 int sb_summary_of(const sb_run *run, const sb_crossapi *x, const sb_counter_check *checks,
-                  sb_summary *out)
+                  const sb_noise *noise, sb_summary *out)
 {
     memset(out, 0, sizeof *out);
     if (run->nresults == 0 || x->nexperiments == 0)
         return 0;
-    ctx c = {.run = run, .x = x, .checks = checks};
+    ctx c = {.run = run, .x = x, .checks = checks, .noise = noise};
     c.ranked = calloc(run->nresults, sizeof *c.ranked);
     c.entry = calloc(x->nexperiments, sizeof *c.entry);
     sb_summary tail;

@@ -13,6 +13,7 @@
 #include "result.h"
 #include "run/counter_check.h"
 #include "run/crossapi.h"
+#include "run/noise.h"
 
 /* The most lines a summary prints, its heading included. */
 #define SB_SUMMARY_LINES 15
@@ -33,6 +34,7 @@ typedef enum sb_summary_topic {
     SB_SUMMARY_HEADLINE, /* one family's headline figure, from one of its experiments */
     SB_SUMMARY_OTHERS,   /* the families measured without a line of their own */
     SB_SUMMARY_VERDICTS, /* the verdict counts of a device against the reference */
+    SB_SUMMARY_NOISE,    /* how many rows are noisy */
     SB_SUMMARY_CHECKS    /* verification, counters, backends not run, an interruption */
 } sb_summary_topic;
 
@@ -48,14 +50,14 @@ typedef struct sb_summary {
     sb_summary_item item[SB_SUMMARY_MAX];
 } sb_summary;
 
-/* The summary of run, from its pairing x and its counter checks (NULL
- * where none were asked for); 0, or -1 when out of host memory (out then
- * holds no items). */
+/* The summary of run, from its pairing x, its counter checks (NULL where
+ * none were asked for) and its rows' noise (NULL: not judged); 0, or -1
+ * when out of host memory (out then holds no items). */
 int sb_summary_of(const sb_run *run, const sb_crossapi *x, const sb_counter_check *checks,
-                  sb_summary *out);
+                  const sb_noise *noise, sb_summary *out);
 
 /* The topic as one word for data: "roof", "headline", "others",
- * "verdicts" or "checks". */
+ * "verdicts", "noise" or "checks". */
 const char *sb_summary_topic_name(sb_summary_topic t);
 
 #endif

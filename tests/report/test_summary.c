@@ -184,7 +184,8 @@ static void pocl_run(void **state)
                  starts(t->text, "transpose: fastest vendor"));
     const sb_summary_item *v = headline_of(s, "vecadd");
     assert_non_null(v);
-    assert_true(starts(v->text, "vecadd: fastest coarse"));
+    /* Which variant a CPU runs fastest is its business, not the test's. */
+    assert_true(starts(v->text, "vecadd: fastest "));
     /* The ways are the model's, whatever the CPU's times. */
     const sb_summary_item *sh = headline_of(s, "shared_tile");
     assert_non_null(sh);
