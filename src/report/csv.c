@@ -101,7 +101,7 @@ static void header(FILE *out)
         fprintf(out, ",total_%s", sb_access_totals_field_at(i)->name);
     fputs(",host,device_index,pci_bus_id,uuid,outlier", out);
     fputs(",host_observed_ms,host_observed_min_ms,launches_per_s,queued_launches,"
-          "host_speed_ratio,host_verdict\n",
+          "host_speed_ratio,host_verdict,run_interrupted\n",
           out);
 }
 
@@ -273,7 +273,9 @@ int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
         totals_columns(r, out);
         identity_columns(run, r, state[i], out);
         host_columns(&a->cross, i, r, out);
-        fputc('\n', out);
+        /* A table has no header lines: each row says whether its run was
+           cut short by a signal. */
+        fprintf(out, ",%d\n", run->interrupted ? 1 : 0);
     }
     free(state);
     return ferror(out) ? -1 : 0;

@@ -150,7 +150,7 @@ static void csv_quotes_and_shape(void **state)
     assert_non_null(strstr(t, ",total_shared_st_wavefronts_per_request,host,device_index,pci_bus_id,uuid,outlier,"));
     /* and last what the host's clock saw, the launch family's */
     assert_non_null(strstr(t, ",outlier,host_observed_ms,host_observed_min_ms,launches_per_s,"
-                              "queued_launches,host_speed_ratio,host_verdict\n"));
+                              "queued_launches,host_speed_ratio,host_verdict,run_interrupted\n"));
     char tail[256] = ",812.250,540.500,32,8192,0";
     for (int f = 0; f < 3 * SB_MAX_FIGURES; f++)
         strcat(tail, ",");
@@ -159,8 +159,9 @@ static void csv_quotes_and_shape(void **state)
     assert_non_null(strstr(t, tail));
     /* Then which device on which host (the PCI address and UUID empty
        where the API gave none), no peer to be an outlier among, and no
-       host-observed times: six empty cells. */
-    assert_non_null(strstr(t, ",0,,,,,,,,,\n"));
+       host-observed times: six empty cells; and the run was not
+       interrupted. */
+    assert_non_null(strstr(t, ",0,,,,,,,,,,0\n"));
     /* Where the JSON writes null the cell is empty, not a 0 or a -1:
        intensity, roof share, slowdown, occupancy. */
     assert_non_null(strstr(t, ",536870912,0,,GB/s,3579.1400,3603.1600,0.89"));
