@@ -13,6 +13,7 @@ static volatile sig_atomic_t deferred;   /* measuring or writing: only note */
 static volatile sig_atomic_t pipe_stops; /* SIGPIPE asks to stop too */
 static volatile sig_atomic_t piped;      /* SIGPIPE came */
 static const char *prog_name = "simtbench";
+static pid_t owner; /* the process that caught them */
 
 const char *sb_signal_name(int sig)
 {
@@ -61,6 +62,14 @@ static void end_now(int sig, int again)
 /* Only flags, but for an end at once; everything else happens outside. */
 static void on_signal(int sig)
 {
+    /* A child forked before its exec (gnuplot) or to probe a backend ends
+       as it would have without the handler: the temporaries and the
+       words are its parent's. */
+    if (getpid() != owner) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
     if (!first)
         first = sig;
     if (sig == SIGPIPE) {
@@ -100,6 +109,7 @@ static void install(int restart)
 void sb_interrupt_catch(const char *prog)
 {
     prog_name = prog;
+    owner = getpid();
     /* SA_RESTART: a read or a wait inside the backend carries on, and the
        variant finishes. */
     install(1);
