@@ -98,8 +98,9 @@ static int parse(int argc, char **argv, settings *s, int *done)
 
 /* The report, then the plots: a plotting problem never costs the report.
  * The report reaches -o's file only once it is complete; after a signal no
- * plot is begun.  *wrote says whether the report was written. */
-static int write_all(const settings *s, const sb_analysis *a, int *wrote)
+ * plot is begun.  *wrote says whether the report was written, *plotted
+ * whether the plots were begun. */
+static int write_all(const settings *s, const sb_analysis *a, int *wrote, int *plotted)
 {
     int status = SB_EXIT_OK;
     char err[1024];
@@ -108,14 +109,14 @@ static int write_all(const settings *s, const sb_analysis *a, int *wrote)
         fprintf(stderr, PROG ": %s\n", err);
         status = SB_EXIT_IO;
     }
-    if (s->plot_dir && a->run->nresults > 0 && !sb_interrupted() &&
-        sb_plot_run(a, s->plot_dir, stderr) && !status)
+    *plotted = s->plot_dir && a->run->nresults > 0 && !sb_interrupted();
+    if (*plotted && sb_plot_run(a, s->plot_dir, stderr) && !status)
         status = SB_EXIT_IO;
     return status;
 }
 
 /* After a signal while writing: what was kept, and 128 plus the signal. */
-static int interrupted_status(int sig, const settings *s, int wrote)
+static int interrupted_status(int sig, const settings *s, int wrote, int plotted)
 {
     char report[1100], plots[1100] = "";
     if (wrote)
@@ -128,7 +129,9 @@ static int interrupted_status(int sig, const settings *s, int wrote)
         snprintf(report, sizeof report, "the report on standard output was cut short");
     if (s->plot_dir)
         snprintf(plots, sizeof plots, "; the plots in %s were %s", s->plot_dir,
-                 sb_interrupted() ? "not all drawn: run the command again" : "drawn");
+                 !plotted       ? "not drawn"
+                 : sb_interrupted() ? "not all drawn: run the command again"
+                                    : "drawn");
     fprintf(stderr, PROG ": interrupted by %s: %s%s\n", sb_signal_name(sig), report, plots);
     return 128 + sig;
 }
@@ -169,13 +172,13 @@ int sb_cmd_report(int argc, char **argv)
         fprintf(stderr, PROG ": out of host memory\n");
         status = SB_EXIT_RUNTIME;
     } else {
-        int wrote;
+        int wrote, plotted;
         sb_interrupt_defer(0);
         sb_interrupt_writing();
-        status = write_all(&s, &a, &wrote);
+        status = write_all(&s, &a, &wrote, &plotted);
         int sig = sb_interrupt_signal();
         if (sig)
-            status = interrupted_status(sig, &s, wrote);
+            status = interrupted_status(sig, &s, wrote, plotted);
     }
     sb_analysis_free(&a);
     sb_run_free(&run);

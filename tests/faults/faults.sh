@@ -284,17 +284,22 @@ closed() {
     rm -f .closed-rc
     return "$rc"
 }
-# fifo_sig SIGNAL ARGS: simtbench reading in.json, a FIFO nobody writes,
-# sent SIGNAL once it has had time to block in the open.
-fifo_sig() {
+# sig_after SIGNAL ARGS: a run sent SIGNAL once it has had time to block
+# where the row makes it block (a FIFO nobody opens).
+sig_after() {
     s=$1
     shift
-    mkfifo in.json || return 99
     env $ENVARGS timeout --foreground -k 10 "$LIMIT" "$SB" "$@" &
     pid=$!
     sleep 1
     kill -s "$s" $pid 2>/dev/null
     wait $pid
+}
+# fifo_sig SIGNAL ARGS: sig_after, simtbench reading in.json, a FIFO
+# nobody writes.
+fifo_sig() {
+    mkfifo in.json || return 99
+    sig_after "$@"
     rc=$?
     rm -f in.json
     return $rc
