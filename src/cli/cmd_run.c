@@ -143,7 +143,8 @@ static int write_files(const sb_options *o, const sb_suite *suite, const sb_anal
     int status = SB_EXIT_OK, s2;
     if (a->run->ndevices == 0)
         return status;
-    int nothing = a->run->nresults == 0 && (failed || a->run->interrupted || sb_interrupt_signal());
+    int nothing =
+        a->run->nresults == 0 && (failed || a->run->interrupted || sb_interrupt_signal());
     if (st->on)
         status = finish_stream(a, st, out);
     else if (!o->output || !nothing)
@@ -206,8 +207,9 @@ static int interrupted_status(int sig, const sb_run *run, const outcome *out)
         snprintf(what, sizeof what, "the %zu %sresult%s in %s%s", run->nresults,
                  run->interrupted ? "finished " : "", run->nresults == 1 ? " is" : "s are",
                  out->written, run->interrupted ? ", marked interrupted" : "");
-    fprintf(stderr, "simtbench: %s%s%s: %s%s\n", run->interrupted || sig != SIGPIPE ? "interrupted by " : "",
-            sb_signal_name(sig), how_it_ended(sig, run), what, kept);
+    const char *by = run->interrupted || sig != SIGPIPE ? "interrupted by " : "";
+    fprintf(stderr, "simtbench: %s%s%s: %s%s\n", by, sb_signal_name(sig), how_it_ended(sig, run),
+            what, kept);
     return 128 + sig;
 }
 
