@@ -277,7 +277,9 @@ full() {
     return $rc
 }
 # closed ARGS: simtbench with its standard output a pipe whose reader has
-# gone (as `| head -1` once it has its line); simtbench's own status.
+# gone (as `| head -1` once it has its line); simtbench's own status.  The
+# reader reads nothing, so a row whose output comes at once must write more
+# than a pipe holds (64 KiB) to be sure to meet it gone.
 closed() {
     { sb "$@"; echo $? >.closed-rc; } | :
     rc=$(cat .closed-rc)
