@@ -349,14 +349,27 @@ int sb_global_cost_of(const sb_pattern *p, sb_global_cost *out)
     return 0;
 }
 
+/* The phases of a shared request: a 4-byte one is served whole, wider ones
+   a half-warp at a time.  Not 16-byte quarter-warps: on the H200 the matrix
+   multiply's 16-byte row reads, every lane of a half-warp (or of the warp)
+   on one element, took 2 wavefronts, where quarter-warps would take 4
+   (RESULTS.md); for distinct words both give the same passes. */
+static int shared_phases(const sb_pattern *p)
+{
+    return p->word_bytes > SB_BANK_BYTES ? 2 : 1;
+}
+
 /* Wavefronts one phase of a shared request needs: the most distinct bank
-   words any bank must deliver, 0 when no lane of the phase takes part. */
-static int phase_wavefronts(const sb_pattern *p, const uint64_t addr[SB_WARP_LANES], int ph)
+   words any bank must deliver, 0 when no lane of the phase takes part;
+   *ideal the fewest it could take, its distinct words over the 32 banks. */
+static int phase_wavefronts(const sb_pattern *p, const uint64_t addr[SB_WARP_LANES], int ph,
+                            int *ideal)
 {
     int words_per_lane = p->word_bytes / SB_BANK_BYTES;
-    int lanes_per_phase = SB_WARP_LANES / words_per_lane;
-    uint64_t words[SB_WARP_LANES];
+    int lanes_per_phase = SB_WARP_LANES / shared_phases(p);
+    uint64_t words[SB_WARP_LANES * 4];
     int n = 0;
+    *ideal = 0;
     for (int l = ph * lanes_per_phase; l < (ph + 1) * lanes_per_phase; l++)
         for (int j = 0; j < words_per_lane && lane_active(p, l); j++)
             words[n++] = addr[l] / SB_BANK_BYTES + (uint64_t)j;
@@ -364,7 +377,8 @@ static int phase_wavefronts(const sb_pattern *p, const uint64_t addr[SB_WARP_LAN
         return 0;
     /* Lanes on the same word share it (broadcast / multicast): only
        distinct words of a bank cost a pass each. */
-    (void)count_distinct(words, n); /* sorts, so repeats are adjacent */
+    int distinct = count_distinct(words, n); /* sorts, so repeats are adjacent */
+    *ideal = (distinct + SB_BANKS - 1) / SB_BANKS;
     int per_bank[SB_BANKS] = {0};
     int worst = 1;
     for (int i = 0; i < n; i++) {
@@ -382,18 +396,21 @@ int sb_shared_cost_of(const sb_pattern *p, sb_shared_cost *out)
     uint64_t addr[SB_WARP_LANES], act[SB_WARP_LANES];
     if (out == NULL || sb_pattern_addresses(p, addr) != 0)
         return -1;
-    /* A lane's element covers word_bytes / 4 consecutive banks; the warp is
-       split into as many phases so that each phase asks for at most 32 bank
-       words: 4 bytes -> 1 phase, 8 -> 2 half-warps, 16 -> 4 quarter-warps. */
-    int phases = p->word_bytes / SB_BANK_BYTES;
+    /* A lane's element covers word_bytes / 4 consecutive banks; a phase
+       delivers each bank's distinct words one a pass, 32 banks a pass.  The
+       conflict degree is how many times the phase's fewest passes its worst
+       bank takes. */
+    int phases = shared_phases(p);
     sb_shared_cost c = {0};
     c.ways = 1;
     for (int ph = 0; ph < phases; ph++) {
-        int worst = phase_wavefronts(p, addr, ph);
-        c.ideal_wavefronts += worst > 0;
+        int ideal;
+        int worst = phase_wavefronts(p, addr, ph, &ideal);
+        c.ideal_wavefronts += ideal;
         c.wavefronts += worst;
-        if (worst > c.ways)
-            c.ways = worst;
+        int ways = ideal > 0 ? (worst + ideal - 1) / ideal : 0;
+        if (ways > c.ways)
+            c.ways = ways;
     }
     c.conflicts = c.wavefronts - c.ideal_wavefronts;
     int lanes = active_addresses(p, addr, act);
@@ -580,19 +597,19 @@ static const sb_access_totals_field totals_fields[] = {
           "global atomics and reductions: warp-level requests per launch"),
     TOTAL(global_atom_sectors, 0, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
           "global atomics and reductions: 32-byte sectors per launch"),
-    TOTAL(shared_ld_requests, 0, "smsp__inst_executed_op_shared_ld.sum",
+    TOTAL(shared_ld_requests, 0, "smsp__sass_inst_executed_op_shared_ld.sum",
           "shared loads: warp-level instructions per launch"),
     TOTAL(shared_ld_wavefronts, 0, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
           "shared loads: wavefronts per launch"),
     TOTAL(shared_ld_conflicts, 0, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
           "shared loads: wavefronts beyond the ideal (bank conflicts) per launch"),
-    TOTAL(shared_st_requests, 0, "smsp__inst_executed_op_shared_st.sum",
+    TOTAL(shared_st_requests, 0, "smsp__sass_inst_executed_op_shared_st.sum",
           "shared stores: warp-level instructions per launch"),
     TOTAL(shared_st_wavefronts, 0, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
           "shared stores: wavefronts per launch"),
     TOTAL(shared_st_conflicts, 0, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
           "shared stores: wavefronts beyond the ideal (bank conflicts) per launch"),
-    TOTAL(shared_atom_requests, 0, "smsp__inst_executed_op_shared_atom.sum",
+    TOTAL(shared_atom_requests, 0, "smsp__sass_inst_executed_op_shared_atom.sum",
           "shared atomics: warp-level instructions per launch"),
     TOTAL(shared_atom_wavefronts, 0, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
           "shared atomics: wavefronts per launch"),

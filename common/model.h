@@ -12,8 +12,10 @@
  *   global: a request moves every distinct 32-byte sector its lanes touch;
  *   shared: 32 banks of 4 bytes, bank = (address / 4) % 32; lanes reading
  *           the same word share it; different words of one bank serialise;
- *           8-byte accesses run in 2 phases (half-warps), 16-byte ones in 4
- *           (quarter-warps).
+ *           8- and 16-byte accesses run in 2 phases (half-warps), each
+ *           taking a pass per distinct word of its busiest bank, so a
+ *           16-byte access of distinct words takes 4 passes (the seeds'
+ *           4 cycles) and a half-warp sharing one element 1.
  *
  * A kernel executes many requests of several such accesses; given how many
  * of each one launch executes, sb_access_totals_of adds them up into the
@@ -101,8 +103,8 @@ typedef struct sb_global_cost {
 /* Cost of one shared-memory request. */
 typedef struct sb_shared_cost {
     int wavefronts;       /* passes the hardware serialises: sum over phases of the worst bank */
-    int ideal_wavefronts; /* the minimum: the phases (1, 2 or 4 by word size) with a lane taking part */
-    int ways;             /* conflict degree: the most distinct words one bank delivers in one phase */
+    int ideal_wavefronts; /* the minimum: each phase's distinct words over the 32 banks */
+    int ways;             /* conflict degree: a phase's worst bank over its minimum, the most of them */
     int conflicts;        /* wavefronts - ideal_wavefronts: the extra passes (Nsight's bank conflicts) */
     int broadcast;        /* 1 when every lane taking part (two or more) reads one address */
 } sb_shared_cost;

@@ -7,6 +7,7 @@
 #define SB_TEXT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* How many bytes of s to keep so that at most max_bytes remain and the
  * cut falls between two UTF-8 characters: strlen(s) when it fits.  A
@@ -23,5 +24,21 @@ int sb_utf8_copy(char *dst, size_t n, const char *src);
  * into dst (37 bytes suffice); "" where all 16 bytes are 0 (an API that
  * has no UUID to give) or dst is too small. */
 void sb_uuid_text(const unsigned char bytes[16], char *dst, size_t n);
+
+/* s as a terminal shows it rather than obeys it (a saved run's names are
+ * untrusted): into dst of n bytes (n > 0), always NUL-terminated, cut
+ * only between whole characters or escapes.  \n, \r, \t as such, every
+ * other control character, DEL and each byte of invalid UTF-8 as \xHH
+ * (ESC is \x1B), the C1 controls U+0080..U+009F as \u0080..\u009F.
+ * NULL s gives "".  Returns dst. */
+const char *sb_text_visible(const char *s, char *dst, size_t n);
+
+/* "PROG: MESSAGE" and a newline on f, the message as sb_text_visible
+ * shows it: an error that quotes a name from a saved run or a command
+ * line puts no control character on the terminal. */
+void sb_text_message(FILE *f, const char *prog, const char *message);
+
+/* The bytes sb_text_visible needs for all of s, its NUL included. */
+size_t sb_text_visible_size(const char *s);
 
 #endif

@@ -15,6 +15,7 @@
 #include "config.h"
 #endif
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -26,6 +27,7 @@
 #include "batch_rules.h"
 #include "counters.h"
 #include "cuda_api.h"
+#include "elf_check.h"
 #include "lib_search.h"
 #include "nvml_clocks.h"
 #include "nvrtc_cache.h"
@@ -359,6 +361,31 @@ static int load_driver(void)
 
 static struct lib_state nvrtc_lib;
 
+/* NVRTC opens its builtins library by soname when it first compiles,
+ * which the loader finds only where the toolkit's folder is registered
+ * with it (or on LD_LIBRARY_PATH): a toolkit that simtbench found in a
+ * folder of its own would then fail every build with "failed to open
+ * libnvrtc-builtins".  Loaded here first, from NVRTC's own folder, the
+ * later open by soname finds it loaded.  Where it is not there, NVRTC's
+ * own search and message stand. */
+static void preload_nvrtc_builtins(void *lib)
+{
+    struct link_map *map = NULL;
+    int major = 0, minor = 0;
+    if (dlinfo(lib, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name ||
+        !strchr(map->l_name, '/') || nvrtc.nvrtcVersion(&major, &minor) != SB_NVRTC_SUCCESS)
+        return;
+    char path[4096];
+    const char *slash = strrchr(map->l_name, '/');
+    int len = snprintf(path, sizeof path, "%.*s/libnvrtc-builtins.so.%d.%d",
+                       (int)(slash - map->l_name), map->l_name, major, minor);
+    char why[256];
+    if (len <= 0 || (size_t)len >= sizeof path || sb_elf_check(path, why, sizeof why) != 0)
+        return;
+    /* Kept open for as long as NVRTC: until exit. */
+    (void)dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+}
+
 /* Loads NVRTC once; it stays loaded until exit. */
 static int load_nvrtc(void)
 {
@@ -381,6 +408,8 @@ static int load_nvrtc(void)
             lib = NULL;
         }
     }
+    if (lib)
+        preload_nvrtc_builtins(lib);
     return lib_settle(&nvrtc_lib, lib != NULL);
 }
 

@@ -26,8 +26,13 @@ static const char *const metric_of[SB_COUNTER_COUNT] = {
     [SB_COUNTER_GLOBAL_LD_SECTORS] = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
     [SB_COUNTER_GLOBAL_ST_SECTORS] = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
     [SB_COUNTER_GLOBAL_ATOM_REQUESTS] = "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
-    [SB_COUNTER_SHARED_LD_REQUESTS] = "smsp__inst_executed_op_shared_ld.sum",
-    [SB_COUNTER_SHARED_ST_REQUESTS] = "smsp__inst_executed_op_shared_st.sum",
+    /* The SASS count, not smsp__inst_executed_op_shared_*: that one also
+       counts a warp whose every lane the predicate turned off (a guard the
+       compiler predicated, lane 0 storing a block's flag), which makes no
+       access; this one counts the instructions a lane executed, the
+       requests the model's addresses make. */
+    [SB_COUNTER_SHARED_LD_REQUESTS] = "smsp__sass_inst_executed_op_shared_ld.sum",
+    [SB_COUNTER_SHARED_ST_REQUESTS] = "smsp__sass_inst_executed_op_shared_st.sum",
     [SB_COUNTER_SHARED_LD_WAVEFRONTS] = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     [SB_COUNTER_SHARED_ST_WAVEFRONTS] = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
     [SB_COUNTER_SHARED_LD_CONFLICTS] = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",

@@ -143,7 +143,7 @@ if want ncu && [ "${SB_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
     timeout "${SB_NCU_TIMEOUT:-120}" ncu --clock-control none --csv --page raw --metrics \
 l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,\
 l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,\
-smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,\
+smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,\
 l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum \
         ./simtbench --backend cuda --quiet --reps 1 --warmup 0 --size 256 \
         --experiment "${SB_NCU_EXPERIMENTS:-transpose,global,shared}" --save "$out/ncu-run.json" \

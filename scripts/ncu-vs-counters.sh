@@ -20,8 +20,8 @@ metric() {
     global_ld_sectors) echo l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum ;;
     global_st_requests) echo l1tex__t_requests_pipe_lsu_mem_global_op_st.sum ;;
     global_st_sectors) echo l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum ;;
-    shared_ld_requests) echo smsp__inst_executed_op_shared_ld.sum ;;
-    shared_st_requests) echo smsp__inst_executed_op_shared_st.sum ;;
+    shared_ld_requests) echo smsp__sass_inst_executed_op_shared_ld.sum ;;
+    shared_st_requests) echo smsp__sass_inst_executed_op_shared_st.sum ;;
     shared_ld_wavefronts) echo l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum ;;
     shared_st_wavefronts) echo l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum ;;
     esac

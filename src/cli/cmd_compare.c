@@ -7,13 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/compare_diff.h"
+#include "cli/compare_match.h"
+#include "cli/complete.h"
 #include "cli/options.h"
 #include "report/format.h"
 #include "report/json_build.h"
 #include "report/json_read.h"
+#include "report/layout.h"
 #include "report/output_file.h"
 #include "run/counter_check.h"
 #include "run/crossapi.h"
+#include "text.h"
 
 #define PROG "simtbench compare"
 
@@ -25,15 +30,11 @@ typedef struct settings {
     const char *output; /* -o FILE, or NULL for the caller's stream */
 } settings;
 
-/* One matched, or unmatched, row. */
-typedef struct match {
-    long old_i, new_i; /* -1 where the row is only in the other run */
-    sb_verdict v;
-} match;
+typedef sb_compare_match match;
 
 static void usage(FILE *f)
 {
-    fputs("Usage: simtbench compare [OPTION]... OLD.json NEW.json\n"
+    sb_layout_help(f, sb_layout_width(), "Usage: simtbench compare [OPTION]... OLD.json NEW.json\n"
           "List what got faster or slower between two runs saved with --format json.\n"
           "\n"
           "Rows are matched on device (backend, numbered when a run opened one twice),\n"
@@ -54,24 +55,28 @@ static void usage(FILE *f)
           "\n"
           "Exit status: 0 compared (whether or not anything changed), 2 bad usage,\n"
           "5 a file cannot be read, is not JSON or is not a simtbench result, or the\n"
-          "comparison cannot be written.\n",
-          f);
+          "comparison cannot be written.\n");
 }
+
+/* The short options, getopt_long's string: ":" first, so that a missing
+ * value is told apart from an unknown option. */
+static const char shortopts[] = ":ho:";
+
+static const struct option longopts[] = {{"threshold", required_argument, NULL, 't'},
+                                         {"format", required_argument, NULL, 'f'},
+                                         {"all", no_argument, NULL, 'a'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
 
 static int parse(int argc, char **argv, settings *s, FILE *err, int *help)
 {
-    static const struct option longopts[] = {{"threshold", required_argument, NULL, 't'},
-                                             {"format", required_argument, NULL, 'f'},
-                                             {"all", no_argument, NULL, 'a'},
-                                             {"output", required_argument, NULL, 'o'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
     memset(s, 0, sizeof *s);
     *help = 0;
     optind = 0;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         switch (c) {
         case 't': {
             char *end;
@@ -131,179 +136,7 @@ static void label_of(const sb_run *run, const sb_result *r, char *buf, size_t n)
         snprintf(buf, n, "%s", r->backend);
 }
 
-/* A result with what it is matched on: its device's label, experiment,
- * variant and size; then its place in its run. */
-typedef struct keyed {
-    char label[SB_SLOT_LABEL];
-    const sb_result *r;
-    size_t i;
-} keyed;
-
-static int key_order(const keyed *a, const keyed *b)
-{
-    int c = strcmp(a->label, b->label);
-    if (!c)
-        c = strcmp(a->r->experiment, b->r->experiment);
-    if (!c)
-        c = strcmp(a->r->variant, b->r->variant);
-    if (!c)
-        c = (a->r->rows > b->r->rows) - (a->r->rows < b->r->rows);
-    if (!c)
-        c = (a->r->cols > b->r->cols) - (a->r->cols < b->r->cols);
-    return c;
-}
-
-static int by_key(const void *pa, const void *pb)
-{
-    const keyed *a = pa, *b = pb;
-    int c = key_order(a, b);
-    return c ? c : (a->i > b->i) - (a->i < b->i);
-}
-
-/* The run's results keyed and sorted; NULL out of memory. */
-static keyed *sorted_keys(const sb_run *run)
-{
-    keyed *k = malloc((run->nresults + 1) * sizeof *k);
-    char (*labels)[SB_SLOT_LABEL] = malloc(sizeof *labels * SB_RUN_MAX_DEVICES);
-    if (!k || !labels) {
-        free(k);
-        free(labels);
-        return NULL;
-    }
-    sb_slot_labels(run, labels); /* once, not once a result */
-    for (size_t i = 0; i < run->nresults; i++) {
-        k[i].r = &run->results[i];
-        k[i].i = i;
-        int slot = k[i].r->device_slot;
-        snprintf(k[i].label, sizeof k[i].label, "%s",
-                 slot >= 0 && slot < run->ndevices ? labels[slot] : k[i].r->backend);
-    }
-    free(labels);
-    qsort(k, run->nresults, sizeof *k, by_key);
-    return k;
-}
-
-/* Where the new results of old result ko's key start in nk (sorted), or
- * nn when there are none. */
-static size_t first_of_key(const keyed *nk, size_t nn, const keyed *ko)
-{
-    size_t lo = 0, hi = nn;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (key_order(&nk[mid], ko) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < nn && key_order(&nk[lo], ko) == 0 ? lo : nn;
-}
-
-/* Old rows in order, each with the first new row of its key that no
- * earlier old row took; then the new rows nobody took.  Within one key
- * the new rows are taken in run order, so each key keeps a cursor. */
-static match *match_rows(const sb_run *o, const sb_run *n, double threshold, size_t *count)
-{
-    match *m = calloc(o->nresults + n->nresults + 1, sizeof *m);
-    char *taken = calloc(n->nresults + 1, 1);
-    size_t *cursor = malloc((n->nresults + 1) * sizeof *cursor);
-    keyed *ok = sorted_keys(o), *nk = sorted_keys(n);
-    size_t k = 0;
-    if (m && taken && cursor && ok && nk) {
-        for (size_t j = 0; j < n->nresults; j++)
-            cursor[j] = j;
-        for (size_t i = 0; i < o->nresults; i++) {
-            const keyed *key = &ok[i];
-            size_t at = first_of_key(nk, n->nresults, key);
-            size_t next = at < n->nresults ? cursor[at] : at;
-            match *x = &m[key->i];
-            x->old_i = (long)key->i;
-            x->new_i = -1;
-            if (next < n->nresults && key_order(&nk[next], key) == 0) {
-                cursor[at] = next + 1;
-                taken[nk[next].i] = 1;
-                x->new_i = (long)nk[next].i;
-                x->v = sb_verdict_compare(key->r, nk[next].r, threshold);
-            }
-        }
-        k = o->nresults;
-        for (size_t j = 0; j < n->nresults; j++)
-            if (!taken[j])
-                m[k++] = (match){-1, (long)j, {0}};
-    } else {
-        free(m);
-        m = NULL;
-    }
-    free(taken);
-    free(cursor);
-    free(ok);
-    free(nk);
-    *count = k;
-    return m;
-}
-
 /* ---------------------------------------------------------------- header */
-
-typedef struct difference {
-    char what[64];
-    char old_value[160], new_value[160];
-} difference;
-
-static int add_diff(difference *d, int nd, int max, const char *what, const char *a,
-                    const char *b)
-{
-    if (nd >= max || strcmp(a, b) == 0)
-        return nd;
-    snprintf(d[nd].what, sizeof d[nd].what, "%s", what);
-    snprintf(d[nd].old_value, sizeof d[nd].old_value, "%s", a[0] ? a : "(none)");
-    snprintf(d[nd].new_value, sizeof d[nd].new_value, "%s", b[0] ? b : "(none)");
-    return nd + 1;
-}
-
-/* What differs besides the timings, device by device (matched on label). */
-static int differences(const sb_run *o, const sb_run *n, difference *d, int max)
-{
-    int nd = 0;
-    nd = add_diff(d, nd, max, "tool version", o->tool_version, n->tool_version);
-    nd = add_diff(d, nd, max, "host", o->host, n->host);
-    nd = add_diff(d, nd, max, "date", o->date, n->date);
-    const sb_run *runs[2] = {o, n};
-    for (int side = 0; side < 2; side++)
-        for (int i = 0; i < runs[side]->ndevices; i++) {
-            char label[SB_SLOT_LABEL], what[96];
-            sb_slot_label(runs[side], i, label, sizeof label);
-            int j, found = -1;
-            const sb_run *other = runs[1 - side];
-            for (j = 0; j < other->ndevices && found < 0; j++) {
-                char l2[SB_SLOT_LABEL];
-                sb_slot_label(other, j, l2, sizeof l2);
-                if (strcmp(label, l2) == 0)
-                    found = j;
-            }
-            const sb_device_info *a = &runs[side]->devices[i].info;
-            if (found < 0) {
-                snprintf(what, sizeof what, "%s device", label);
-                nd = side == 0 ? add_diff(d, nd, max, what, a->name, "")
-                               : add_diff(d, nd, max, what, "", a->name);
-                continue;
-            }
-            if (side == 1)
-                continue; /* matched devices were compared from the old side */
-            const sb_device_info *b = &n->devices[found].info;
-            const struct {
-                const char *what;
-                const char *a, *b;
-            } fields[] = {{"device", a->name, b->name},
-                          {"platform", a->platform, b->platform},
-                          {"API", a->api_version, b->api_version},
-                          {"driver", a->driver, b->driver},
-                          {"arch", a->arch, b->arch}};
-            for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
-                snprintf(what, sizeof what, "%s %s", label, fields[f].what);
-                nd = add_diff(d, nd, max, what, fields[f].a, fields[f].b);
-            }
-        }
-    return nd;
-}
 
 static const char *kind_name(const match *m)
 {
@@ -348,23 +181,6 @@ static void rule_text(const settings *s, char *buf, size_t n)
              "spreads ((max - min) / median) plus the threshold (%.1f%%).",
              100.0 * (SB_VERDICT_TOLERANCE + s->threshold), 100.0 * SB_VERDICT_TOLERANCE,
              SB_VERDICT_MIN_SAMPLES, 100.0 * s->threshold);
-}
-
-/* text on lines of at most `width` columns, broken at spaces. */
-static void print_wrapped(FILE *out, const char *text, size_t width)
-{
-    while (strlen(text) > width) {
-        size_t cut = width;
-        while (cut > 0 && text[cut] != ' ')
-            cut--;
-        if (cut == 0)
-            break;
-        fprintf(out, "%.*s\n", (int)cut, text);
-        text += cut;
-        while (*text == ' ')
-            text++;
-    }
-    fprintf(out, "%s\n", text);
 }
 
 static int changed(const match *m)
@@ -412,10 +228,97 @@ static int counters_moved(const sb_run *o, const sb_run *n, const match *m, int 
     return k;
 }
 
+/* The table's columns; those that give way to the note under a row leave
+ * in this order: the size, the two times, the change, the interval. */
+enum { T_NAME, T_DEVICE, T_SIZE, T_OLD, T_NEW, T_INTERVAL, T_CHANGE, T_VERDICT, T_COLUMNS };
+
+static void table_layout(sb_layout *l)
+{
+    static const sb_layout_column columns[T_COLUMNS] = {
+        {.heading = "experiment/variant", .gap = 2},
+        {.heading = "device", .gap = 2},
+        {.heading = "size", .gap = 2, .give_way = 4, .noted = 1, .note = "size"},
+        {.heading = "old ms", .gap = 2, .right = 1, .give_way = 3, .noted = 1, .note = "ms",
+         .subject = "old"},
+        {.heading = "new ms", .gap = 2, .right = 1, .give_way = 3, .noted = 1, .note = "ms",
+         .subject = "new"},
+        {.heading = "95% interval", .gap = 2, .give_way = 1, .noted = 1,
+         .note = "95% interval"},
+        {.heading = "change", .gap = 2, .right = 1, .give_way = 2, .noted = 1, .note = "change"},
+        {.heading = "verdict", .gap = 2},
+    };
+    sb_layout_init(l, sb_layout_width());
+    for (int c = 0; c < T_COLUMNS; c++)
+        sb_layout_add(l, &columns[c]);
+}
+
+static void table_cells(const sb_run *o, const sb_run *n, const match *m, sb_layout_cells *c)
+{
+    const sb_run *run = m->old_i >= 0 ? o : n;
+    const sb_result *r = &run->results[m->old_i >= 0 ? m->old_i : m->new_i];
+    memset(c, 0, sizeof *c);
+    snprintf(c->cell[T_NAME], SB_LAYOUT_CELL, "%s/%s", r->experiment, r->variant);
+    label_of(run, r, c->cell[T_DEVICE], SB_LAYOUT_CELL);
+    snprintf(c->cell[T_SIZE], SB_LAYOUT_CELL, "%ldx%ld", r->rows, r->cols);
+    verdict_text(m, c->cell[T_VERDICT], SB_LAYOUT_CELL);
+    snprintf(c->cell[T_INTERVAL], SB_LAYOUT_CELL, "-");
+    if (m->old_i >= 0 && m->new_i >= 0 && m->v.kind != SB_VERDICT_NONE)
+        sb_verdict_interval_text(&m->v, SB_INTERVAL_CHANGE, c->cell[T_INTERVAL], SB_LAYOUT_CELL);
+    snprintf(c->cell[T_OLD], SB_LAYOUT_CELL, "-");
+    snprintf(c->cell[T_NEW], SB_LAYOUT_CELL, "-");
+    snprintf(c->cell[T_CHANGE], SB_LAYOUT_CELL, "-");
+    if (m->old_i >= 0)
+        snprintf(c->cell[T_OLD], SB_LAYOUT_CELL, "%.4f", o->results[m->old_i].ms.median);
+    if (m->new_i >= 0)
+        snprintf(c->cell[T_NEW], SB_LAYOUT_CELL, "%.4f", n->results[m->new_i].ms.median);
+    if (m->old_i >= 0 && m->new_i >= 0)
+        snprintf(c->cell[T_CHANGE], SB_LAYOUT_CELL, "%+.1f%%", 100.0 * m->v.change);
+}
+
+/* Whether the table lists row m: a change, any matched row with --all, or
+ * (unmatched) an unmatched one. */
+static int listed(const settings *s, const match *m, int unmatched)
+{
+    if (unmatched)
+        return m->old_i < 0 || m->new_i < 0;
+    return changed(m) || (s->all && m->old_i >= 0 && m->new_i >= 0);
+}
+
+/* The rows the table lists (or the unmatched ones), their columns sized
+ * together, each with what gave way noted under it. */
+static void table_rows(const settings *s, const sb_run *o, const sb_run *n, const match *m,
+                       size_t nm, int unmatched, FILE *out)
+{
+    sb_layout l;
+    sb_layout_cells cells;
+    table_layout(&l);
+    for (size_t i = 0; i < nm; i++)
+        if (listed(s, &m[i], unmatched)) {
+            table_cells(o, n, &m[i], &cells);
+            sb_layout_measure(&l, &cells);
+        }
+    sb_layout_fit(&l);
+    int header = 0;
+    for (size_t i = 0; i < nm; i++) {
+        if (!listed(s, &m[i], unmatched))
+            continue;
+        if (!header++) {
+            fputs(unmatched ? "\nUnmatched rows:\n" : "\n", out);
+            sb_layout_heading(&l, out);
+        }
+        char note[512];
+        table_cells(o, n, &m[i], &cells);
+        sb_layout_row(&l, &cells, out);
+        sb_layout_given_way(&l, &cells, note, sizeof note);
+        if (note[0])
+            sb_layout_fold(out, l.width, "      ", 8, note);
+    }
+}
+
 /* Under the rows: each matched row whose hardware counts moved, with the
  * counts old and new (a change of code or of driver the times may hide). */
 static void write_counters_moved(const sb_run *o, const sb_run *n, const match *m, size_t nm,
-                                 FILE *out)
+                                 int width, FILE *out)
 {
     int header = 0;
     for (size_t i = 0; i < nm; i++) {
@@ -427,83 +330,69 @@ static void write_counters_moved(const sb_run *o, const sb_run *n, const match *
             fprintf(out, "\nCounters that moved by more than %.0f%% (--counters in both runs):\n",
                     100 * SB_COUNTER_TOLERANCE);
         const sb_result *r = &o->results[m[i].old_i];
-        char label[SB_SLOT_LABEL];
+        char label[SB_SLOT_LABEL], line[512];
         label_of(o, r, label, sizeof label);
-        for (int j = 0; j < k; j++)
-            fprintf(out, "  %-9s %-14s %-18s %-22s %14.0f -> %-14.0f\n", label, r->experiment,
-                    r->variant, sb_counter_key(which[j]), r->counts[which[j]],
-                    n->results[m[i].new_i].counts[which[j]]);
+        for (int j = 0; j < k; j++) {
+            snprintf(line, sizeof line, "%s/%s on %s: %s %.0f -> %.0f", r->experiment,
+                     r->variant, label, sb_counter_key(which[j]), r->counts[which[j]],
+                     n->results[m[i].new_i].counts[which[j]]);
+            sb_layout_fold(out, width, "  ", 6, line);
+        }
     }
 }
 
-static void table_row(const sb_run *o, const sb_run *n, const match *m, FILE *out)
+/* "  old: PATH  (simtbench VERSION, DATE, HOST)", folded. */
+static void side_line(const char *which, const char *path, const sb_run *r, int width, FILE *out)
 {
-    const sb_run *run = m->old_i >= 0 ? o : n;
-    const sb_result *r = &run->results[m->old_i >= 0 ? m->old_i : m->new_i];
-    char label[SB_SLOT_LABEL], size[48], verdict[64], om[24] = "-", nm[24] = "-";
-    char change[24] = "-";
-    char interval[48] = "-";
-    label_of(run, r, label, sizeof label);
-    snprintf(size, sizeof size, "%ldx%ld", r->rows, r->cols);
-    verdict_text(m, verdict, sizeof verdict);
-    if (m->old_i >= 0 && m->new_i >= 0 && m->v.kind != SB_VERDICT_NONE)
-        sb_verdict_interval_text(&m->v, SB_INTERVAL_CHANGE, interval, sizeof interval);
-    if (m->old_i >= 0)
-        snprintf(om, sizeof om, "%.4f", o->results[m->old_i].ms.median);
-    if (m->new_i >= 0)
-        snprintf(nm, sizeof nm, "%.4f", n->results[m->new_i].ms.median);
-    if (m->old_i >= 0 && m->new_i >= 0)
-        snprintf(change, sizeof change, "%+.1f%%", 100.0 * m->v.change);
-    fprintf(out, "  %-9s %-14s %-18s %-11s %10s %10s  %-24s %8s  %s\n", label, r->experiment,
-            r->variant, size, om, nm, interval, change, verdict);
+    char line[2048];
+    snprintf(line, sizeof line, "%s: %s  (simtbench %s, %s, %s)", which, path, r->tool_version,
+             r->date, r->host);
+    sb_layout_fold(out, width, "  ", 7, line);
 }
 
 static void write_table(const settings *s, const sb_run *o, const sb_run *n, const match *m,
                         size_t nm, FILE *out)
 {
-    difference d[64];
-    int nd = differences(o, n, d, 64);
+    sb_difference d[64];
+    int nd = sb_compare_differences(o, n, d, 64), width = sb_layout_width();
     tally t = count(m, nm);
-    fprintf(out, "simtbench compare\n  old: %s  (simtbench %s, %s, %s)\n  new: %s  (simtbench "
-                 "%s, %s, %s)\n",
-            s->old_path, o->tool_version, o->date, o->host, s->new_path, n->tool_version,
-            n->date, n->host);
+    fputs("simtbench compare\n", out);
+    side_line("old", s->old_path, o, width, out);
+    side_line("new", s->new_path, n, width, out);
     int besides_date = 0;
     for (int i = 0; i < nd; i++)
         besides_date |= strcmp(d[i].what, "date") != 0;
-    fprintf(out, "\nWhat differs between the runs%s:\n",
-            besides_date ? "" : " (same host, devices, drivers and tool version)");
-    for (int i = 0; i < nd; i++)
-        fprintf(out, "  %-18s %s  ->  %s\n", d[i].what, d[i].old_value, d[i].new_value);
+    fputc('\n', out);
+    sb_layout_fold(out, width, "", 2,
+                   besides_date ? "What differs between the runs:"
+                                : "What differs between the runs (same host, devices, drivers "
+                                  "and tool version):");
+    for (int i = 0; i < nd; i++) {
+        char first[96], line[400];
+        snprintf(first, sizeof first, "  %-18.64s ", d[i].what);
+        snprintf(line, sizeof line, "%s  ->  %s", d[i].old_value, d[i].new_value);
+        sb_layout_fold(out, width, first, 21, line);
+    }
     if (nd == 0)
         fputs("  nothing\n", out);
     char rule[1024] = "Rule: ";
     rule_text(s, rule + strlen(rule), sizeof rule - strlen(rule));
     fputc('\n', out);
-    print_wrapped(out, rule, 78);
+    sb_layout_fold(out, width < 78 ? width : 78, "", 0, rule);
     fprintf(out, "\n%zu of %zu matched rows changed; %zu only in old, %zu only in new.\n",
             t.changed, t.matched, t.only_old, t.only_new);
-    int header = 0;
-    for (size_t i = 0; i < nm; i++) {
-        if (!changed(&m[i]) && !(s->all && m[i].old_i >= 0 && m[i].new_i >= 0))
-            continue;
-        if (!header++)
-            fprintf(out, "\n  %-9s %-14s %-18s %-11s %10s %10s  %-24s %8s  %s\n", "device",
-                    "experiment", "variant", "size", "old ms", "new ms", "95% interval of change",
-                    "change", "verdict");
-        table_row(o, n, &m[i], out);
-    }
-    write_counters_moved(o, n, m, nm, out);
-    if (t.only_old + t.only_new) {
-        fputs("\nUnmatched rows:\n", out);
-        for (size_t i = 0; i < nm; i++)
-            if (m[i].old_i < 0 || m[i].new_i < 0)
-                table_row(o, n, &m[i], out);
-    }
+    table_rows(s, o, n, m, nm, 0, out);
+    write_counters_moved(o, n, m, nm, width, out);
+    table_rows(s, o, n, m, nm, 1, out);
 }
 
-static void md_cell(FILE *out, const char *s)
+/* s for a markdown cell, control characters shown as escapes (as the
+ * report's markdown shows them). */
+static void md_cell(FILE *out, const char *raw)
 {
+    size_t size = sb_text_visible_size(raw);
+    char *shown = malloc(size);
+    const char *s = shown ? sb_text_visible(raw, shown, size) : "";
     for (; *s; s++) {
         if (*s == '|' || *s == '\\' || *s == '`' || *s == '*')
             fputc('\\', out);
@@ -516,13 +405,14 @@ static void md_cell(FILE *out, const char *s)
         else
             fputc(*s == '\n' ? ' ' : *s, out);
     }
+    free(shown);
 }
 
 static void write_markdown(const settings *s, const sb_run *o, const sb_run *n, const match *m,
                            size_t nm, FILE *out)
 {
-    difference d[64];
-    int nd = differences(o, n, d, 64);
+    sb_difference d[64];
+    int nd = sb_compare_differences(o, n, d, 64);
     tally t = count(m, nm);
     fputs("# simtbench compare\n\n- old: `", out);
     md_cell(out, s->old_path);
@@ -680,8 +570,8 @@ static json_t *row_json(const sb_run *o, const sb_run *n, const match *x, sb_jso
 static json_t *head_json(const settings *s, const sb_run *o, const sb_run *n, const match *m,
                          size_t nm, char *why, size_t wn)
 {
-    difference d[64];
-    int nd = differences(o, n, d, 64);
+    sb_difference d[64];
+    int nd = sb_compare_differences(o, n, d, 64);
     tally t = count(m, nm);
     sb_json_builder b = {NULL, NULL};
     json_t *root = json_object(), *diffs = json_array(), *sum;
@@ -799,7 +689,7 @@ static int output(const settings *s, const sb_run *o, const sb_run *n, const mat
     char why[1024], msg[1200];
     sb_output_file file;
     if (s->output && sb_output_open(&file, s->output, msg, sizeof msg)) {
-        fprintf(err, PROG ": %s\n", msg);
+        sb_text_message(err, PROG, msg);
         return SB_EXIT_IO;
     }
     errno = 0;
@@ -811,7 +701,7 @@ static int output(const settings *s, const sb_run *o, const sb_run *n, const mat
         return SB_EXIT_IO;
     }
     if (s->output && sb_output_commit(&file, msg, sizeof msg)) {
-        fprintf(err, PROG ": %s\n", msg);
+        sb_text_message(err, PROG, msg);
         return SB_EXIT_IO;
     }
     return SB_EXIT_OK;
@@ -832,20 +722,20 @@ int sb_cmd_compare_to(int argc, char **argv, FILE *out, FILE *err)
     char why[1024];
     /* An output that cannot be made is said before anything is read. */
     if (s.output && sb_output_check("--output", s.output, why, sizeof why)) {
-        fprintf(err, PROG ": %s\n", why);
+        sb_text_message(err, PROG, why);
         return SB_EXIT_IO;
     }
     if (sb_run_read_json(s.old_path, &o, why, sizeof why)) {
-        fprintf(err, PROG ": %s\n", why);
+        sb_text_message(err, PROG, why);
         return SB_EXIT_IO;
     }
     if (sb_run_read_json(s.new_path, &n, why, sizeof why)) {
-        fprintf(err, PROG ": %s\n", why);
+        sb_text_message(err, PROG, why);
         sb_run_free(&o);
         return SB_EXIT_IO;
     }
     size_t nm = 0;
-    match *m = match_rows(&o, &n, s.threshold, &nm);
+    match *m = sb_compare_match_rows(&o, &n, s.threshold, &nm);
     if (!m) {
         fprintf(err, PROG ": out of host memory\n");
         sb_run_free(&o);
@@ -862,4 +752,14 @@ int sb_cmd_compare_to(int argc, char **argv, FILE *out, FILE *err)
 int sb_cmd_compare(int argc, char **argv)
 {
     return sb_cmd_compare_to(argc, argv, stdout, stderr);
+}
+
+void sb_cmd_compare_complete(FILE *out)
+{
+    static const sb_option_value values[] = {
+        {"threshold", "value", NULL},
+        {"format", "choice", "table json markdown md"},
+        {"output", "file", NULL},
+        {NULL, NULL, NULL}};
+    sb_complete_print(out, shortopts, longopts, values, "file");
 }

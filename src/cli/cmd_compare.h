@@ -16,4 +16,7 @@ int sb_cmd_compare(int argc, char **argv);
 /* The same, writing the comparison to out and errors to err. */
 int sb_cmd_compare_to(int argc, char **argv, FILE *out, FILE *err);
 
+/* Its options for the shell's completion (cli/complete.h). */
+void sb_cmd_compare_complete(FILE *out);
+
 #endif

@@ -9,7 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/complete.h"
 #include "cli/options.h"
+#include "report/layout.h"
 #include "report/json_read.h"
 #include "report/output_file.h"
 #include "report/report.h"
@@ -17,6 +19,7 @@
 #include "run/interrupt.h"
 #include "run/merge.h"
 #include "run/provenance.h"
+#include "text.h"
 
 #define PROG "simtbench merge"
 
@@ -31,7 +34,7 @@ typedef struct settings {
 
 static void usage(FILE *f)
 {
-    fputs("Usage: simtbench merge [OPTION]... RUN.json...\n"
+    sb_layout_help(f, sb_layout_width(), "Usage: simtbench merge [OPTION]... RUN.json...\n"
           "Merge saved runs (simtbench --save, --format json, or merge) into one result\n"
           "that keeps each device's run: host, start, build revision, command and file.\n"
           "Its devices are compared as one run's are, and like devices (one backend, one\n"
@@ -51,28 +54,33 @@ static void usage(FILE *f)
           "Exit status: 0 merged, 2 bad usage (a run given twice, more than 64 devices),\n"
           "5 a file cannot be read, is not a simtbench result, or cannot be written,\n"
           "129, 130, 141, 143 ended by SIGHUP, SIGINT, SIGPIPE or SIGTERM (no file is left\n"
-          "half-written: each is whole or as it was).\n",
-          f);
+          "half-written: each is whole or as it was).\n");
 }
+
+enum { OPT_REFERENCE = 256 };
+
+/* The short options, getopt_long's string: ":" first, so that a missing
+ * value is told apart from an unknown option. */
+static const char shortopts[] = ":o:f:qh";
+
+static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
+                                         {"format", required_argument, NULL, 'f'},
+                                         {"reference", required_argument, NULL, OPT_REFERENCE},
+                                         {"quiet", no_argument, NULL, 'q'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
 
 /* The options into s; SB_EXIT_OK, or the exit status after one line (or
  * the help text, with *done set). */
 static int parse(int argc, char **argv, settings *s, int *done)
 {
-    enum { OPT_REFERENCE = 256 };
-    static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
-                                             {"format", required_argument, NULL, 'f'},
-                                             {"reference", required_argument, NULL, OPT_REFERENCE},
-                                             {"quiet", no_argument, NULL, 'q'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
     memset(s, 0, sizeof *s);
     s->format = SB_FORMAT_TABLE;
     *done = 0;
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:f:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         if (c == 'o' && !*optarg) {
             fprintf(stderr, PROG ": --output: expected a file name, got ''\n");
             return SB_EXIT_USAGE;
@@ -124,7 +132,7 @@ static int read_all(const settings *s, sb_run *merged)
         else if (sb_run_merge(merged, one, s->files[i], err, sizeof err))
             st = SB_EXIT_USAGE;
         if (st)
-            fprintf(stderr, PROG ": %s\n", err);
+            sb_text_message(stderr, PROG, err);
         sb_run_free(one);
         free(one);
         if (st)
@@ -160,15 +168,17 @@ static int write_all(const settings *s, const sb_analysis *a, int *wrote)
 {
     char err[1024];
     *wrote = 0;
+    /* A signal stops an HTML report's charts (report/plot.h); one cut short
+       by a signal is said by the line that follows. */
     if (sb_report_write_file(SB_FORMAT_JSON, a, s->output, err, sizeof err)) {
-        if (s->output || !sb_interrupt_pipe())
-            fprintf(stderr, PROG ": %s\n", err);
+        if (!sb_interrupted() && (s->output || !sb_interrupt_pipe()))
+            sb_text_message(stderr, PROG, err);
         return SB_EXIT_IO;
     }
     *wrote = 1;
     if (s->output && !s->quiet && sb_report_write_file(s->format, a, NULL, err, sizeof err)) {
-        if (!sb_interrupt_pipe())
-            fprintf(stderr, PROG ": %s\n", err);
+        if (!sb_interrupted() && !sb_interrupt_pipe())
+            sb_text_message(stderr, PROG, err);
         return SB_EXIT_IO;
     }
     return SB_EXIT_OK;
@@ -202,7 +212,7 @@ int sb_cmd_merge(int argc, char **argv)
     char err[1024];
     /* An output that cannot be made is said before anything is read. */
     if (s.output && sb_output_check("--output", s.output, err, sizeof err)) {
-        fprintf(stderr, PROG ": %s\n", err);
+        sb_text_message(stderr, PROG, err);
         return SB_EXIT_IO;
     }
     /* Until the writing starts, a signal ends the command at once: there
@@ -239,4 +249,14 @@ int sb_cmd_merge(int argc, char **argv)
     sb_run_free(merged);
     free(merged);
     return status;
+}
+
+void sb_cmd_merge_complete(FILE *out)
+{
+    static const sb_option_value values[] = {
+        {"output", "file", NULL},
+        {"format", "format", NULL},
+        {"reference", "backend", NULL},
+        {NULL, NULL, NULL}};
+    sb_complete_print(out, shortopts, longopts, values, "file");
 }

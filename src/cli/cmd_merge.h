@@ -7,10 +7,15 @@
 #ifndef SB_CMD_MERGE_H
 #define SB_CMD_MERGE_H
 
+#include <stdio.h>
+
 /* Runs `simtbench merge ...` (argv[0] is "merge"); returns the exit
  * status: 0 merged, 2 bad usage (no file, too many devices, one run given
  * twice), 5 a file that cannot be read, is not a simtbench result, or an
  * output that cannot be written (one line each). */
 int sb_cmd_merge(int argc, char **argv);
+
+/* Its options for the shell's completion (cli/complete.h). */
+void sb_cmd_merge_complete(FILE *out);
 
 #endif

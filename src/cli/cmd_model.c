@@ -6,9 +6,13 @@
  * and one line on stderr. */
 #include "cli/cmd_model.h"
 
+#include "cli/model_table.h"
 #include "cli/model_variant.h"
+#include "cli/complete.h"
 #include "cli/options.h"
 #include "model.h"
+#include "report/layout.h"
+#include "text.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -39,7 +43,7 @@ typedef struct spec {
 
 static void usage(FILE *f)
 {
-    fputs("Usage: simtbench model [OPTION]...\n"
+    sb_layout_help(f, sb_layout_width(), "Usage: simtbench model [OPTION]...\n"
           "Predict what one warp-wide memory access costs, from the access pattern alone.\n"
           "\n"
           "  --space global|shared   memory space (default shared)\n"
@@ -69,8 +73,7 @@ static void usage(FILE *f)
           "Examples: simtbench model --stride 6            (2-way bank conflict)\n"
           "          simtbench model --space global --stride 8  (32 sectors, 12.5%)\n"
           "          simtbench model --tile 32x32 --pad 1\n"
-          "          simtbench model --variant global_perm/w4-random1-spread-load --size 8192\n",
-          f);
+          "          simtbench model --variant global_perm/w4-random1-spread-load --size 8192\n");
 }
 
 #if defined(__GNUC__)
@@ -84,12 +87,12 @@ static int fail(const char *fmt, ...) SB_PRINTF(1, 2);
 /* Prints the one line a usage error gets and returns the usage status. */
 static int fail(const char *fmt, ...)
 {
+    char message[1024];
     va_list ap;
     va_start(ap, fmt);
-    fputs(PROG ": ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
+    sb_text_message(stderr, PROG, message);
     return 2;
 }
 
@@ -194,6 +197,10 @@ static int parse_tile(spec *s, const char *arg)
 enum { O_SPACE = 256, O_WORD, O_STRIDE, O_OFFSET, O_PERM, O_SPREAD, O_BROADCAST, O_SAME,
        O_TILE, O_PAD, O_SWIZZLE, O_WALK, O_WALK_INDEX, O_FORMAT, O_LANES, O_ACTIVE, O_VARIANT,
        O_SIZE, O_UNITS };
+
+/* The short options, getopt_long's string: ":" first, so that a missing
+ * value is told apart from an unknown option. */
+static const char shortopts[] = ":h";
 
 static const struct option longopts[] = {
     {"space", required_argument, NULL, O_SPACE},
@@ -389,7 +396,7 @@ static int parse_args(int argc, char **argv, spec *s)
 #endif
     opterr = 0; /* our own one-line messages instead of getopt's */
     for (;;) {
-        int c = getopt_long(argc, argv, ":h", longopts, NULL);
+        int c = getopt_long(argc, argv, shortopts, longopts, NULL);
         if (c == -1)
             break;
         if (c == 'h') {
@@ -477,57 +484,90 @@ static void header_text(const spec *s, char *buf, size_t n)
     snprintf(buf, n, "%s", d);
 }
 
-static void print_lanes_table(FILE *out, const sb_pattern *p)
+/* The pattern table's columns, global memory's and shared memory's; the
+ * byte counts and the ideal give way first when a line would be too wide. */
+static const sb_layout_column global_columns[] = {
+    {.heading = "pattern"},
+    {.heading = "sectors", .gap = 2, .right = 1},
+    {.heading = "segments", .gap = 2, .right = 1, .give_way = 2, .noted = 1, .note = "segments"},
+    {.heading = "requested", .gap = 2, .right = 1, .give_way = 1, .noted = 1,
+     .note = "requested", .unit = " B"},
+    {.heading = "unique", .gap = 2, .right = 1, .give_way = 1, .noted = 1, .note = "unique",
+     .unit = " B"},
+    {.heading = "transferred", .gap = 2, .right = 1, .give_way = 1, .noted = 1,
+     .note = "transferred", .unit = " B"},
+    {.heading = "efficiency", .gap = 2, .right = 1},
+    {.heading = "summary", .gap = 2, .fold = 20},
+};
+static const sb_layout_column shared_columns[] = {
+    {.heading = "pattern"},
+    {.heading = "ways", .gap = 2, .right = 1},
+    {.heading = "wavefronts", .gap = 2, .right = 1},
+    {.heading = "ideal", .gap = 2, .right = 1, .give_way = 1, .noted = 1, .note = "ideal"},
+    {.heading = "conflicts", .gap = 2, .right = 1, .give_way = 1, .noted = 1,
+     .note = "conflicts"},
+    {.heading = "broadcast", .gap = 2, .right = 1},
+    {.heading = "summary", .gap = 2, .fold = 20},
+};
+
+/* Row i's cells, in the columns above. */
+static void table_cells(const spec *s, long i, sb_pattern *p, sb_layout_cells *c)
 {
-    uint64_t a[SB_WARP_LANES];
-    if (sb_pattern_addresses(p, a) != 0)
-        return;
-    int nb = p->word_bytes / SB_BANK_BYTES;
-    int per_phase = SB_WARP_LANES / nb;
-    fprintf(out, "    %4s %12s %10s %6s %5s %10s %8s\n", "lane", "address", "index", "banks",
-            "phase", "sector", "segment");
-    for (int l = 0; l < SB_WARP_LANES; l++) {
-        int b = sb_bank_of(a[l]);
-        char banks[16];
-        if (nb == 1)
-            snprintf(banks, sizeof banks, "%d", b);
-        else
-            snprintf(banks, sizeof banks, "%d-%d", b, b + nb - 1);
-        fprintf(out, "    %4d %12llu %10llu %6s %5d %10llu %8llu\n", l, (unsigned long long)a[l],
-                (unsigned long long)(a[l] / (uint64_t)p->word_bytes), banks, l / per_phase,
-                (unsigned long long)(a[l] / SB_SECTOR_BYTES),
-                (unsigned long long)(a[l] / SB_SEGMENT_BYTES));
+    sb_prediction r;
+    memset(c, 0, sizeof *c);
+    *p = row_pattern(s, i);
+    if (sb_predict(p, &r) != 0)
+        return; /* cannot happen: every row was checked */
+    char *k[8];
+    for (int j = 0; j < 8; j++)
+        k[j] = c->cell[j];
+    row_label(p, k[0], SB_LAYOUT_CELL);
+    if (s->base.space == SB_SPACE_GLOBAL) {
+        snprintf(k[1], SB_LAYOUT_CELL, "%d", r.sectors);
+        snprintf(k[2], SB_LAYOUT_CELL, "%d", r.segments);
+        snprintf(k[3], SB_LAYOUT_CELL, "%d", r.requested_bytes);
+        snprintf(k[4], SB_LAYOUT_CELL, "%d", r.unique_bytes);
+        snprintf(k[5], SB_LAYOUT_CELL, "%d", r.transferred_bytes);
+        snprintf(k[6], SB_LAYOUT_CELL, "%.1f%%", 100.0 * r.efficiency);
+        sb_prediction_format(&r, k[7], SB_LAYOUT_CELL);
+    } else {
+        snprintf(k[1], SB_LAYOUT_CELL, "%d", r.ways);
+        snprintf(k[2], SB_LAYOUT_CELL, "%d", r.wavefronts);
+        snprintf(k[3], SB_LAYOUT_CELL, "%d", r.ideal_wavefronts);
+        snprintf(k[4], SB_LAYOUT_CELL, "%d", r.conflicts);
+        snprintf(k[5], SB_LAYOUT_CELL, "%s", r.broadcast ? "yes" : "no");
+        sb_prediction_format(&r, k[6], SB_LAYOUT_CELL);
     }
 }
 
 static void print_table(FILE *out, const spec *s, const char *header)
 {
     int global = s->base.space == SB_SPACE_GLOBAL;
-    fprintf(out, "# %s\n", header);
-    if (global)
-        fprintf(out, "%-16s %8s %8s %9s %6s %11s %10s  %s\n", "pattern", "sectors", "segments",
-                "requested", "unique", "transferred", "efficiency", "summary");
-    else
-        fprintf(out, "%-16s %4s %10s %5s %9s %9s  %s\n", "pattern", "ways", "wavefronts", "ideal",
-                "conflicts", "broadcast", "summary");
+    const sb_layout_column *columns = global ? global_columns : shared_columns;
+    int ncolumns = global ? 8 : 7;
+    sb_layout l;
+    sb_layout_cells cells;
+    sb_pattern p;
+    sb_layout_init(&l, sb_layout_width());
+    sb_model_comment(out, l.width, header);
+    for (int c = 0; c < ncolumns; c++)
+        sb_layout_add(&l, &columns[c]);
     long rows = row_count(s);
     for (long i = 0; i < rows; i++) {
-        sb_pattern p = row_pattern(s, i);
-        sb_prediction r;
-        char label[64], summary[96];
-        if (sb_predict(&p, &r) != 0)
-            continue; /* cannot happen: every row was checked */
-        row_label(&p, label, sizeof label);
-        sb_prediction_format(&r, summary, sizeof summary);
-        if (global)
-            fprintf(out, "%-16s %8d %8d %9d %6d %11d %9.1f%%  %s\n", label, r.sectors, r.segments,
-                    r.requested_bytes, r.unique_bytes, r.transferred_bytes, 100.0 * r.efficiency,
-                    summary);
-        else
-            fprintf(out, "%-16s %4d %10d %5d %9d %9s  %s\n", label, r.ways, r.wavefronts,
-                    r.ideal_wavefronts, r.conflicts, r.broadcast ? "yes" : "no", summary);
+        table_cells(s, i, &p, &cells);
+        sb_layout_measure(&l, &cells);
+    }
+    sb_layout_fit(&l);
+    sb_layout_heading(&l, out);
+    for (long i = 0; i < rows; i++) {
+        char note[256];
+        table_cells(s, i, &p, &cells);
+        sb_layout_row(&l, &cells, out);
+        sb_layout_given_way(&l, &cells, note, sizeof note);
+        if (note[0])
+            sb_layout_fold(out, l.width, "    ", 6, note);
         if (s->lanes)
-            print_lanes_table(out, &p);
+            sb_model_lanes_table(out, &p);
     }
 }
 
@@ -627,50 +667,11 @@ static void print_json(FILE *out, const spec *s, const char *header)
 
 /* ------------------------------------------------------------ --variant */
 
-/* "global_perm/w4-random1-spread-load at 100x100, for 132 multiprocessors". */
-static void variant_header(const sb_model_variant *m, long units, char *buf, size_t n)
-{
-    snprintf(buf, n, "%s/%s at %ldx%ld, for %ld multiprocessors: every access its kernel "
-             "executes", m->experiment->name, m->variant.name, m->size.rows, m->size.cols, units);
-}
-
-static void print_variant_table(FILE *out, const sb_model_variant *m, const sb_access_totals *t,
-                                const spec *s)
-{
-    char header[256];
-    variant_header(m, s->units, header, sizeof header);
-    fprintf(out, "# %s\n", header);
-    fprintf(out, "%-15s %-6s %-7s %14s  %-30s  %s\n", "access", "kind", "studied", "requests",
-            "per request", "pattern");
-    const sb_plan *plan = &m->plan;
-    for (int i = 0; i < plan->npatterns; i++) {
-        sb_prediction r;
-        char summary[96], desc[640];
-        sb_predict(&plan->pattern[i], &r);
-        sb_prediction_format(&r, summary, sizeof summary);
-        sb_pattern_describe(&plan->pattern[i], desc, sizeof desc);
-        fprintf(out, "%-15s %-6s %-7s %14.0f  %-30s  %s\n", plan->pattern_label[i],
-                sb_access_kind_name(plan->kind[i]), plan->studied[i] ? "yes" : "no",
-                plan->requests[i], summary, desc);
-        if (s->lanes)
-            print_lanes_table(out, &plan->pattern[i]);
-    }
-    fputs("# the whole kernel, per launch: the model's totals and the counter each is held "
-          "against\n", out);
-    for (size_t k = 0; sb_access_totals_field_at(k); k++) {
-        const sb_access_totals_field *f = sb_access_totals_field_at(k);
-        double v = sb_access_totals_value(t, f);
-        if (v > 0)
-            fprintf(out, f->ratio ? "#   %-33s %14.4f\n" : "#   %-33s %14.0f  %s\n", f->name, v,
-                    f->counter ? f->counter : "");
-    }
-}
-
 static void print_variant_json(FILE *out, const sb_model_variant *m, const sb_access_totals *t,
                                const spec *s)
 {
     char header[256];
-    variant_header(m, s->units, header, sizeof header);
+    sb_model_variant_header(m, s->units, header, sizeof header);
     fputs("{\n  \"schema\": \"simtbench-model/1\",\n  \"pattern\": ", out);
     json_string(out, header);
     fputs(",\n  \"rows\": [", out);
@@ -708,7 +709,7 @@ static int model_variant(const spec *s)
     if (s->format == FMT_JSON)
         print_variant_json(stdout, &m, &t, s);
     else
-        print_variant_table(stdout, &m, &t, s);
+        sb_model_variant_table(stdout, &m, &t, s->units, s->lanes);
     return 0;
 }
 
@@ -752,4 +753,16 @@ int sb_cmd_model(int argc, char **argv)
     else
         print_table(stdout, &s, header);
     return stdout_status();
+}
+
+void sb_cmd_model_complete(FILE *out)
+{
+    static const sb_option_value values[] = {
+        {"space", "choice", "global shared"},
+        {"word", "choice", "4 8 16"},
+        {"perm", "choice", "none reverse xor random"},
+        {"walk", "choice", "row column"},
+        {"format", "choice", "table json"},
+        {NULL, NULL, NULL}};
+    sb_complete_print(out, shortopts, longopts, values, NULL);
 }

@@ -4,13 +4,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/complete.h"
 #include "cli/options.h"
+#include "report/layout.h"
 #include "report/plot.h"
 #include "report/report.h"
 #include "report/json_read.h"
 #include "report/output_file.h"
 #include "run/analysis.h"
 #include "run/interrupt.h"
+#include "text.h"
 
 #define PROG "simtbench report"
 
@@ -21,7 +24,7 @@ typedef struct settings {
 
 static void usage(FILE *f)
 {
-    fputs("Usage: simtbench report [OPTION]... SAVED.json\n"
+    sb_layout_help(f, sb_layout_width(), "Usage: simtbench report [OPTION]... SAVED.json\n"
           "Write a saved run (simtbench --save FILE, or --format json) again, in any\n"
           "format, side by side when it holds two or more devices, and draw its plots.\n"
           "\n"
@@ -35,28 +38,33 @@ static void usage(FILE *f)
           "\n"
           "Exit status: 0 written, 2 bad usage, 5 a file cannot be read or written,\n"
           "129, 130, 141, 143 ended by SIGHUP, SIGINT, SIGPIPE or SIGTERM (no file is left\n"
-          "half-written: each is whole or as it was).\n",
-          f);
+          "half-written: each is whole or as it was).\n");
 }
+
+enum { OPT_PLOT = 256, OPT_REFERENCE };
+
+/* The short options, getopt_long's string: ":" first, so that a missing
+ * value is told apart from an unknown option. */
+static const char shortopts[] = ":f:o:h";
+
+static const struct option longopts[] = {{"format", required_argument, NULL, 'f'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"plot", required_argument, NULL, OPT_PLOT},
+                                         {"reference", required_argument, NULL, OPT_REFERENCE},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
 
 /* The options into s; SB_EXIT_OK, or the exit status after one line
  * (or the help text, with *done set). */
 static int parse(int argc, char **argv, settings *s, int *done)
 {
-    enum { OPT_PLOT = 256, OPT_REFERENCE };
-    static const struct option longopts[] = {{"format", required_argument, NULL, 'f'},
-                                             {"output", required_argument, NULL, 'o'},
-                                             {"plot", required_argument, NULL, OPT_PLOT},
-                                             {"reference", required_argument, NULL, OPT_REFERENCE},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
     memset(s, 0, sizeof *s);
     s->format = SB_FORMAT_TABLE;
     *done = 0;
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":f:o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             if (sb_report_find(optarg, &s->format)) {
@@ -105,8 +113,10 @@ static int write_all(const settings *s, const sb_analysis *a, int *wrote, int *p
     int status = SB_EXIT_OK;
     char err[1024];
     *wrote = sb_report_write_file(s->format, a, s->output, err, sizeof err) == 0;
-    if (!*wrote && !(sb_interrupt_pipe() && !s->output)) {
-        fprintf(stderr, PROG ": %s\n", err);
+    if (!*wrote) {
+        /* One cut short by a signal is said by the line that follows. */
+        if (!sb_interrupted() && !(sb_interrupt_pipe() && !s->output))
+            sb_text_message(stderr, PROG, err);
         status = SB_EXIT_IO;
     }
     *plotted = s->plot_dir && a->run->nresults > 0 && !sb_interrupted();
@@ -151,11 +161,11 @@ int sb_cmd_report(int argc, char **argv)
     sb_interrupt_catch(PROG);
     /* An output that cannot be made is said before anything is read. */
     if (s.output && sb_output_check("--output", s.output, err, sizeof err)) {
-        fprintf(stderr, PROG ": %s\n", err);
+        sb_text_message(stderr, PROG, err);
         return SB_EXIT_IO;
     }
     if (sb_run_read_saved(s.saved, &run, &saved_reference, err, sizeof err)) {
-        fprintf(stderr, PROG ": %s\n", err);
+        sb_text_message(stderr, PROG, err);
         return SB_EXIT_IO;
     }
     /* The saved reference is the first device of its backend, so naming
@@ -183,4 +193,15 @@ int sb_cmd_report(int argc, char **argv)
     sb_analysis_free(&a);
     sb_run_free(&run);
     return status;
+}
+
+void sb_cmd_report_complete(FILE *out)
+{
+    static const sb_option_value values[] = {
+        {"format", "format", NULL},
+        {"output", "file", NULL},
+        {"plot", "dir", NULL},
+        {"reference", "backend", NULL},
+        {NULL, NULL, NULL}};
+    sb_complete_print(out, shortopts, longopts, values, "file");
 }

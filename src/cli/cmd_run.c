@@ -157,10 +157,13 @@ static int write_files(const sb_options *o, const sb_suite *suite, const sb_anal
         status = s2;
     /* After the report, so a plotting problem never costs the figures. */
     if (suite->plot_dir && a->run->nresults > 0) {
-        int bad = sb_plot_run(a, suite->plot_dir, stderr) != 0;
+        int rc = sb_plot_run(a, suite->plot_dir, stderr), bad = rc != 0;
         char name[1024];
-        snprintf(name, sizeof name, "the plots in %s", suite->plot_dir);
-        mark(out, name, !bad);
+        /* Stopped by a signal, the data and scripts are whole, not every
+           image is drawn. */
+        snprintf(name, sizeof name, "the plots in %s%s", suite->plot_dir,
+                 rc == SB_PLOT_INTERRUPTED ? " (data and scripts; not every image)" : "");
+        mark(out, name, !bad || rc == SB_PLOT_INTERRUPTED);
         if (bad && !status)
             status = SB_EXIT_IO;
     } else if (suite->plot_dir) {

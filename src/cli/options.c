@@ -1,3 +1,4 @@
+#include "cli/complete.h"
 #include "cli/options.h"
 
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "report/layout.h"
 #include "report/plot.h"
 #include "run/registry.h"
 
@@ -196,6 +198,10 @@ enum {
     OPT_COUNTERS
 };
 
+/* The short options, getopt_long's string: ":" first, so that a missing
+ * value is told apart from an unknown option. */
+static const char shortopts[] = ":b:d:p:e:s:r:w:f:o:lqhV";
+
 static const struct option longopts[] = {
     {"backend", required_argument, NULL, 'b'},
     {"device", required_argument, NULL, 'd'},
@@ -373,7 +379,7 @@ int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
     int c;
     optind = 0; /* glibc: a full re-initialisation, so parsing can be repeated */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":b:d:p:e:s:r:w:f:o:lqhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         int st = c == ':' || c == '?' ? bad_option(c, argv, err, n) : 1;
         if (st == 1)
             st = parse_name_option(c, optarg, o, err, n);
@@ -395,7 +401,7 @@ int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
 
 void sb_options_usage(FILE *f)
 {
-    fputs(
+    sb_layout_help(f, sb_layout_width(),
         "Usage: simtbench [OPTION]...            run experiments\n"
         "       simtbench model [OPTION]...      ask the memory model (see simtbench model --help)\n"
         "       simtbench compare OLD.json NEW.json   what changed between two saved runs\n"
@@ -466,8 +472,7 @@ void sb_options_usage(FILE *f)
         "     finished, and the report and --save hold the finished results, marked\n"
         "     interrupted (none finished: no file is replaced); a second signal ends it at once\n"
         "  141  SIGPIPE: standard output lost its reader; -o, --save and --plot are still\n"
-        "     written whole (with none of them the run stops after the variant it was measuring)\n",
-        f);
+        "     written whole (with none of them the run stops after the variant it was measuring)\n");
 }
 
 void sb_options_version(FILE *f)
@@ -499,4 +504,20 @@ void sb_options_version(FILE *f)
     else
         fprintf(f, "gnuplot for plots: not found ($GNUPLOT, then %s, then $PATH)\n",
                 SB_GNUPLOT[0] ? SB_GNUPLOT : "none from configure");
+}
+
+void sb_options_complete(FILE *out)
+{
+    static const sb_option_value values[] = {
+        {"backend", "backend", "all"},
+        {"device", "choice", "all auto"},
+        {"experiment", "names", NULL},
+        {"format", "format", NULL},
+        {"reference", "backend", NULL},
+        {"output", "file", NULL},
+        {"save", "file", NULL},
+        {"plot", "dir", NULL},
+        {"dump-ptx", "dir", NULL},
+        {NULL, NULL, NULL}};
+    sb_complete_print(out, shortopts, longopts, values, NULL);
 }

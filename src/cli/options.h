@@ -81,4 +81,7 @@ void sb_options_usage(FILE *f);
  * run time. */
 void sb_options_version(FILE *f);
 
+/* The run's options for the shell's completion (cli/complete.h). */
+void sb_options_complete(FILE *out);
+
 #endif

@@ -18,4 +18,8 @@ int sb_report_find(const char *name, sb_format *f);
 /* Every format's name for a message, "table, csv, json, markdown or html". */
 void sb_report_names(char *buf, size_t n);
 
+/* Every name --format takes, aliases too, one space between each: the
+ * words a shell completes. */
+void sb_report_words(char *buf, size_t n);
+
 #endif

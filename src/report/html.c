@@ -11,6 +11,7 @@
 #include "report/lessons.h"
 #include "report/plot.h"
 #include "report/report.h"
+#include "run/interrupt.h"
 
 static void esc(FILE *out, const char *s)
 {
@@ -385,6 +386,7 @@ typedef struct plots {
     sb_plot_list list;
     char dir[256];
     int rendered[SB_PLOT_MAX];
+    int interrupted; /* SIGINT or SIGTERM stopped the rendering: no page */
     char note[640];
 } plots;
 
@@ -431,7 +433,7 @@ static void make_plots(const sb_analysis *a, plots *p)
     }
     FILE *devnull = fopen("/dev/null", "w");
     int failed = 0;
-    for (int i = 0; i < p->list.n; i++) {
+    for (int i = 0; i < p->list.n && !(p->interrupted = sb_interrupted() != 0); i++) {
         sb_plot_list one;
         memset(&one, 0, sizeof one);
         one.n = 1;
@@ -441,12 +443,14 @@ static void make_plots(const sb_analysis *a, plots *p)
     }
     if (devnull)
         fclose(devnull);
+    if (sb_interrupted())
+        p->interrupted = 1;
     /* A plot that gnuplot could not draw is said, not silently missing. */
     if (failed)
         snprintf(p->note, sizeof p->note, "%d of %d charts are not shown: gnuplot (%.200s) failed "
-                                          "on them (--plot DIR writes their data and scripts to "
-                                          "try by hand).",
-                 failed, p->list.n, gnuplot);
+                                          "on them or ran past its %g s limit (--plot DIR writes "
+                                          "their data and scripts to try by hand).",
+                 failed, p->list.n, gnuplot, sb_plot_time_limit());
 }
 
 static void remove_plots(plots *p)
@@ -584,13 +588,20 @@ static void lessons_block(const sb_analysis *a, size_t e, FILE *out)
 
 int sb_report_html(const sb_analysis *a, FILE *out, char *err, size_t n)
 {
-    (void)err, (void)n; /* nothing a text format cannot hold */
     const sb_run *run = a->run;
     plots *p = calloc(1, sizeof *p);
     if (!p)
         return -1;
     if (run->nresults > 0)
         make_plots(a, p);
+    /* A signal while the charts render: no page at all, so that -o's file
+       stays as it was; the caller says why and exits 128 + the signal. */
+    if (p->interrupted) {
+        snprintf(err, n, "interrupted while rendering the charts");
+        remove_plots(p);
+        free(p);
+        return -1;
+    }
     page_head(a, p, out);
     devices(run, out);
     unavailable(run, out);

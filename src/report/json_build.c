@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "text.h"
+
 static void refuse(sb_json_builder *b, const char *key, const char *why)
 {
     if (!b->refused) {
@@ -53,33 +55,9 @@ json_t *sb_json_put_object(json_t *o, const char *key, sb_json_builder *b)
     return b->refused ? NULL : v;
 }
 
-/* The length of the UTF-8 sequence at p, or 0 when it is not one. */
-static int sequence(const unsigned char *p)
-{
-    int len = *p < 0x80 ? 1 : *p >= 0xc2 && *p < 0xe0 ? 2 : *p >= 0xe0 && *p < 0xf0 ? 3
-                          : *p >= 0xf0 && *p < 0xf5 ? 4 : 0;
-    for (int k = 1; k < len; k++)
-        if ((p[k] & 0xc0) != 0x80)
-            return 0;
-    return len;
-}
-
 void sb_json_printable(const char *s, char *buf, size_t n)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (const unsigned char *p = (const unsigned char *)s; *p && used + 5 < n;) {
-        int len = sequence(p);
-        if (len == 0 || *p < 0x20) {
-            used += (size_t)snprintf(buf + used, n - used, "\\x%02X", *p++);
-        } else if (used + (size_t)len < n) {
-            memcpy(buf + used, p, (size_t)len);
-            buf[used += (size_t)len] = '\0';
-            p += len;
-        } else {
-            break;
-        }
-    }
+    sb_text_visible(s, buf, n);
 }
 
 /* Text from jansson with `pad` spaces after each newline.  A newline is

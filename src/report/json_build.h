@@ -32,8 +32,8 @@ void sb_json_put_real(json_t *o, const char *key, double v, sb_json_builder *b);
 /* A new object as o's key, for its fields to follow; NULL once refused. */
 json_t *sb_json_put_object(json_t *o, const char *key, sb_json_builder *b);
 
-/* s with every byte that is not part of a UTF-8 sequence (and every
- * control character) as \xNN, so that a message can show what was refused. */
+/* s as sb_text_visible (common/text.h) shows it, so that a message can
+ * show what was refused. */
 void sb_json_printable(const char *s, char *buf, size_t n);
 
 /* v as jansson lays it out with JSON_INDENT(2), the real precision the

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 int sb_layout_width(void)
 {
     const char *s = getenv("COLUMNS");
@@ -26,11 +28,46 @@ static int continuation(unsigned char c)
     return (c & 0xC0) == 0x80;
 }
 
+/* Whether s shows as it is: no control character, no byte past ASCII
+ * (which might be invalid UTF-8 or a C1 control). */
+static int plain(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p >= 0x7f)
+            return 0;
+    return 1;
+}
+
+/* s as the terminal is to show it (sb_text_visible): s itself where it is
+ * plain, else a copy to free. */
+static char *visible(const char *s, char **to_free)
+{
+    *to_free = NULL;
+    if (plain(s))
+        return (char *)s;
+    size_t n = sb_text_visible_size(s);
+    char *v = malloc(n);
+    if (!v)
+        return (char *)""; /* out of memory: nothing rather than raw bytes */
+    *to_free = v;
+    return (char *)sb_text_visible(s, v, n);
+}
+
+/* s on out as sb_text_visible shows it. */
+static void put_visible(const char *s, FILE *out)
+{
+    char *to_free;
+    fputs(visible(s, &to_free), out);
+    free(to_free);
+}
+
 int sb_layout_text_width(const char *s)
 {
+    char *to_free;
     int n = 0;
-    for (; *s; s++)
-        n += !continuation((unsigned char)*s);
+    for (const char *p = visible(s, &to_free); *p; p++)
+        n += !continuation((unsigned char)*p);
+    free(to_free);
     return n;
 }
 
@@ -70,11 +107,12 @@ static size_t line_bytes(const char *text, const char *p, int room)
     return cut + 1;
 }
 
-void sb_layout_fold(FILE *out, int width, const char *first, int indent, const char *text)
+/* raw folded as sb_layout_fold folds it, the first line starting at
+ * column lead (what is before it already written). */
+static void fold_from(FILE *out, int width, int lead, int indent, const char *raw)
 {
-    const char *p = text;
-    int lead = sb_layout_text_width(first);
-    fputs(first, out);
+    char *to_free;
+    const char *text = visible(raw, &to_free), *p = text;
     while (*p == ' ')
         p++;
     for (;;) {
@@ -88,10 +126,17 @@ void sb_layout_fold(FILE *out, int width, const char *first, int indent, const c
         while (*p == ' ')
             p++;
         if (!*p)
-            return;
+            break;
         fprintf(out, "%*s", indent, "");
         lead = indent;
     }
+    free(to_free);
+}
+
+void sb_layout_fold(FILE *out, int width, const char *first, int indent, const char *text)
+{
+    put_visible(first, out);
+    fold_from(out, width, sb_layout_text_width(first), indent, text);
 }
 
 /* ------------------------------------------------------------ columns */
@@ -165,8 +210,12 @@ static int positions(const sb_layout *l, const int *widths, int *start)
 static int row_widths(const sb_layout *l, int *widths)
 {
     int start[SB_LAYOUT_MAX_COLUMNS];
-    for (int c = 0; c < l->ncolumns; c++)
-        widths[c] = c == 0 ? l->first_width : l->column[c].width;
+    for (int c = 0; c < l->ncolumns; c++) {
+        const sb_layout_column *k = &l->column[c];
+        widths[c] = c == 0 ? l->first_width : k->width;
+        if (c > 0 && k->fold > 0 && widths[c] > k->fold)
+            widths[c] = k->fold;
+    }
     for (int g = 0; g < l->ngroups; g++) {
         int first = -1, end = 0;
         positions(l, widths, start);
@@ -228,7 +277,7 @@ static void pad(FILE *out, int *owed)
 /* The kept cells in their columns, the first one left empty when `blank`. */
 static void cells_line(const sb_layout *l, const sb_layout_cells *cells, int blank, FILE *out)
 {
-    int owed = 0;
+    int owed = 0, at = 0; /* at: the columns written */
     for (int c = 0; c < l->ncolumns; c++) {
         const sb_layout_column *k = &l->column[c];
         if (!k->shown)
@@ -237,9 +286,17 @@ static void cells_line(const sb_layout *l, const sb_layout_cells *cells, int bla
         const char *text = c == 0 && blank ? "" : cells->cell[c];
         int room = w - sb_layout_text_width(text);
         owed += gap_before(l, c) + (k->right ? room : 0);
-        if (text[0]) {
+        if (k->fold > 0 && c > 0 && text[0]) {
+            /* The last column: it ends the line, folded under its start. */
+            at += owed;
             pad(out, &owed);
-            fputs(text, out);
+            fold_from(out, l->width, at, at, text);
+            return;
+        }
+        if (text[0]) {
+            at += owed + sb_layout_text_width(text);
+            pad(out, &owed);
+            put_visible(text, out);
         }
         owed += k->right ? 0 : room;
     }
@@ -273,7 +330,7 @@ void sb_layout_heading(const sb_layout *l, FILE *out)
                 if (l->column[c].shown && l->column[c].group == g + 1) {
                     if (start[c] > at)
                         fprintf(out, "%*s", start[c] - at, "");
-                    fputs(l->group[g], out);
+                    put_visible(l->group[g], out);
                     at = (start[c] > at ? start[c] : at) + sb_layout_text_width(l->group[g]);
                     break;
                 }
@@ -315,6 +372,98 @@ void sb_layout_given_way(const sb_layout *l, const sb_layout_cells *cells, char 
                          cells->cell[k], o->unit);
             used = w < 0 || (size_t)w >= n - used ? n - 1 : used + (size_t)w;
             first = 0;
+        }
+    }
+}
+
+/* ------------------------------------------------------------ help text */
+
+/* The columns of line (up to its end or newline) that are spaces first. */
+static int leading(const char *line)
+{
+    int n = 0;
+    while (line[n] == ' ')
+        n++;
+    return n;
+}
+
+/* Where the description of an entry line starts: past the first run of
+ * at least `gap` spaces after its first text (an option, a status), or
+ * -1 when it has none. */
+static int description_at(const char *line, int len, int gap)
+{
+    for (int i = leading(line); i < len; i++) {
+        int run = 0;
+        while (i + run < len && line[i + run] == ' ')
+            run++;
+        if (run >= gap && i + run < len)
+            return i + run;
+        i += run;
+    }
+    return -1;
+}
+
+/* One entry of a help text: its first line's prefix (the option, or
+ * nothing), then the words of the line and of its continuation lines,
+ * folded under the description's column, or under the entry on lines of
+ * their own where that column is past half the width; `alone`: a line
+ * no other continues (the usage line).  The bytes used. */
+static size_t help_entry(FILE *out, int width, const char *p, int alone)
+{
+    int len = (int)strcspn(p, "\n"), lead = leading(p);
+    int hang = description_at(p, len, lead ? 2 : 3);
+    if (hang < 0)
+        hang = lead;
+    /* An indented line with no description (an example command) is a line
+       of its own. */
+    alone |= hang == lead && lead > 0;
+    char prefix[256], text[4096];
+    snprintf(prefix, sizeof prefix, "%.*s", hang < 255 ? hang : 255, p);
+    size_t used = (size_t)snprintf(text, sizeof text, "%.*s", len - hang, p + hang);
+    const char *q = p + len;
+    /* Continuation lines: as indented as the description. */
+    while (!alone && *q == '\n' && leading(q + 1) == hang && q[1 + hang] && q[1 + hang] != '\n' &&
+           (hang > 0 || description_at(q + 1, (int)strcspn(q + 1, "\n"), 3) < 0)) {
+        int more = (int)strcspn(q + 1, "\n");
+        if (used < sizeof text)
+            used += (size_t)snprintf(text + used, sizeof text - used, " %.*s", more - hang,
+                                     q + 1 + hang);
+        q += 1 + more;
+    }
+    if (hang > lead && hang > width / 2) {
+        char indent[256];
+        snprintf(indent, sizeof indent, "%*s", lead, "");
+        sb_layout_fold(out, width, indent, lead + 4, prefix + lead); /* the entry alone */
+        snprintf(prefix, sizeof prefix, "%*s", lead + 8, "");
+        hang = lead + 8;
+    }
+    sb_layout_fold(out, width, prefix, hang, text);
+    return (size_t)(q - p) + (*q == '\n');
+}
+
+void sb_layout_help(FILE *out, int width, const char *text)
+{
+    int fits = 1;
+    for (const char *p = text; *p && fits; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0))
+        fits = (int)strcspn(p, "\n") <= width;
+    if (fits) {
+        for (const char *p = text; *p;) {
+            size_t len = strcspn(p, "\n");
+            char line[4096];
+            snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
+            put_visible(line, out);
+            if (p[len])
+                fputc('\n', out);
+            p += len + (p[len] != 0);
+        }
+        return;
+    }
+    for (const char *p = text; *p;) {
+        if (*p == '\n') {
+            fputc('\n', out);
+            p++;
+        } else {
+            p += help_entry(out, width, p, p == text);
         }
     }
 }

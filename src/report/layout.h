@@ -2,7 +2,9 @@
  * text folded at word boundaries, and columns sized from their content
  * that give way, in an order the table sets, to a note under the row when
  * a line would be too wide.  Widths are counted in characters of UTF-8
- * text (the program writes no wide characters of its own). */
+ * text (the program writes no wide characters of its own).  Every text
+ * it writes, names from a saved run among them, is shown as
+ * sb_text_visible (common/text.h) shows it, and measured so. */
 #ifndef SB_LAYOUT_H
 #define SB_LAYOUT_H
 
@@ -17,7 +19,7 @@
  * SB_LAYOUT_MAX_WIDTH; else SB_LAYOUT_WIDTH. */
 int sb_layout_width(void);
 
-/* The columns UTF-8 text takes: its characters. */
+/* The columns UTF-8 text takes: the characters of its visible form. */
 int sb_layout_text_width(const char *s);
 
 /* text folded at spaces into lines of at most width columns, each ended
@@ -25,6 +27,13 @@ int sb_layout_text_width(const char *s);
  * `indent` spaces.  A space between two digits (a number grouped by
  * thousands) is not a place to fold; a word longer than a line is cut. */
 void sb_layout_fold(FILE *out, int width, const char *first, int indent, const char *text);
+
+/* A --help text on lines of at most width columns: as written where every
+ * line fits, else each entry (an option or a status with its description
+ * and the lines continuing it, or a paragraph) folded again, under its
+ * description's column, or under the entry where that column is past half
+ * the width. */
+void sb_layout_help(FILE *out, int width, const char *text);
 
 #define SB_LAYOUT_MAX_COLUMNS 48
 #define SB_LAYOUT_MAX_GROUPS 16
@@ -50,6 +59,9 @@ typedef struct sb_layout_column {
     char unit[12]; /* the note's words after its value: " ms" */
     int group;     /* the group label it stands under (sb_layout_add_group's number), or
                       0 for none */
+    int fold;      /* > 0, for the last column only: its text folds at spaces within the
+                      line, the lines after the first starting under it, and it counts as
+                      at most this wide when the row is fitted */
     /* set by sb_layout_measure and sb_layout_fit */
     int width;     /* its widest cell or heading */
     int filled;    /* a cell of it is not empty; an empty column is not shown */

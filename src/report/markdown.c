@@ -2,16 +2,24 @@
  * pipe table per experiment, side by side when the run has two or more
  * devices.  Names are escaped so that a '|' or '<' in a device or variant
  * name cannot break the table. */
+#include <stdlib.h>
 #include <string.h>
+
+#include "text.h"
 
 #include "report/describe.h"
 #include "report/lessons.h"
 #include "report/report.h"
 
 /* One cell: pipes and backslashes escaped, HTML-significant characters as
- * entities (GitHub renders raw HTML), newlines flattened. */
-static void cell(FILE *out, const char *s)
+ * entities (GitHub renders raw HTML), newlines flattened, and any other
+ * control character shown as an escape (sb_text_visible): the page is
+ * often read on the terminal it is printed on. */
+static void cell(FILE *out, const char *raw)
 {
+    size_t size = sb_text_visible_size(raw);
+    char *shown = malloc(size);
+    const char *s = shown ? sb_text_visible(raw, shown, size) : "";
     for (; *s; s++) {
         switch (*s) {
         case '|':
@@ -43,6 +51,7 @@ static void cell(FILE *out, const char *s)
             fputc(*s, out);
         }
     }
+    free(shown);
 }
 
 static void devices(const sb_run *run, FILE *out)

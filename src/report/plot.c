@@ -2,19 +2,16 @@
 
 #include "report/plot.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "dram.h"
 #include "report/describe.h"
+#include "report/gnuplot_text.h"
 #include "report/output_file.h"
-#include "run/cleanup.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -33,26 +30,40 @@ static void stem(const char *experiment, const char *kind, char *buf, size_t n)
     snprintf(buf, n, "%s-%s", k ? safe : "experiment", kind);
 }
 
-/* A gnuplot single-quoted string: a quote is doubled, nothing else is special. */
+/* s in a script, in gnuplot's single quotes (gnuplot_text.h). */
 static void gp_string(FILE *f, const char *s)
 {
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', f);
-        if (*s != '\n' && *s != '\r')
-            fputc(*s, f);
-    }
-    fputc('\'', f);
+    char q[SB_GP_QUOTED_MAX];
+    fputs(sb_gp_quote(s, '\'', q, sizeof q), f);
 }
 
-/* A double-quoted string in a data file, where gnuplot allows no escape. */
+/* s as a string column of a data file, in double quotes. */
 static void dat_string(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (; *s; s++)
-        fputc(*s == '"' || *s == '\n' || *s == '\r' ? '\'' : *s, f);
-    fputc('"', f);
+    char q[SB_GP_QUOTED_MAX];
+    fputs(sb_gp_quote(s, '"', q, sizeof q), f);
+}
+
+/* s in a data file's comment, one line: the bare text. */
+static const char *dat_text(const char *s, char *buf, size_t n)
+{
+    return sb_gp_quote(s, 0, buf, n);
+}
+
+/* "set WHAT 'TEXT'", TEXT quoted; for text made from a run's strings. */
+static void gp_set(FILE *f, const char *what, const char *text)
+{
+    fprintf(f, "set %s ", what);
+    gp_string(f, text);
+    fputc('\n', f);
+}
+
+/* A file name in a script, quoted: "NAME.EXT". */
+static void gp_file(FILE *f, const char *name, const char *ext)
+{
+    char file[96];
+    snprintf(file, sizeof file, "%s.%s", name, ext);
+    gp_string(f, file);
 }
 
 static int make_dir(const char *dir)
@@ -66,6 +77,7 @@ typedef struct plot_files {
     sb_output_file dat_file, gp_file;
     FILE *dat, *gp; /* where to write: the two files' streams */
     char name[80];
+    char data[96]; /* 'NAME.dat', quoted for a plot command */
     int width; /* pixels; bars widen it so that every label stays readable */
     int height; /* pixels; sweeps heighten it for a key of many series */
 } plot_files;
@@ -74,6 +86,8 @@ static int open_plot(const char *dir, const char *name, plot_files *pf, char *er
 {
     char path[4096];
     snprintf(pf->name, sizeof pf->name, "%s", name);
+    snprintf(path, sizeof path, "%s.dat", name);
+    sb_gp_quote(path, '\'', pf->data, sizeof pf->data);
     pf->width = 1100;
     pf->height = 620;
     snprintf(path, sizeof path, "%s/%s.dat", dir, name);
@@ -99,14 +113,19 @@ static void abandon_plot(plot_files *pf)
 /* The script's head: what it is, how to run it, and the shared settings. */
 static void script_head(plot_files *pf, const char *title)
 {
-    fprintf(pf->gp, "# simtbench plot: %s\n# Render from this directory: gnuplot %s.gp "
-                    "(writes %s.png and %s.svg)\n",
-            title, pf->name, pf->name, pf->name);
-    fputs("set encoding utf8\nset datafile missing '?'\nset termoption noenhanced\n", pf->gp);
+    char text[SB_GP_QUOTED_MAX];
+    fputs("# simtbench plot: ", pf->gp);
+    gp_string(pf->gp, title);
+    /* The name is a stem (stem()): letters, digits, '-' and '_' alone. */
+    fprintf(pf->gp, "\n# Render from this directory: gnuplot %s.gp (writes %s.png and %s.svg)\n",
+            pf->name, pf->name, pf->name);
+    /* No encoding: the text is ASCII (gnuplot_text.h), and `set encoding
+       utf8` warns in a locale without UTF-8. */
+    fputs("set datafile missing '?'\nset termoption noenhanced\n", pf->gp);
     fputs("set title ", pf->gp);
     gp_string(pf->gp, title);
     fputs("\nset key below\nset grid\n", pf->gp);
-    fprintf(pf->dat, "# simtbench plot data: %s\n", title);
+    fprintf(pf->dat, "# simtbench plot data: %s\n", dat_text(title, text, sizeof text));
 }
 
 /* Two outputs from one plot command, PNG (cairo when built in) and SVG. */
@@ -116,13 +135,16 @@ static void script_outputs(plot_files *pf, const char *plot_command)
             "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
             "    set terminal pngcairo size %d,%d noenhanced\n"
             "} else {\n"
-            "    set terminal png size %d,%d\n"
+            "    set terminal png size %d,%d noenhanced\n"
             "}\n"
-            "set output '%s.png'\n%s\n"
-            "set terminal svg size %d,%d noenhanced background rgb 'white'\n"
-            "set output '%s.svg'\n%s\nunset output\n",
-            pf->width, pf->height, pf->width, pf->height, pf->name, plot_command, pf->width,
-            pf->height, pf->name, plot_command);
+            "set output ",
+            pf->width, pf->height, pf->width, pf->height);
+    gp_file(pf->gp, pf->name, "png");
+    fprintf(pf->gp, "\n%s\nset terminal svg size %d,%d noenhanced background rgb 'white'\n"
+                    "set output ",
+            plot_command, pf->width, pf->height);
+    gp_file(pf->gp, pf->name, "svg");
+    fprintf(pf->gp, "\n%s\nunset output\n", plot_command);
 }
 
 /* Both files complete: each renamed over its target. */
@@ -145,10 +167,11 @@ static void list_add(sb_plot_list *list, const char *exp, const char *name, cons
     list->n++;
 }
 
-/* A growing string for a plot command. */
+/* A growing string for a plot command; `failed` once out of memory. */
 typedef struct cmd_buf {
-    char text[16384];
-    size_t used;
+    char *text;
+    size_t used, size;
+    int failed;
 } cmd_buf;
 
 static void cmd_add(cmd_buf *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -157,21 +180,32 @@ static void cmd_add(cmd_buf *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (c->used < sizeof c->text) {
-        int len = vsnprintf(c->text + c->used, sizeof c->text - c->used, fmt, ap);
-        if (len > 0)
-            c->used += (size_t)len;
-    }
+    int len = c->failed ? -1 : vsnprintf(c->text + c->used, c->size - c->used, fmt, ap);
     va_end(ap);
+    if (len < 0)
+        return;
+    if ((size_t)len >= c->size - c->used) {
+        size_t size = 2 * (c->size + (size_t)len);
+        char *more = realloc(c->text, size);
+        if (!more) {
+            c->failed = 1;
+            c->text[c->used] = '\0';
+            return;
+        }
+        c->text = more;
+        c->size = size;
+        va_start(ap, fmt);
+        vsnprintf(c->text + c->used, c->size - c->used, fmt, ap);
+        va_end(ap);
+    }
+    c->used += (size_t)len;
 }
 
 /* A title inside a plot command, in gnuplot's quoting. */
 static void cmd_title(cmd_buf *c, const char *s)
 {
-    cmd_add(c, " title '");
-    for (; *s; s++)
-        cmd_add(c, *s == '\'' ? "''" : "%c", *s);
-    cmd_add(c, "'");
+    char q[SB_GP_QUOTED_MAX];
+    cmd_add(c, " title %s", sb_gp_quote(s, '\'', q, sizeof q));
 }
 
 /* What every plot of one --plot needs: the run and its pairing, where the
@@ -198,6 +232,10 @@ static double device_roof(const sb_run *run, int slot)
 static cmd_buf *new_command(plot_files *pf, const plot_ctx *c)
 {
     cmd_buf *cmd = calloc(1, sizeof *cmd);
+    if (cmd && !(cmd->text = malloc(cmd->size = 4096))) {
+        free(cmd);
+        cmd = NULL;
+    }
     if (!cmd) {
         abandon_plot(pf);
         snprintf(c->err, c->errn, "out of host memory");
@@ -211,8 +249,16 @@ static cmd_buf *new_command(plot_files *pf, const plot_ctx *c)
 static int finish_plot(plot_files *pf, cmd_buf *cmd, const char *exp, const char *title,
                        const plot_ctx *c)
 {
-    script_outputs(pf, cmd->text);
+    int failed = cmd->failed;
+    if (!failed)
+        script_outputs(pf, cmd->text);
+    free(cmd->text);
     free(cmd);
+    if (failed) {
+        abandon_plot(pf);
+        snprintf(c->err, c->errn, "out of host memory");
+        return -1;
+    }
     list_add(c->list, exp, pf->name, title);
     return close_plot(pf, c->err, c->errn);
 }
@@ -432,10 +478,12 @@ static void bandwidth_series(const plot_ctx *c, const sweep *sw, int s, plot_fil
     double scale = eff0 > 0 ? first->value / eff0 : 0.0;
     char series[128];
     series_name(run, sw, s, series, sizeof series);
+    char text[SB_GP_QUOTED_MAX];
     fprintf(pf->dat, "%s# %s (model: efficiency x %.1f %s, the bandwidth at stride %ld over "
                      "its efficiency; copy roof %.1f)\n",
-            s ? "\n\n" : "", series, scale, sb_quantity_unit(first->quantity),
-            first->pattern[0].stride, device_roof(run, sw->slot[s]));
+            s ? "\n\n" : "", dat_text(series, text, sizeof text), scale,
+            sb_quantity_unit(first->quantity), first->pattern[0].stride,
+            device_roof(run, sw->slot[s]));
     for (size_t k = 0; k < sw->count[s]; k++) {
         const sb_result *r = &run->results[sw->idx[sw->start[s] + k]];
         fprintf(pf->dat, "%ld %.6g %.6g %.6g\n", r->pattern[0].stride, r->value,
@@ -444,10 +492,10 @@ static void bandwidth_series(const plot_ctx *c, const sweep *sw, int s, plot_fil
     char model[192];
     snprintf(model, sizeof model, "model, %s", series);
     /* A series and its model share a colour, so each curve has its prediction. */
-    cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with linespoints", s ? "," : "", pf->name, s);
+    cmd_add(cmd, "%s %s index %d using 1:2 with linespoints", s ? "," : "", pf->data, s);
     series_style(sw, s, cmd);
     cmd_title(cmd, series);
-    cmd_add(cmd, ", '%s.dat' index %d using 1:3 with lines dt 2 lw 1.5 lc rgb '%s'", pf->name, s,
+    cmd_add(cmd, ", %s index %d using 1:3 with lines dt 2 lw 1.5 lc rgb '%s'", pf->data, s,
             word_colour(sw->word[s]));
     cmd_title(cmd, model);
 }
@@ -504,7 +552,8 @@ static void conflict_series(const plot_ctx *c, const sweep *sw, int s, plot_file
     double pred0 = predicted_ways(&first->prediction[0]);
     char series[128];
     series_name(run, sw, s, series, sizeof series);
-    fprintf(pf->dat, "%s# %s\n", s ? "\n\n" : "", series);
+    char text[SB_GP_QUOTED_MAX];
+    fprintf(pf->dat, "%s# %s\n", s ? "\n\n" : "", dat_text(series, text, sizeof text));
     for (size_t k = 0; k < sw->count[s]; k++) {
         const sb_result *r = &run->results[sw->idx[sw->start[s] + k]];
         const sb_prediction *p = &r->prediction[0];
@@ -515,7 +564,7 @@ static void conflict_series(const plot_ctx *c, const sweep *sw, int s, plot_file
         fprintf(pf->dat, model > 0 ? "%.6g " : "? ", model);
         fprintf(pf->dat, "%d %d\n", p->ways, p->wavefronts);
     }
-    cmd_add(cmd, ", '%s.dat' index %d using 1:2 with linespoints", pf->name, s);
+    cmd_add(cmd, ", %s index %d using 1:2 with linespoints", pf->data, s);
     series_style(sw, s, cmd);
     cmd_title(cmd, series);
 }
@@ -537,8 +586,8 @@ static void conflict_models(const sweep *sw, plot_files *pf, cmd_buf *cmd)
         int s = first[m];
         char model[96];
         snprintf(model, sizeof model, "model: wavefront ratio, %d-byte words", sw->word[s]);
-        cmd_add(cmd, "%s '%s.dat' index %d using 1:3 with steps dt 2 lw %.1f lc rgb '%s'",
-                m ? "," : "", pf->name, s, 1.5 + 1.5 * (nwords - 1 - m),
+        cmd_add(cmd, "%s %s index %d using 1:3 with steps dt 2 lw %.1f lc rgb '%s'",
+                m ? "," : "", pf->data, s, 1.5 + 1.5 * (nwords - 1 - m),
                 word_colour(sw->word[s]));
         cmd_title(cmd, model);
     }
@@ -678,7 +727,8 @@ static void paths_series(const plot_ctx *c, const paths_sweep *pw, int s, plot_f
     char label[24], series[128];
     sb_slot_label(c->run, pw->slot[s], label, sizeof label);
     snprintf(series, sizeof series, "%s, %s", label, pw->kernel[s]);
-    fprintf(pf->dat, "%s# %s\n", s ? "\n\n" : "", series);
+    char text[SB_GP_QUOTED_MAX];
+    fprintf(pf->dat, "%s# %s\n", s ? "\n\n" : "", dat_text(series, text, sizeof text));
     int modelled = 0;
     for (size_t j = 0; j < pw->count[s]; j++) {
         const sb_result *r = &c->run->results[pw->idx[s][j]];
@@ -690,14 +740,14 @@ static void paths_series(const plot_ctx *c, const paths_sweep *pw, int s, plot_f
         modelled |= model > 0;
     }
     const char *colour = slot_colour(pw->slot[s]);
-    cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with linespoints lw 2 pt %d ps 1.4 lc rgb '%s'",
-            s ? "," : "", pf->name, s, shapes[pw->shape[s] % 6], colour);
+    cmd_add(cmd, "%s %s index %d using 1:2 with linespoints lw 2 pt %d ps 1.4 lc rgb '%s'",
+            s ? "," : "", pf->data, s, shapes[pw->shape[s] % 6], colour);
     cmd_title(cmd, series);
     if (modelled) {
         char model[160];
         snprintf(model, sizeof model, "model, %s", series);
-        cmd_add(cmd, ", '%s.dat' index %d using 1:3 with lines dt 2 lw %.1f lc rgb '%s'",
-                pf->name, s, pw->slot[s] == 0 ? 4.0 : 2.0, colour);
+        cmd_add(cmd, ", %s index %d using 1:3 with lines dt 2 lw %.1f lc rgb '%s'",
+                pf->data, s, pw->slot[s] == 0 ? 4.0 : 2.0, colour);
         cmd_title(cmd, model);
     }
 }
@@ -800,8 +850,10 @@ static int roofline_numbers(const plot_ctx *c, plot_files *pf)
         int before = 0; /* labels at the same intensity, lower down */
         for (int h = 0; h < ngroups; h++)
             before += h != g && gx[h] == gx[g] && gy[h] < gy[g];
-        fprintf(pf->gp, "set label '%s' at %.6g,%.6g offset char %s,0.6 %s front\n", text[g],
-                gx[g], gy[g], before % 2 ? "-0.8" : "0.8", before % 2 ? "right" : "left");
+        fputs("set label ", pf->gp);
+        gp_string(pf->gp, text[g]);
+        fprintf(pf->gp, " at %.6g,%.6g offset char %s,0.6 %s front\n", gx[g], gy[g],
+                before % 2 ? "-0.8" : "0.8", before % 2 ? "right" : "left");
     }
     return nvariants;
 }
@@ -843,8 +895,10 @@ static int roofline_points(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
             const sb_result *r = &run->results[c->e->results[i]];
             if (!(r->intensity > 0) || r->device_slot != s)
                 continue;
+            char text[SB_GP_QUOTED_MAX];
             if (!any++)
-                fprintf(pf->dat, "%s# %s\n", block ? "\n\n" : "", label);
+                fprintf(pf->dat, "%s# %s\n", block ? "\n\n" : "",
+                        dat_text(label, text, sizeof text));
             fprintf(pf->dat, "%.6g %.6g %d ", r->intensity, r->value,
                     variant_number(c, r->variant));
             dat_string(pf->dat, r->variant);
@@ -852,8 +906,8 @@ static int roofline_points(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
         }
         if (!any)
             continue;
-        cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with points pt %d ps 1.5 lc %d",
-                block ? "," : "", pf->name, block, block ? 6 : 7, s + 1);
+        cmd_add(cmd, "%s %s index %d using 1:2 with points pt %d ps 1.5 lc %d",
+                block ? "," : "", pf->data, block, block ? 6 : 7, s + 1);
         cmd_title(cmd, label);
         block++;
     }
@@ -875,8 +929,10 @@ static int roofline_measured(const plot_ctx *c, int s)
 static void roof_line(plot_files *pf, cmd_buf *cmd, int block, const char *title, double x0,
                       double y0, double x1, double y1, const char *style)
 {
-    fprintf(pf->dat, "\n\n# %s\n%.6g %.6g\n%.6g %.6g\n", title, x0, y0, x1, y1);
-    cmd_add(cmd, ", '%s.dat' index %d using 1:2 with lines %s", pf->name, block, style);
+    char text[SB_GP_QUOTED_MAX];
+    fprintf(pf->dat, "\n\n# %s\n%.6g %.6g\n%.6g %.6g\n", dat_text(title, text, sizeof text), x0,
+            y0, x1, y1);
+    cmd_add(cmd, ", %s index %d using 1:2 with lines %s", pf->data, block, style);
     cmd_title(cmd, title);
 }
 
@@ -957,8 +1013,10 @@ static int roofline_plot(const plot_ctx *c, const char *exp)
         return -1;
     pf.width = 1400;
     script_head(&pf, title);
+    /* The key below, two lines clear of the x label: a key of one row
+       (one device) otherwise touches it. */
     fputs("set logscale xy 2\nset xlabel 'arithmetic intensity (FLOP per byte of DRAM traffic)'\n"
-          "set ylabel 'GFLOP/s'\n",
+          "set ylabel 'GFLOP/s'\nset key below height 2\n",
           pf.gp);
     fputs("# blocks: per device, the variants (intensity, GFLOP/s, key number, name); then per "
           "device its memory roof (copy roof x intensity), its compute roof (FP32 peak) and, "
@@ -1127,8 +1185,11 @@ static void bins_axes(const plot_ctx *c, const bins_sweep *bw, plot_files *pf)
                         "set logscale y2 10\nset y2range [%.6g:%.6g]\nset y2tics\n"
                         "set y2label 'bin updates per ns (one per 4-byte input)'\n",
                 lo / 4, hi / 4);
-    else
-        fprintf(pf->gp, "set ylabel '%s (log scale)'\n", sb_quantity_unit(f->quantity));
+    else {
+        char label[64];
+        snprintf(label, sizeof label, "%s (log scale)", sb_quantity_unit(f->quantity));
+        gp_set(pf->gp, "ylabel", label);
+    }
     fputs("set key below maxcols 3\n", pf->gp);
 }
 
@@ -1157,12 +1218,13 @@ static int bins_plot(const plot_ctx *c, const char *exp, const bins_sweep *bw)
         sb_slot_label(c->run, bw->slot[s], label, sizeof label);
         snprintf(series, sizeof series, "%s, %s, %s", label, bw->methods[bw->method[s]],
                  bw->dists[bw->dist[s]]);
-        fprintf(pf.dat, "%s# %s\n", s ? "\n\n" : "", series);
+        char text[SB_GP_QUOTED_MAX];
+        fprintf(pf.dat, "%s# %s\n", s ? "\n\n" : "", dat_text(series, text, sizeof text));
         for (int k = 0; k < bw->count[s]; k++) {
             const sb_result *r = &c->run->results[bw->idx[s][k]];
             fprintf(pf.dat, "%ld %.6g %.6g\n", bw->bins[s][k], r->value, r->value / 4);
         }
-        cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with linespoints", s ? "," : "", pf.name, s);
+        cmd_add(cmd, "%s %s index %d using 1:2 with linespoints", s ? "," : "", pf.data, s);
         bins_style(bw, s, cmd);
         cmd_title(cmd, series);
     }
@@ -1171,15 +1233,22 @@ static int bins_plot(const plot_ctx *c, const char *exp, const bins_sweep *bw)
 
 /* ---------------------------------------------------------------- bars */
 
-/* One line per variant of the experiment: its name, then each device's figure. */
+static double bars_roof(const plot_ctx *c, int s);
+static double label_base(const plot_ctx *c, double value);
+
+/* One line per variant of the experiment: its name, then each device's
+ * figure, then where each device's share label goes (label_base). */
 static void bars_data(const plot_ctx *c, plot_files *pf)
 {
     const sb_run *run = c->run;
     const sb_crossapi *x = c->x;
     const sb_result *f = &run->results[c->e->first];
-    fputs("# columns: variant, then one per device:", pf->dat);
+    fputs("# columns: variant, then one per device, then per device the height of its share "
+          "label (its figure, or a roof line just above it):",
+          pf->dat);
+    char text[SB_GP_QUOTED_MAX];
     for (int s = 0; s < x->ndevices; s++)
-        fprintf(pf->dat, " %s", x->label[s]);
+        fprintf(pf->dat, " %s", dat_text(x->label[s], text, sizeof text));
     fputc('\n', pf->dat);
     for (size_t j = 0; j < c->e->nrows; j++) {
         const sb_cross_row *row = &x->rows[c->e->rows[j]];
@@ -1193,6 +1262,12 @@ static void bars_data(const plot_ctx *c, plot_files *pf)
         for (int s = 0; s < x->ndevices; s++) {
             if (row->result[s] >= 0)
                 fprintf(pf->dat, " %.6g", run->results[row->result[s]].value);
+            else
+                fputs(" ?", pf->dat);
+        }
+        for (int s = 0; s < x->ndevices; s++) {
+            if (row->result[s] >= 0)
+                fprintf(pf->dat, " %.6g", label_base(c, run->results[row->result[s]].value));
             else
                 fputs(" ?", pf->dat);
         }
@@ -1226,10 +1301,9 @@ static const char *bars_roof_name(const plot_ctx *c)
     return c->run->results[c->e->first].quantity == SB_QUANTITY_FLOPS ? "FP32 peak" : "copy roof";
 }
 
-/* Each device's copy roof as a dashed line across the bars, and each
- * bar's share of it as a percentage above the bar; the y range holds the
- * highest roof. */
-static void bars_roofs(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
+/* The top of the bars' y axis, over the highest bar and roof with room
+ * for the staggered shares above them. */
+static double bars_top(const plot_ctx *c)
 {
     const sb_crossapi *x = c->x;
     double top = 0;
@@ -1241,25 +1315,74 @@ static void bars_roofs(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
         }
     for (int s = 0; s < x->ndevices; s++) {
         double roof = bars_roof(c, s);
-        if (!(roof > 0))
+        if (roof > 0)
+            top = (roof > top ? roof : top) * 1.04;
+    }
+    return top * 1.12;
+}
+
+/* Where a bar's share label goes: above the bar, unless a roof line
+ * crosses the two lines of text there (a share just under 100%), when it
+ * goes above that line instead, clear of it.  The text spans about a
+ * tenth of the axis above its base. */
+static double label_base(const plot_ctx *c, double value)
+{
+    double top = bars_top(c), base = value;
+    for (int pass = 0; pass < c->x->ndevices; pass++) /* a roof just above another */
+        for (int s = 0; s < c->x->ndevices; s++) {
+            double roof = bars_roof(c, s);
+            if (roof > 0 && roof - base >= -0.015 * top && roof - base <= 0.1 * top)
+                base = roof + 0.015 * top;
+        }
+    return base;
+}
+
+/* Whether device column s has a figure in the experiment: in a merged
+ * run a device may have none, and a column of '?' alone is no bar (gnuplot
+ * warns of it); each used column's place among them into *k, of *used. */
+static int column_used(const plot_ctx *c, int s, int *k, int *used)
+{
+    *k = *used = 0;
+    int mine = 0;
+    for (int t = 0; t < c->x->ndevices; t++) {
+        int any = 0;
+        for (size_t j = 0; j < c->e->nrows && !any; j++)
+            any = c->x->rows[c->e->rows[j]].result[t] >= 0;
+        *k += any && t < s;
+        *used += any;
+        mine |= any && t == s;
+    }
+    return mine;
+}
+
+/* Each device's copy roof as a dashed line across the bars, and each
+ * bar's share of it as a percentage above the bar; the y range holds the
+ * highest roof. */
+static void bars_roofs(const plot_ctx *c, plot_files *pf, cmd_buf *cmd)
+{
+    const sb_crossapi *x = c->x;
+    double top = bars_top(c);
+    for (int s = 0; s < x->ndevices; s++) {
+        double roof = bars_roof(c, s);
+        int k, used; /* the bar's place in its cluster, and the bars there */
+        if (!(roof > 0) || !column_used(c, s, &k, &used))
             continue;
-        top = roof > top ? roof : top;
-        top *= 1.04; /* the staggered shares above the tallest bar */
         fprintf(pf->gp, "set arrow from graph 0, first %.6g to graph 1, first %.6g nohead dt 2 "
                         "lw 2 lc %d back\n",
-                roof, roof, s + 1);
+                roof, roof, k + 1);
         char title[96];
         snprintf(title, sizeof title, "%s %s: %.0f %s (%% above a bar: its share)", x->label[s],
                  bars_roof_name(c), roof, sb_quantity_unit(c->run->results[c->e->first].quantity));
-        cmd_add(cmd, ", NaN with lines dt 2 lw 2 lc %d", s + 1);
+        cmd_add(cmd, ", NaN with lines dt 2 lw 2 lc %d", k + 1);
         cmd_title(cmd, title);
-        double at = (s - (x->ndevices - 1) / 2.0) / (x->ndevices + 1.0); /* gap 1 */
-        cmd_add(cmd, ", '%s.dat' using ($0 %+.4f):(column(%d)):(sprintf('%%.0f%%%%', "
+        double at = (k - (used - 1) / 2.0) / (used + 1.0); /* gap 1 */
+        cmd_add(cmd, ", %s using ($0 %+.4f):(column(%d)):(sprintf('%%.0f%%%%', "
                      "100 * column(%d) / %.6g)) with labels offset 0,%.1f font ',8' notitle",
-                pf->name, at, s + 2, s + 2, roof, 0.7 + 1.1 * (s % 2)); /* neighbours staggered */
+                pf->data, at, x->ndevices + 2 + s, s + 2, roof,
+                0.7 + 1.1 * (k % 2)); /* neighbours staggered */
     }
     if (top > 0)
-        fprintf(pf->gp, "set yrange [0:%.6g]\n", top * 1.12);
+        fprintf(pf->gp, "set yrange [0:%.6g]\n", top);
 }
 
 static int bars_plot(const plot_ctx *c)
@@ -1283,8 +1406,8 @@ static int bars_plot(const plot_ctx *c)
     script_head(&pf, title);
     fprintf(pf.gp, "set style data histograms\nset style histogram clustered gap 1\n"
                    "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
-                   "set xtics rotate by -35 left\nset ylabel '%s'\nset yrange [0:*]\n",
-            sb_quantity_unit(f->quantity));
+                   "set xtics rotate by -35 left\nset yrange [0:*]\n");
+    gp_set(pf.gp, "ylabel", sb_quantity_unit(f->quantity));
     /* The last name, slanted to the right, needs room past the axis. */
     size_t longest = 0;
     for (size_t i = 0; i < c->e->nresults; i++) {
@@ -1297,8 +1420,11 @@ static int bars_plot(const plot_ctx *c)
     if (!cmd)
         return -1;
     for (int s = 0; s < x->ndevices; s++) {
-        if (s == 0)
-            cmd_add(cmd, " '%s.dat' using 2:xtic(1)", name);
+        int k, used;
+        if (!column_used(c, s, &k, &used))
+            continue;
+        if (k == 0)
+            cmd_add(cmd, " %s using %d:xtic(1)", pf.data, s + 2);
         else
             cmd_add(cmd, ", '' using %d", s + 2);
         cmd_title(cmd, x->label[s]);
@@ -1360,7 +1486,9 @@ static void sweep_xtics(const plot_ctx *c, const sb_sweep *sw, plot_files *pf, d
                 continue;
             char label[16];
             axis_label(x, label, sizeof label);
-            fprintf(pf->gp, "%s'%s' %.0f", any++ ? ", " : "", label, x);
+            fputs(any++ ? ", " : "", pf->gp);
+            gp_string(pf->gp, label);
+            fprintf(pf->gp, " %.0f", x);
             *lo = *lo > 0 && *lo < x ? *lo : x;
             *hi = *hi > x ? *hi : x;
         }
@@ -1373,14 +1501,16 @@ static void sweep_series(const plot_ctx *c, const sb_sweep *sw, int s, int block
 {
     char label[24];
     sb_slot_label(c->run, s, label, sizeof label);
-    fprintf(pf->dat, "%s# %s: bytes, headline, variant\n", block ? "\n\n" : "", label);
+    char text[SB_GP_QUOTED_MAX];
+    fprintf(pf->dat, "%s# %s: bytes, headline, variant\n", block ? "\n\n" : "",
+            dat_text(label, text, sizeof text));
     for (int i = 0; i < sw->n; i++) {
         fprintf(pf->dat, "%.0f %.6g ", sw->x[i], sw->y[i]);
         dat_string(pf->dat, c->run->results[sw->row[i]].variant);
         fputc('\n', pf->dat);
     }
-    cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with linespoints lw 2 pt %d ps 1.3 lc %d",
-            block ? "," : "", pf->name, block, s ? 6 : 7, s + 1);
+    cmd_add(cmd, "%s %s index %d using 1:2 with linespoints lw 2 pt %d ps 1.3 lc %d",
+            block ? "," : "", pf->data, block, s ? 6 : 7, s + 1);
     cmd_title(cmd, label);
 }
 
@@ -1422,12 +1552,14 @@ static int sweep_plateaus(const plot_ctx *c, const sb_sweep *sw, int s, int bloc
         return 0;
     char label[24], title[96];
     sb_slot_label(c->run, s, label, sizeof label);
-    fprintf(pf->dat, "\n\n# %s plateaus: from and to, at the level\n", label);
+    char text[SB_GP_QUOTED_MAX];
+    fprintf(pf->dat, "\n\n# %s plateaus: from and to, at the level\n",
+            dat_text(label, text, sizeof text));
     for (int k = 0; k < np; k++)
         fprintf(pf->dat, "%s%.0f %.6g\n%.0f %.6g\n", k ? "\n" : "", sw->x[p[k].first],
                 p[k].level, sw->x[p[k].last], p[k].level);
     snprintf(title, sizeof title, "%s plateaus (%d found in the data)", label, np);
-    cmd_add(cmd, ", '%s.dat' index %d using 1:2 with lines lw 10 lc rgb '%s'", pf->name, block,
+    cmd_add(cmd, ", %s index %d using 1:2 with lines lw 10 lc rgb '%s'", pf->data, block,
             translucent(s));
     cmd_title(cmd, title);
     return 1;
@@ -1512,9 +1644,11 @@ static int size_sweep_plot(const plot_ctx *c, const sb_sweep *sw)
     script_head(&pf, title);
     double lo, hi;
     sweep_xtics(c, sw, &pf, &lo, &hi);
-    fprintf(pf.gp, "set logscale x 2\nset xrange [%.6g:%.6g]\nset xlabel '%s (bytes)'\n"
-                   "set ylabel '%s'\n",
-            lo / 1.5, hi * 1.5, what, sb_quantity_unit(f->quantity));
+    char label[64];
+    snprintf(label, sizeof label, "%s (bytes)", what);
+    fprintf(pf.gp, "set logscale x 2\nset xrange [%.6g:%.6g]\n", lo / 1.5, hi * 1.5);
+    gp_set(pf.gp, "xlabel", label);
+    gp_set(pf.gp, "ylabel", sb_quantity_unit(f->quantity));
     if (f->quantity == SB_QUANTITY_LATENCY)
         fputs("set logscale y\n", pf.gp);
     else
@@ -1552,15 +1686,13 @@ static int has_inflight(const plot_ctx *c)
     return 0;
 }
 
-/* One device's rows by bytes in flight, as a block and its curve. */
-static void inflight_series(const plot_ctx *c, int s, int block, plot_files *pf, cmd_buf *cmd)
+/* One device's rows by bytes in flight, sorted; their count. */
+enum { INFLIGHT_POINTS = 256 };
+static int inflight_points(const plot_ctx *c, int s, double *x, size_t *at)
 {
     const sb_memory_levels *m = &c->memory[s];
-    enum { MAXP = 256 };
-    double x[MAXP];
-    size_t at[MAXP];
     int np = 0;
-    for (size_t i = 0; i < c->e->nresults && np < MAXP; i++) {
+    for (size_t i = 0; i < c->e->nresults && np < INFLIGHT_POINTS; i++) {
         const sb_result *r = &c->run->results[c->e->results[i]];
         double b = sb_bytes_in_flight(r, m->in_flight);
         if (r->device_slot != s || !(b > 0) || !(r->value > 0))
@@ -1573,19 +1705,56 @@ static void inflight_series(const plot_ctx *c, int s, int block, plot_files *pf,
         x[k] = b;
         at[k] = c->e->results[i];
     }
-    char label[24], title[96];
+    return np;
+}
+
+/* One device's rows by bytes in flight: every row as a point (a block),
+ * and a line through the best at each size (a second block), so that rows
+ * at one size (a full grid's variants) are not joined by a vertical
+ * segment; the blocks written. */
+static int inflight_series(const plot_ctx *c, int s, int block, plot_files *pf, cmd_buf *cmd)
+{
+    const sb_memory_levels *m = &c->memory[s];
+    double x[INFLIGHT_POINTS];
+    size_t at[INFLIGHT_POINTS];
+    int np = inflight_points(c, s, x, at);
+    char label[24], title[96], text[SB_GP_QUOTED_MAX];
     sb_slot_label(c->run, s, label, sizeof label);
-    fprintf(pf->dat, "%s# %s: bytes in flight, GB/s, variant\n", block ? "\n\n" : "", label);
+    fprintf(pf->dat, "%s# %s: bytes in flight, GB/s, variant\n", block ? "\n\n" : "",
+            dat_text(label, text, sizeof text));
     for (int k = 0; k < np; k++) {
         fprintf(pf->dat, "%.0f %.6g ", x[k], c->run->results[at[k]].value);
         dat_string(pf->dat, c->run->results[at[k]].variant);
         fputc('\n', pf->dat);
     }
-    snprintf(title, sizeof title, "%s (threads %s x %.0f B)", label,
+    fprintf(pf->dat, "\n\n# %s: the best GB/s at each size in flight\n", text);
+    for (int k = 0; k < np;) {
+        double best = 0;
+        int j = k;
+        for (; j < np && x[j] == x[k]; j++)
+            best = c->run->results[at[j]].value > best ? c->run->results[at[j]].value : best;
+        fprintf(pf->dat, "%.0f %.6g\n", x[k], best);
+        k = j;
+    }
+    snprintf(title, sizeof title, "%s (threads %s x %.0f B; the line: the best at each)", label,
              m->in_flight ? "in flight" : "launched", m->bytes_per_thread);
-    cmd_add(cmd, "%s '%s.dat' index %d using 1:2 with linespoints lw 2 pt %d ps 1.3 lc %d",
-            block ? "," : "", pf->name, block, s ? 6 : 7, s + 1);
+    cmd_add(cmd, "%s %s index %d using 1:2 with points pt %d ps 1.3 lc %d notitle",
+            block ? "," : "", pf->data, block, s ? 6 : 7, s + 1);
+    cmd_add(cmd, ", %s index %d using 1:2 with linespoints lw 2 pt %d ps 1.3 lc %d", pf->data,
+            block + 1, s ? 6 : 7, s + 1);
     cmd_title(cmd, title);
+    return 2;
+}
+
+/* Little's law's bytes in flight for device slot s: the copy's reads x
+ * the DRAM latency, from the run's latency sweep wherever it ran (the
+ * lesson asks for one before the rows, the plot need not); 0 without. */
+static double littles_bytes(const sb_memory_levels *m)
+{
+    if (m->need_bytes > 0)
+        return m->need_bytes;
+    return m->dram_ns > 0 && m->copy_gbs > 0 ? sb_littles_bytes(m->copy_gbs / 2.0, m->dram_ns)
+                                             : 0.0;
 }
 
 /* One device's knees as vertical lines, measured dashed and predicted
@@ -1595,47 +1764,100 @@ static int inflight_knees(const plot_ctx *c, int s, int block, plot_files *pf, c
     const sb_memory_levels *m = &c->memory[s];
     char label[24], title[160], style[48];
     sb_slot_label(c->run, s, label, sizeof label);
-    double top = 1.1 * m->best_gbs;
+    double top = 1.1 * m->best_gbs, need = littles_bytes(m);
     snprintf(title, sizeof title, "%s knee measured: %.3g MB (%s, %.0f%% of the best)", label,
              m->knee_bytes / 1e6, c->run->results[m->knee_row].variant, 100 * SB_KNEE_NEAR_BEST);
     snprintf(style, sizeof style, "dt 2 lw 2 lc %d", s + 1);
     roof_line(pf, cmd, block, title, m->knee_bytes, 0, m->knee_bytes, top, style);
-    if (!(m->need_bytes > 0))
+    if (!(need > 0))
         return 1;
     snprintf(title, sizeof title, "%s Little's law: %.3g MB (%.0f GB/s of reads x %.3g ns)",
-             label, m->need_bytes / 1e6, m->copy_gbs / 2, m->dram_ns);
-    snprintf(style, sizeof style, "dt 3 lw 2 lc %d", s + 1);
-    roof_line(pf, cmd, block + 1, title, m->need_bytes, 0, m->need_bytes, top, style);
+             label, need / 1e6, m->copy_gbs / 2, m->dram_ns);
+    /* The first device's widest, so that coinciding predictions show each colour. */
+    snprintf(style, sizeof style, "dt 3 lw %d lc %d", s ? 2 : 4, s + 1);
+    roof_line(pf, cmd, block + 1, title, need, 0, need, top, style);
     return 2;
 }
 
+/* A size in flight on the axis: "256 B", "4 KiB", "1 MiB". */
+static void bytes_tic(double bytes, char *buf, size_t n)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int k = 0;
+    while (bytes >= 1024 && k < 4) {
+        bytes /= 1024;
+        k++;
+    }
+    snprintf(buf, n, "%.0f %s", bytes, unit[k]);
+}
+
+/* Tics at powers of 4 (of 16 over a wide range) across the sizes the
+ * devices keep in flight, each named in binary units. */
+static void inflight_tics(const plot_ctx *c, plot_files *pf)
+{
+    double lo = 0, hi = 0, x[INFLIGHT_POINTS];
+    size_t at[INFLIGHT_POINTS];
+    for (int s = 0; s < c->run->ndevices; s++) {
+        int np = inflight_of(c, s) ? inflight_points(c, s, x, at) : 0;
+        if (np > 0) {
+            lo = lo > 0 && lo < x[0] ? lo : x[0];
+            hi = hi > x[np - 1] ? hi : x[np - 1];
+        }
+    }
+    if (!(hi > 0))
+        return;
+    double first = 1;
+    while (first * 4 <= lo)
+        first *= 4;
+    int tics = 1;
+    for (double t = first; t < hi; t *= 4)
+        tics++;
+    double step = tics > 12 ? 16 : 4;
+    fputs("set xtics (", pf->gp);
+    for (double t = first; t <= hi; t *= step) {
+        char label[24];
+        bytes_tic(t, label, sizeof label);
+        fputs(t > first ? ", " : "", pf->gp);
+        gp_string(pf->gp, label);
+        fprintf(pf->gp, " %.0f", t);
+    }
+    fputs(")\n", pf->gp);
+}
+
 /* Bandwidth against the bytes in flight, log x, with the knee Little's
-   law predicts beside the one measured. */
+   law predicts beside the one measured, or why there is none. */
 static int inflight_plot(const plot_ctx *c)
 {
     const sb_result *f = &c->run->results[c->e->first];
     char name[80], title[200];
+    int littles = 0;
+    for (int s = 0; s < c->run->ndevices; s++)
+        littles |= inflight_of(c, s) && littles_bytes(&c->memory[s]) > 0;
     stem(f->experiment, "inflight", name, sizeof name);
-    snprintf(title, sizeof title, "%s: GB/s against bytes in flight; dashed: the knee measured; "
-                                  "dotted: Little's law's (the copy's reads x DRAM latency)",
-             f->experiment);
+    snprintf(title, sizeof title, "%s: GB/s against bytes in flight; dashed: the knee measured%s",
+             f->experiment,
+             littles ? "; dotted: Little's law's (the copy's reads x DRAM latency)" : "");
     plot_files pf;
     if (open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
     pf.width = 1300;
     script_head(&pf, title);
-    fputs("set logscale x 2\nset xtics 1, 4\nset format x '%.0b %BB'\nset yrange [0:*]\n"
-          "set offsets graph 0.03, graph 0.03, 0, 0\n"
+    fputs("set logscale x 2\nset yrange [0:*]\nset offsets graph 0.03, graph 0.03, 0, 0\n"
           "set xlabel 'bytes in flight: threads x the bytes each keeps in flight'\n"
           "set ylabel 'GB/s'\n",
           pf.gp);
+    inflight_tics(c, &pf);
+    if (!littles)
+        fputs("set label 'no Little''s law knee: the run measured no DRAM latency (the latency "
+              "family: --experiment latency,occupancy)' at graph 0.02, graph 0.95 left front\n",
+              pf.gp);
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
         return -1;
     int block = 0;
     for (int s = 0; s < c->run->ndevices; s++)
         if (inflight_of(c, s))
-            inflight_series(c, s, block++, &pf, cmd);
+            block += inflight_series(c, s, block, &pf, cmd);
     for (int s = 0; s < c->run->ndevices; s++)
         if (inflight_of(c, s))
             block += inflight_knees(c, s, block, &pf, cmd);
@@ -1659,8 +1881,9 @@ static void launch_data(const plot_ctx *c, plot_files *pf)
 {
     const sb_crossapi *x = c->x;
     fputs("# columns: variant, then per device: device-event us, host-observed us:", pf->dat);
+    char text[SB_GP_QUOTED_MAX];
     for (int s = 0; s < x->ndevices; s++)
-        fprintf(pf->dat, " %s", x->label[s]);
+        fprintf(pf->dat, " %s", dat_text(x->label[s], text, sizeof text));
     fputc('\n', pf->dat);
     for (size_t j = 0; j < c->e->nrows; j++) {
         const sb_cross_row *row = &x->rows[c->e->rows[j]];
@@ -1674,6 +1897,18 @@ static void launch_data(const plot_ctx *c, plot_files *pf)
         }
         fputc('\n', pf->dat);
     }
+}
+
+/* Whether device column s has a row timed on the host too: in a merged
+ * run a device may have none, and a column of '?' alone is no bar. */
+static int launch_timed(const plot_ctx *c, int s)
+{
+    for (size_t j = 0; j < c->e->nrows; j++) {
+        int i = c->x->rows[c->e->rows[j]].result[s];
+        if (i >= 0 && c->run->results[i].host_observed.n > 0)
+            return 1;
+    }
+    return 0;
 }
 
 /* Where the launch overhead lives: per variant, each device's time on its
@@ -1699,14 +1934,16 @@ static int launch_plot(const plot_ctx *c)
     cmd_buf *cmd = new_command(&pf, c);
     if (!cmd)
         return -1;
+    int first = 1;
     for (int s = 0; s < x->ndevices; s++)
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < 2 && launch_timed(c, s); k++) {
             int col = 2 + 2 * s + k;
-            if (col == 2)
-                cmd_add(cmd, " '%s.dat' using 2:xtic(1) fs solid 0.8 lc %d", name, s + 1);
+            if (first)
+                cmd_add(cmd, " %s using %d:xtic(1) fs solid 0.8 lc %d", pf.data, col, s + 1);
             else
                 cmd_add(cmd, ", '' using %d fs %s lc %d", col, k ? "pattern 4" : "solid 0.8",
                         s + 1);
+            first = 0;
             char series[64];
             snprintf(series, sizeof series, "%s %s", x->label[s],
                      k ? "host-observed" : "device events");
@@ -1716,37 +1953,6 @@ static int launch_plot(const plot_ctx *c)
 }
 
 /* ---------------------------------------------------------------- public */
-
-int sb_plot_find_gnuplot(char *buf, size_t n)
-{
-    const char *env = getenv("GNUPLOT");
-    const char *want = env ? env : SB_GNUPLOT;
-    if (!*want)
-        return -1;
-    if (strchr(want, '/')) {
-        if (access(want, X_OK) == 0) {
-            snprintf(buf, n, "%s", want);
-            return 0;
-        }
-        if (env)
-            return -1; /* the user named one that is not there: do not guess */
-        want = "gnuplot"; /* configure's is gone; try the PATH */
-    }
-    const char *path = getenv("PATH");
-    if (!path)
-        return -1;
-    char *copy = strdup(path);
-    if (!copy)
-        return -1;
-    int found = -1;
-    for (char *save = NULL, *d = strtok_r(copy, ":", &save); d && found; d = strtok_r(NULL, ":", &save)) {
-        snprintf(buf, n, "%s/%s", *d ? d : ".", want);
-        if (access(buf, X_OK) == 0)
-            found = 0;
-    }
-    free(copy);
-    return found;
-}
 
 /* The plots of one experiment: a sweep per memory space that has one, a
  * paths sweep where its model splits threads into paths, a roofline where
@@ -1838,172 +2044,5 @@ int sb_plot_write(const sb_analysis *a, const char *dir, sb_plot_list *list, cha
                             dir,    list,      err,                       n};
         rc = plot_experiment(&c);
     }
-    return rc;
-}
-
-/* ---------------------------------------------------------------- rendering */
-
-/* A private directory beside the images, DIR/.NAME.render-XXXXXX, with a
- * link to the plot's data, for gnuplot to write the images into: the
- * script runs as it is, and the images it writes replace the old ones
- * only when they are whole. */
-static int render_dir(const char *dir, const char *name, char *tmp, size_t n)
-{
-    char target[128], link_path[4200];
-    snprintf(tmp, n, "%s/.%s.render-XXXXXX", dir, name);
-    if (!mkdtemp(tmp))
-        return -1;
-    sb_cleanup_add(tmp, 1); /* removed by a signal that ends the program */
-    snprintf(target, sizeof target, "../%s.dat", name);
-    snprintf(link_path, sizeof link_path, "%s/%s.dat", tmp, name);
-    if (symlink(target, link_path) == 0)
-        return 0;
-    int saved = errno;
-    rmdir(tmp);
-    sb_cleanup_forget(tmp);
-    errno = saved;
-    return -1;
-}
-
-/* The render directory and whatever gnuplot left in it, removed. */
-static void remove_render_dir(const char *tmp)
-{
-    DIR *d = opendir(tmp);
-    for (struct dirent *e; d && (e = readdir(d));) {
-        char path[4400];
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
-        unlink(path);
-    }
-    if (d)
-        closedir(d);
-    rmdir(tmp);
-    sb_cleanup_forget(tmp);
-}
-
-/* Whether tmp/NAME.EXT is whole, and on the disk: a PNG ends with its
- * IEND chunk and an SVG with its closing tag, which a disk that filled up
- * (gnuplot still exits 0) leaves out. */
-static int image_whole(const char *tmp, const char *name, const char *ext)
-{
-    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
-    char path[4400], tail[64];
-    snprintf(path, sizeof path, "%s/%s.%s", tmp, name, ext);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    size_t got = 0;
-    if (fseek(f, -(long)sizeof tail, SEEK_END) != 0)
-        rewind(f);
-    got = fread(tail, 1, sizeof tail, f);
-    int synced = fsync(fileno(f)) == 0;
-    fclose(f);
-    if (!synced)
-        return 0;
-    if (strcmp(ext, "png") == 0)
-        return got >= sizeof iend && memcmp(tail + got - sizeof iend, iend, sizeof iend) == 0;
-    for (size_t at = 0; at + 6 <= got; at++)
-        if (memcmp(tail + at, "</svg>", 6) == 0)
-            return 1;
-    return 0;
-}
-
-/* gnuplot on ../NAME.gp from inside tmp; the exit status, 128 + the
- * signal for one killed, or -1 when it could not be started. */
-static int run_gnuplot(const char *gnuplot, const char *tmp, const char *name)
-{
-    char script[128];
-    snprintf(script, sizeof script, "../%s.gp", name);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        if (chdir(tmp) == 0) {
-            int fd = open("/dev/null", O_WRONLY);
-            if (fd >= 0)
-                dup2(fd, STDOUT_FILENO);
-            execl(gnuplot, gnuplot, script, (char *)NULL);
-        }
-        _exit(127);
-    }
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* The two images of tmp moved over DIR/NAME.png and .svg. */
-static int move_images(const char *tmp, const char *dir, const char *name, FILE *note)
-{
-    static const char *const ext[] = {"png", "svg"};
-    for (int k = 0; k < 2; k++) {
-        char from[4400], to[4400];
-        snprintf(from, sizeof from, "%s/%s.%s", tmp, name, ext[k]);
-        snprintf(to, sizeof to, "%s/%s.%s", dir, name, ext[k]);
-        if (rename(from, to)) {
-            fprintf(note, "simtbench: cannot write %s: %s\n", to, strerror(errno));
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* One plot rendered, its images replacing the old ones only when gnuplot
- * succeeded and both are whole; 0, or -1 after one line on note. */
-static int render_one(const char *dir, const char *name, const char *gnuplot, FILE *note)
-{
-    char tmp[4096];
-    if (render_dir(dir, name, tmp, sizeof tmp)) {
-        fprintf(note, "simtbench: cannot render %s/%s.gp: %s\n", dir, name, strerror(errno));
-        return -1;
-    }
-    int st = run_gnuplot(gnuplot, tmp, name), rc = -1;
-    if (st < 0)
-        fprintf(note, "simtbench: cannot start %s: %s\n", gnuplot, strerror(errno));
-    else if (st > 0)
-        fprintf(note, "simtbench: gnuplot failed on %s/%s.gp (status %d)\n", dir, name, st);
-    else if (!image_whole(tmp, name, "png") || !image_whole(tmp, name, "svg"))
-        fprintf(note, "simtbench: gnuplot did not write %s/%s.png and .svg whole (a full disk?); "
-                      "the old ones are kept\n",
-                dir, name);
-    else
-        rc = move_images(tmp, dir, name, note);
-    remove_render_dir(tmp);
-    return rc;
-}
-
-int sb_plot_render(const char *dir, const sb_plot_list *list, const char *gnuplot, FILE *note)
-{
-    int rendered = 0;
-    for (int i = 0; i < list->n; i++)
-        rendered += render_one(dir, list->name[i], gnuplot, note) == 0;
-    return rendered;
-}
-
-int sb_plot_run(const sb_analysis *a, const char *dir, FILE *note)
-{
-    sb_plot_list *list = calloc(1, sizeof *list);
-    char err[512];
-    if (!list) {
-        fprintf(note, "simtbench: --plot: out of host memory\n");
-        return -1;
-    }
-    if (sb_plot_write(a, dir, list, err, sizeof err)) {
-        fprintf(note, "simtbench: --plot: %s\n", err);
-        free(list);
-        return -1;
-    }
-    char gnuplot[4096];
-    int rc = 0;
-    if (list->n > 0 && sb_plot_find_gnuplot(gnuplot, sizeof gnuplot) == 0)
-        rc = sb_plot_render(dir, list, gnuplot, note) == list->n ? 0 : -1;
-    else if (list->n > 0)
-        fprintf(note, "simtbench: note: gnuplot not found, so %d plot(s) were written to %s as "
-                      "data and scripts only; render them with: cd %s && for f in *.gp; do "
-                      "gnuplot \"$f\"; done\n",
-                list->n, dir, dir);
-    free(list);
     return rc;
 }

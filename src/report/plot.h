@@ -36,9 +36,11 @@
  *                     segments; latencies on a log y axis
  *   <exp>-inflight    rows that declare the bytes a thread keeps in flight
  *                     (occupancy): GB/s against threads x those bytes, log
- *                     x, with the knee measured dashed and the one Little's
- *                     law predicts from the run's DRAM latency dotted
- *                     (run/memory_levels.h); beside the bars
+ *                     x, every row a point and a line through the best at
+ *                     each size, with the knee measured dashed and the one
+ *                     Little's law predicts from the run's DRAM latency
+ *                     dotted (run/memory_levels.h; where the run measured
+ *                     none, a label says so); beside the bars
  *   <exp>-launch      rows timed on the host too (the launch family): per
  *                     variant, each device's device-event and host-observed
  *                     microseconds per launch side by side, log scale
@@ -52,7 +54,10 @@
  * Each plot is DIR/<name>.dat (the data, one block per series) and
  * DIR/<name>.gp (a script that writes <name>.png and <name>.svg when run
  * from DIR).  gnuplot is optional at run time: without it the data and
- * scripts are still written, and the user is told how to render them. */
+ * scripts are still written, and the user is told how to render them.
+ * Every string from the run enters a script or data file through
+ * sb_gp_quote (gnuplot_text.h); the scripts are ASCII and set no encoding,
+ * so they render alike in any locale.  plot_exec.c runs gnuplot. */
 #ifndef SB_PLOT_H
 #define SB_PLOT_H
 
@@ -70,6 +75,19 @@ typedef struct sb_plot_list {
     char title[SB_PLOT_MAX][160]; /* what the plot shows, for captions */
 } sb_plot_list;
 
+/* What sb_plot_run returns when SIGINT or SIGTERM stopped the rendering
+ * (run/interrupt.h): the caller says so and exits 128 + the signal. */
+#define SB_PLOT_INTERRUPTED (-2)
+
+/* Seconds one gnuplot may run before it is stopped, unless
+ * SIMTBENCH_GNUPLOT_TIMEOUT says otherwise: a script that hangs (or a
+ * gnuplot that waits on something) must not hang the run. */
+#define SB_PLOT_TIME_LIMIT 60.0
+
+/* The time limit in force: SIMTBENCH_GNUPLOT_TIMEOUT when it is a number
+ * of seconds above 0 (at most a day), else SB_PLOT_TIME_LIMIT. */
+double sb_plot_time_limit(void);
+
 /* Find gnuplot: $GNUPLOT when set (empty: do not plot), else the one
  * configure found if it is still there, else "gnuplot" on $PATH.  0 with
  * the path in buf, or -1 when there is none. */
@@ -79,13 +97,16 @@ int sb_plot_find_gnuplot(char *buf, size_t n);
  * (created if missing) and list them; 0, or -1 with the reason in err on an I/O error. */
 int sb_plot_write(const sb_analysis *a, const char *dir, sb_plot_list *list, char *err, size_t n);
 
-/* Run gnuplot on each listed script inside dir; returns how many rendered
- * (a failing script is reported on `note`, one line each). */
+/* Run gnuplot on each listed script inside dir, each within the time
+ * limit, until SIGINT or SIGTERM (which stops the gnuplot running and
+ * leaves no temporary file); returns how many rendered (a failing or
+ * stopped script is reported on `note`, one line each; a signal is not). */
 int sb_plot_render(const char *dir, const sb_plot_list *list, const char *gnuplot, FILE *note);
 
 /* --plot DIR: write, then render when gnuplot is there, else one note on
- * `note` saying how to render; 0, or -1 after one line on `note` when a
- * file cannot be written. */
+ * `note` saying how to render (also after a signal); 0, -1 after one line
+ * on `note` when a file cannot be written or a plot not rendered, or
+ * SB_PLOT_INTERRUPTED. */
 int sb_plot_run(const sb_analysis *a, const char *dir, FILE *note);
 
 #endif

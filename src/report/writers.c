@@ -58,6 +58,19 @@ void sb_report_names(char *buf, size_t n)
     }
 }
 
+void sb_report_words(char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (sb_format i = 0; i < NWRITERS && used < n; i++) {
+        int len = snprintf(buf + used, n - used, "%s%s%s%s", i ? " " : "", writers[i].name,
+                           writers[i].alias ? " " : "", writers[i].alias ? writers[i].alias : "");
+        if (len < 0)
+            break;
+        used += (size_t)len;
+    }
+}
+
 int sb_report_write_to(sb_format format, const sb_analysis *a, FILE *out, char *err, size_t n)
 {
     if (format < 0 || format >= NWRITERS) {

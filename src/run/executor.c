@@ -858,6 +858,20 @@ static int count_variants(const sb_suite *suite, int nsessions)
     return total;
 }
 
+/* The kernels the run may build: each variant that runs a kernel of its
+   own, in every session (a program the workspace already holds, or a
+   cache, makes fewer). */
+static int count_builds(const sb_suite *suite, int nsessions)
+{
+    int total = 0;
+    for (int x = 0; x < suite->nexperiments; x++)
+        for (int i = 0; i < suite->experiments[x].nvariants; i++) {
+            int role = suite->experiments[x].variants[i].role;
+            total += role != SB_ROLE_API_COPY && role != SB_ROLE_VENDOR ? nsessions : 0;
+        }
+    return total;
+}
+
 /* One experiment's inputs and reference, made on a thread of their own
  * while the experiment before is measured (host work, no device), so
  * that the device does not wait for them. */
@@ -1080,7 +1094,7 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
     memset(&spent, 0, sizeof spent);
     memset(&spent_by_lanes, 0, sizeof spent_by_lanes);
     memset(warmth, 0, sizeof warmth);
-    sb_progress_begin(count_variants(suite, nsessions),
+    sb_progress_begin(count_variants(suite, nsessions), count_builds(suite, nsessions),
                       !suite->quiet && isatty(STDERR_FILENO));
     workspaces *all = calloc(1, sizeof *all);
     if (!all) {

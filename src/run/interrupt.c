@@ -12,6 +12,7 @@ static volatile sig_atomic_t stop;       /* the signal that asked to stop */
 static volatile sig_atomic_t deferred;   /* measuring or writing: only note */
 static volatile sig_atomic_t pipe_stops; /* SIGPIPE asks to stop too */
 static volatile sig_atomic_t piped;      /* SIGPIPE came */
+static volatile sig_atomic_t asked;      /* a signal (not SIGPIPE) asked to stop */
 static const char *prog_name = "simtbench";
 static pid_t owner; /* the process that caught them */
 
@@ -82,8 +83,9 @@ static void on_signal(int sig)
     }
     if (!deferred)
         end_now(sig, 0);
-    if (stop && stop != SIGPIPE)
+    if (asked)
         end_now(sig, 1);
+    asked = sig;
     stop = sig;
 }
 
@@ -117,6 +119,9 @@ void sb_interrupt_catch(const char *prog)
 
 void sb_interrupt_writing(void)
 {
+    /* A request the measuring has obeyed is spent: only a signal from now
+       on stops the writing (the charts of an HTML page, the plots). */
+    stop = 0;
     /* Without SA_RESTART, a signal makes a blocked open or write (a FIFO
        nobody reads, a pipe whose reader stalls) fail with EINTR, so the
        first one still ends the program; a regular file's writes are never
@@ -139,7 +144,7 @@ int sb_interrupted(void)
 
 int sb_interrupt_signal(void)
 {
-    return stop ? stop : first;
+    return asked ? asked : first;
 }
 
 int sb_interrupt_pipe(void)

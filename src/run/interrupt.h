@@ -23,15 +23,17 @@ void sb_interrupt_catch(const char *prog);
  * it too when pipe_stops. */
 void sb_interrupt_defer(int pipe_stops);
 
-/* Nothing is left to measure, only files to write: from now on a signal
- * also makes a blocked open or write fail (EINTR) rather than resume. */
+/* Nothing is left to measure, only files to write: a request to stop
+ * that came before is spent (sb_interrupted is 0 again, the writing goes
+ * on), and from now on a signal also makes a blocked open or write fail
+ * (EINTR) rather than resume. */
 void sb_interrupt_writing(void);
 
 /* The signal that asked the program to stop, or 0. */
 int sb_interrupted(void);
 
-/* The signal that asked to stop, else the first caught (SIGPIPE), or 0:
- * the command's exit status is 128 plus it. */
+/* The last signal that asked to stop, else the first caught (SIGPIPE), or
+ * 0, spent or not: the command's exit status is 128 plus it. */
 int sb_interrupt_signal(void);
 
 /* Whether SIGPIPE came: standard output (or error) has no reader. */

@@ -111,8 +111,12 @@ int sb_run_merge(sb_run *into, const sb_run *from, const char *file, char *err, 
     into->sources = all;
     int dup = held_already(into, from, add, nadd, &which);
     if (dup >= 0) {
+        char date[256], host[1024], first[1024], again[1024];
         snprintf(err, n, "%s holds the run of %s on %s that %s holds already (given twice?)",
-                 file, add[dup].date, add[dup].host, into->sources[which].file);
+                 sb_text_visible(file, again, sizeof again),
+                 sb_text_visible(add[dup].date, date, sizeof date),
+                 sb_text_visible(add[dup].host, host, sizeof host),
+                 sb_text_visible(into->sources[which].file, first, sizeof first));
         free(add);
         return -1;
     }

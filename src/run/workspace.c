@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "experiments/variant.h"
 #include "run/host_data.h"
+#include "run/progress.h"
 #include "run/registry.h"
 
 #define SB_MAX_CACHED_INPUTS 8
@@ -77,7 +79,13 @@ static sb_program *build_one(const sb_workspace *w, const char *source, const sb
         defs[i] = v->defines[i];
     sb_program *p = NULL;
     *error = NULL;
-    if (w->vt->build(w->dev, source, defs, v->ndefines, &p)) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    sb_progress_build_begin();
+    int failed = w->vt->build(w->dev, source, defs, v->ndefines, &p);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    sb_progress_build_end((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    if (failed) {
         *error = strdup(sb_registry_error(w->vt));
         return NULL;
     }

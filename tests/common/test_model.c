@@ -400,22 +400,32 @@ static void shared_phase_rules(void **state)
     c = shared_of(linear(SB_SPACE_SHARED, 8, 16, 0));
     assert_int_equal(c.ways, 16);
     assert_int_equal(c.wavefronts, 32);
-    /* 16-byte, 8 elements apart: 8 lanes of a quarter-warp on banks 0-3 */
+    /* 16-byte, 8 elements apart: a half-warp's 16 lanes on banks 0-3, 16
+       distinct words each where its 64 words need 2 passes: 8-way */
     c = shared_of(linear(SB_SPACE_SHARED, 16, 8, 0));
     assert_int_equal(c.ways, 8);
     assert_int_equal(c.wavefronts, 32);
-    /* 16-byte, stride 2: a quarter-warp spans 64 words, 2-way */
+    /* 16-byte, stride 2: a half-warp spans 128 words, 4 a bank where 2
+       passes would do: 2-way */
     c = shared_of(linear(SB_SPACE_SHARED, 16, 2, 0));
     assert_int_equal(c.ways, 2);
     assert_int_equal(c.wavefronts, 8);
-    /* broadcasts of wide words still take one pass per phase */
+    assert_int_equal(c.conflicts, 4);
+    /* 16-byte, consecutive: 4 passes and no conflict */
+    c = shared_of(linear(SB_SPACE_SHARED, 16, 1, 0));
+    assert_int_equal(c.wavefronts, 4);
+    assert_int_equal(c.conflicts, 0);
+    assert_int_equal(c.ways, 1);
+    /* broadcasts of wide words still take one pass per phase: a half-warp
+       (the H200's matrix multiply: 2 wavefronts, RESULTS.md) */
     c = shared_of(linear(SB_SPACE_SHARED, 8, 0, 0));
     assert_int_equal(c.broadcast, 1);
     assert_int_equal(c.wavefronts, 2);
     assert_int_equal(c.ways, 1);
     c = shared_of(linear(SB_SPACE_SHARED, 16, 0, 3));
     assert_int_equal(c.broadcast, 1);
-    assert_int_equal(c.wavefronts, 4);
+    assert_int_equal(c.wavefronts, 2);
+    assert_int_equal(c.ways, 1);
     /* pairs of lanes on one element, 128 bytes between pairs: 8 distinct
        elements on banks 0-1 in each half-warp */
     sb_pattern p = linear(SB_SPACE_SHARED, 8, 16, 0);

@@ -64,6 +64,41 @@ static void copy_terminates_and_says_when_it_cut(void **state)
     assert_string_equal(one, "");
 }
 
+/* What a terminal would obey is shown instead: C0 controls, DEL, C1
+ * controls and invalid UTF-8; text that is valid and printable (and a
+ * backslash) stays as it is, so that escaping twice changes nothing. */
+static void controls_are_shown_as_escapes(void **state)
+{
+    (void)state;
+    char out[256];
+    assert_string_equal(sb_text_visible("plain \\ text " EURO, out, sizeof out),
+                        "plain \\ text " EURO);
+    assert_string_equal(sb_text_visible("\x1b[2J\r\n\t\b\a\x7f", out, sizeof out),
+                        "\\x1B[2J\\r\\n\\t\\x08\\x07\\x7F");
+    assert_string_equal(sb_text_visible("csi\xc2\x9b" "31m nbsp\xc2\xa0", out, sizeof out),
+                        "csi\\u009B31m nbsp\xc2\xa0");
+    /* A stray continuation, a lead byte cut short, an overlong '/', a
+       UTF-16 surrogate and a byte no UTF-8 has. */
+    const char *bad = "\x80|\xe2\x82|\xc0\xaf|\xed\xa0\x80|\xff";
+    assert_string_equal(sb_text_visible(bad, out, sizeof out),
+                        "\\x80|\\xE2\\x82|\\xC0\\xAF|\\xED\\xA0\\x80|\\xFF");
+    char twice[256];
+    sb_text_visible("a\x1b[31mb\xff", out, sizeof out);
+    assert_string_equal(sb_text_visible(out, twice, sizeof twice), out);
+    assert_int_equal(sb_text_visible_size("a\x1b"), strlen("a\\x1B") + 1);
+    assert_string_equal(sb_text_visible(NULL, out, sizeof out), "");
+}
+
+/* A short buffer holds whole escapes and characters only. */
+static void a_short_buffer_cuts_between_escapes(void **state)
+{
+    (void)state;
+    char out[7];
+    assert_string_equal(sb_text_visible("ab\x1b[2J", out, sizeof out), "ab\\x1B");
+    assert_string_equal(sb_text_visible("abcde\x1b", out, sizeof out), "abcde");
+    assert_string_equal(sb_text_visible("abcd" EURO, out, sizeof out), "abcd");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -71,6 +106,8 @@ int main(void)
         cmocka_unit_test(a_character_at_the_cut_goes_whole),
         cmocka_unit_test(text_that_is_not_utf8_is_cut_at_the_limit),
         cmocka_unit_test(copy_terminates_and_says_when_it_cut),
+        cmocka_unit_test(controls_are_shown_as_escapes),
+        cmocka_unit_test(a_short_buffer_cuts_between_escapes),
     };
     SB_TEST_MAIN(tests);
 }

@@ -262,7 +262,7 @@ sig() {
 # ./full holds what the tmpfs held, for the checks.
 full() {
     mkdir -p full && mv full full.before && mkdir full full.after || return 99
-    SB=$SB LIMIT=$LIMIT ENVARGS=$ENVARGS unshare -rm sh -c '
+    SB=$SB LIMIT=$LIMIT ENVARGS=$ENVARGS unshare $mount_ns sh -c '
         mount -t tmpfs -o size=64k tmpfs full || exit 99
         cp -a full.before/. full/
         cat /dev/zero >full/filler 2>/dev/null
@@ -455,7 +455,8 @@ skip_reason() {
         cudastub) [ -r "$FIX/cuda-stub/libcuda.so.1" ] || { echo "no CUDA stub library"; return; } ;;
         module) [ -r "$REAL_MODULE" ] || { echo "no OpenCL module built"; return; } ;;
         libm) [ -n "$libm" ] || { echo "no libm.so.6 found"; return; } ;;
-        tmpfs) [ "$have_tmpfs" = 1 ] || { echo "cannot mount a tmpfs (unshare -rm)"; return; } ;;
+        tmpfs) [ "$have_tmpfs" = 1 ] ||
+            { echo "needs the privilege to mount a tmpfs: root, or user namespaces (unshare -rm)"; return; } ;;
         # AddressSanitizer reserves terabytes of address space for its
         # shadow memory, so a process under ulimit -v cannot even start.
         root) [ "$(id -u)" = 0 ] || { echo "not root (chown to another owner)"; return; } ;;
@@ -538,9 +539,15 @@ make_cuda_stubs
 make_kernels
 have_opencl=0
 "$SB" --list 2>/dev/null | grep -q '^  opencl   available' && have_opencl=1
+# A mount namespace of our own: root makes one directly (a user namespace
+# is refused inside a chroot, as in scripts/fresh-debian.sh's root); anyone
+# else through a user namespace, where the kernel allows them.
 have_tmpfs=0
 mkdir "$tmp/probe"
-unshare -rm sh -c 'mount -t tmpfs -o size=4k tmpfs "$0"' "$tmp/probe" 2>/dev/null && have_tmpfs=1
+for mount_ns in -m -rm; do
+    unshare $mount_ns sh -c 'mount -t tmpfs -o size=4k tmpfs "$0"' "$tmp/probe" 2>/dev/null &&
+        { have_tmpfs=1; break; }
+done
 have_cuda=0
 "$SB" --list 2>/dev/null | grep -q '^  cuda     available' && have_cuda=1
 

@@ -13,13 +13,14 @@
 # against their bytes in flight with the knee measured; the divergence
 # split of a PoCL run its slowdown against paths, log-log, each series
 # titled, no model line on a CPU (no warp); and gnuplot, where present,
-# renders every script without a word on stderr.  TAP output.
+# renders every script, one of every plot kind among them, without a word
+# on stderr both in the C locale and in C.UTF-8.  TAP output.
 SB=${SIMTBENCH:-./simtbench}
 src=${srcdir:-.}
 n=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-TESTS=17
+TESTS=18
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
@@ -212,30 +213,50 @@ else
     fi
 fi
 
-# Every script renders, gnuplot saying nothing on stderr.
-if command -v gnuplot >/dev/null 2>&1 && { [ -d "$tmp/h200" ] || [ -d "$tmp/div" ]; }; then
-    bad=""
-    for d in "$tmp/h200" "$tmp/div"; do
+# Every script renders, gnuplot saying nothing on stderr, whatever the
+# locale: in the C locale (LANG and LC_* unset, as in a root with no
+# locale at all) and in C.UTF-8.  One of every plot kind is among them
+# when the saved H200 runs are here.
+render_all() { # $1: C or C.UTF-8; prints the scripts that failed or warned
+    for d in "$tmp/h200" "$tmp/h200-launch" "$tmp/div" "$m" "$tmp/hist"; do
         [ -d "$d" ] || continue
         for gp in "$d"/*.gp; do
             name=$(basename "$gp" .gp)
-            (cd "$d" && gnuplot "$name.gp" >/dev/null 2>"$name.err") &&
-                [ ! -s "$d/$name.err" ] && [ -s "$d/$name.png" ] || bad="$bad $name"
+            rm -f "$d/$name.png"
+            if [ "$1" = C ]; then
+                (cd "$d" && env -u LANG -u LC_ALL -u LC_CTYPE -u LC_MESSAGES \
+                    gnuplot "$name.gp" >/dev/null 2>"$name.err")
+            else
+                (cd "$d" && env -u LC_ALL -u LC_CTYPE LANG=C.UTF-8 \
+                    gnuplot "$name.gp" >/dev/null 2>"$name.err")
+            fi && [ ! -s "$d/$name.err" ] && [ -s "$d/$name.png" ] || {
+                printf ' %s' "$name"
+                sed 's/^/# /' "$d/$name.err" | head -3 >>"$tmp/render.why"
+            }
         done
     done
-    check "gnuplot renders every plot of the H200 run and of the PoCL divergence split without a warning (failed:$bad)" '[ -z "$bad" ]'
-else
-    skip "no gnuplot, or no H200 run and no PoCL run"
+}
+if [ -r "$suite" ]; then
+    GNUPLOT= "$SB" report --plot "$tmp/h200-launch" "$src/results/h200/launch-compute-divergence.json" \
+        >/dev/null 2>&1
 fi
-if command -v gnuplot >/dev/null 2>&1 && [ -d "$m" ]; then
-    bad=""
-    for gp in "$m"/*.gp; do
-        name=$(basename "$gp" .gp)
-        (cd "$m" && gnuplot "$name.gp" >/dev/null 2>"$name.err") &&
-            [ ! -s "$m/$name.err" ] && [ -s "$m/$name.png" ] || bad="$bad $name"
+if command -v gnuplot >/dev/null 2>&1 && ls "$tmp"/*/*.gp >/dev/null 2>&1; then
+    for loc in C C.UTF-8; do
+        : >"$tmp/render.why"
+        bad=$(render_all $loc)
+        check "gnuplot renders every plot in the $loc locale without a word on stderr (failed:$bad)" \
+            '[ -z "$bad" ]'
+        cat "$tmp/render.why"
     done
-    check "gnuplot renders every memory plot of the PoCL run without a warning (failed:$bad)" '[ -z "$bad" ]'
 else
-    skip "no gnuplot, or no PoCL run"
+    skip "no gnuplot, or no plots"
+    skip "no gnuplot, or no plots"
+fi
+kinds=$(ls "$tmp"/*/*.gp 2>/dev/null | sed 's/.*-//; s/\.gp$//' | sort -u | tr '\n' ' ')
+if [ -r "$suite" ] && "$SB" --list 2>/dev/null | grep -q "^  opencl   available"; then
+    check "every plot kind among those rendered (got: $kinds)" \
+        '[ "$kinds" = "bandwidth bars bins conflicts inflight launch paths roofline sweep " ]'
+else
+    skip "one of every plot kind needs the saved H200 runs and an OpenCL device"
 fi
 exit 0

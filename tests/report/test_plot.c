@@ -14,12 +14,15 @@
  * images there were. */
 #include "test_util.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "report/plot.h"
+#include "run/interrupt.h"
 
 static void add(sb_run *run, int slot, const char *exp, const char *variant, const char *kernel,
                 const char *unit, double ms, const sb_pattern *p)
@@ -189,16 +192,23 @@ static void chooses_plots_from_records(void **state)
     assert_non_null(strstr(gp, "' 2  tiled (8)'"));
     assert_null(strstr(gp, "with labels"));
     free(gp);
-    /* Bars: quotes in a name cannot break the data file or the script. */
+    /* Bars: quotes in a name cannot break the data file or the script;
+       the share labels at the bars, far under the roofs. */
     dat = slurp("occupancy-bars.dat");
-    assert_non_null(strstr(dat, "\"blocks-1 'odd' 'name'\" 3.33333 3.33333"));
+    assert_non_null(strstr(dat, "\"blocks-1 \\x22odd\\x22 'name'\" 3.33333 3.33333 3.33333 "
+                                "3.33333\n"));
     free(dat);
     /* Bars of bandwidths: each device's copy roof across them, and each
        bar's share of it above the bar. */
     gp = slurp("occupancy-bars.gp");
     assert_non_null(strstr(gp, "set arrow from graph 0, first 4000 to graph 1, first 4000 "));
     assert_non_null(strstr(gp, "title 'opencl copy roof: 3900 GB/s"));
-    assert_non_null(strstr(gp, "(sprintf('%.0f%%', 100 * column(3) / 3900))"));
+    assert_non_null(strstr(gp, "using ($0 +0.1667):(column(5)):(sprintf('%.0f%%', 100 * "
+                               "column(3) / 3900))"));
+    free(gp);
+    /* The roofline's key two lines under its x label, clear of it. */
+    gp = slurp("matmul-roofline.gp");
+    assert_non_null(strstr(gp, "set key below height 2\n"));
     free(gp);
     sb_analysis_free(&a);
     sb_run_free(&run);
@@ -293,9 +303,10 @@ static sb_result *memory_row(sb_run *run, int slot, const char *exp, const char 
     return r;
 }
 
-/* The burst sweep on both devices, a latency sweep on cuda only, then the
- * occupancy rows with what each thread keeps in flight on both. */
-static void memory_fixture(sb_run *run)
+/* The burst sweep on both devices, a latency sweep on cuda only (unless
+ * no_latency), then the occupancy rows with what each thread keeps in
+ * flight on both. */
+static void memory_fixture(sb_run *run, int no_latency)
 {
     static const double ns[19] = {33,  33,  34,  35,  150, 205, 208, 210, 270, 272,
                                   275, 400, 560, 580, 620, 700, 800, 810, 812};
@@ -316,7 +327,7 @@ static void memory_fixture(sb_run *run)
             memory_row(run, s, "dram_burst", v, "GB/s", 500.0 * (k + 1), "chunk", 32 << k);
         }
     }
-    for (int j = 0; j < 19; j++) {
+    for (int j = 0; j < 19 && !no_latency; j++) {
         char v[16];
         snprintf(v, sizeof v, "ws%d", j);
         memory_row(run, 0, "latency", v, "ns/load", ns[j], "working_set", 16384.0 * (1 << j));
@@ -334,7 +345,7 @@ static void memory_sweeps_and_bytes_in_flight(void **state)
 {
     (void)state;
     sb_run run;
-    memory_fixture(&run);
+    memory_fixture(&run, 0);
     sb_analysis a;
     assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
     sb_plot_list list;
@@ -369,18 +380,43 @@ static void memory_sweeps_and_bytes_in_flight(void **state)
     assert_non_null(strstr(dat, "16384 33.5\n131072 33.5\n\n524288 240\n16777216 240\n\n"
                                 "67108864 700\n4294967296 700\n"));
     free(dat);
+    dat = slurp("occupancy-inflight.dat");
     /* Bytes in flight: sorted, with cuda's knee and Little's law's (its
        latency came first), opencl's knee alone. */
-    dat = slurp("occupancy-inflight.dat");
     assert_non_null(strstr(dat, "# cuda: bytes in flight, GB/s, variant\n16896 284 \"b32-g1x\"\n"
                                 "540672 3461 \"b256-g4x\"\n1081344 3608 \"b256-g8x\"\n"));
+    /* Two rows at one size (b256-g8x, b256-g32x): both points, and the
+       line through the best alone, so no vertical segment. */
+    assert_non_null(strstr(dat, "# cuda: the best GB/s at each size in flight\n16896 284\n"
+                                "540672 3461\n1081344 3762\n\n"));
     free(dat);
     gp = slurp("occupancy-inflight.gp");
     assert_non_null(strstr(gp, "title 'cuda knee measured: 1.08 MB (b256-g8x, 95% of the best)'"));
-    assert_non_null(strstr(gp, "title 'cuda Little''s law: 1.46 MB (2085 GB/s of reads x 700 "
-                               "ns)'"));
+    /* Little's law dotted where the run has the latency, as the title says. */
+    assert_non_null(strstr(gp, "; dotted: Little''s law''s"));
+    assert_non_null(strstr(gp, "with lines dt 3 lw 4 lc 1 title 'cuda Little''s law: 1.46 MB "
+                               "(2085 GB/s of reads x 700 ns)'"));
     assert_non_null(strstr(gp, "title 'opencl knee measured: 1.08 MB"));
     assert_null(strstr(gp, "opencl Little"));
+    assert_null(strstr(gp, "no Little"));
+    /* Tics named in binary units, one space before the unit. */
+    assert_non_null(strstr(gp, "set xtics ('16 KiB' 16384, '64 KiB' 65536, '256 KiB' 262144, "
+                               "'1 MiB' 1048576)\n"));
+    assert_null(strstr(gp, "%B"));
+    assert_non_null(strstr(gp, "index 0 using 1:2 with points pt 7 ps 1.3 lc 1 notitle, "
+                               "'occupancy-inflight.dat' index 1 using 1:2 with linespoints"));
+    free(gp);
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+    /* Without a latency sweep no dotted line, and the plot says why. */
+    memory_fixture(&run, 1);
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    assert_int_equal(sb_plot_write(&a, dir, &list, err, sizeof err), 0);
+    gp = slurp("occupancy-inflight.gp");
+    assert_null(strstr(gp, "dotted"));
+    assert_null(strstr(gp, "dt 3"));
+    assert_non_null(strstr(gp, "set label 'no Little''s law knee: the run measured no DRAM "
+                               "latency"));
     free(gp);
     sb_analysis_free(&a);
     sb_run_free(&run);
@@ -591,6 +627,108 @@ static void failing_gnuplot_keeps_the_old_images(void **state)
     sb_run_free(&run);
 }
 
+/* Whether the process whose pid the fake gnuplot wrote to dir/NAME.pid
+   is gone: the fake itself, stopped and reaped. */
+static int fake_gone(const char *name)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%s/%s.pid", dir, name);
+    FILE *f = fopen(path, "r");
+    int pid = 0;
+    if (!f)
+        return 0;
+    int got = fscanf(f, "%d", &pid);
+    fclose(f);
+    return got == 1 && pid > 0 && kill(pid, 0) != 0;
+}
+
+/* No render directory left in dir/sub. */
+static int no_render_dir(const char *sub)
+{
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s/%s' | grep '^\\.')\"", dir, sub);
+    return system(cmd) == 0;
+}
+
+/* A gnuplot that never exits is stopped at the time limit, with one
+ * line, and the plots after it are not tried. */
+static void hanging_gnuplot_is_stopped(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    char gp[400], plots[300], body[600];
+    snprintf(plots, sizeof plots, "%s/hang", dir);
+    assert_int_equal(mkdir(plots, 0777), 0);
+    snprintf(body, sizeof body, "echo $$ >'%s/hang.pid'\nexec sleep 600\n", dir);
+    fake_gnuplot("hanging-gnuplot", body, gp, sizeof gp);
+    setenv("GNUPLOT", gp, 1);
+    setenv("SIMTBENCH_GNUPLOT_TIMEOUT", "0.3", 1);
+    assert_true(sb_plot_time_limit() == 0.3);
+    char *note = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&note, &len);
+    assert_int_equal(sb_plot_run(&a, plots, f), -1);
+    fclose(f);
+    assert_non_null(strstr(note, "gnuplot did not finish "));
+    assert_non_null(strstr(note, "coalescing-bandwidth.gp within 0.3 s"));
+    assert_non_null(strstr(note, "so it was stopped and 4 plot(s) are not rendered"));
+    assert_non_null(strchr(note, '\n'));
+    assert_string_equal(strchr(note, '\n'), "\n"); /* one line */
+    free(note);
+    assert_true(fake_gone("hang"));
+    assert_true(no_render_dir("hang"));
+    setenv("SIMTBENCH_GNUPLOT_TIMEOUT", "soon", 1);
+    assert_true(sb_plot_time_limit() == SB_PLOT_TIME_LIMIT);
+    unsetenv("SIMTBENCH_GNUPLOT_TIMEOUT");
+    unsetenv("GNUPLOT");
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
+/* SIGTERM while gnuplot runs (sent by the fake, as a user would): the
+ * rendering stops, the gnuplot is stopped, no temporary file is left,
+ * and sb_plot_run says SB_PLOT_INTERRUPTED.  In a child, since the
+ * signal stays caught for the rest of the process. */
+static void signal_stops_the_rendering(void **state)
+{
+    (void)state;
+    sb_run run;
+    fixture(&run);
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    char gp[400], plots[300], body[600];
+    snprintf(plots, sizeof plots, "%s/signal", dir);
+    assert_int_equal(mkdir(plots, 0777), 0);
+    snprintf(body, sizeof body, "echo $$ >'%s/signal.pid'\nkill -TERM $PPID\nexec sleep 600\n",
+             dir);
+    fake_gnuplot("signalling-gnuplot", body, gp, sizeof gp);
+    setenv("GNUPLOT", gp, 1);
+    fflush(NULL);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        sb_interrupt_catch("test");
+        sb_interrupt_defer(0); /* writing: a signal asks the rendering to stop */
+        FILE *devnull = fopen("/dev/null", "w");
+        int rc = sb_plot_run(&a, plots, devnull);
+        _exit(rc == SB_PLOT_INTERRUPTED && sb_interrupted() == SIGTERM ? 0 : 1);
+    }
+    int st = 0;
+    assert_int_equal(waitpid(child, &st, 0), child);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_true(fake_gone("signal"));
+    assert_true(no_render_dir("signal"));
+    char png[400];
+    snprintf(png, sizeof png, "signal/coalescing-bandwidth.png");
+    assert_false(exists(png));
+    unsetenv("GNUPLOT");
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -659,6 +797,52 @@ static void launch_and_compute_plots(void **state)
     sb_run_free(&run);
 }
 
+/* The label height in the bars' data for variant `name`. */
+static double share_label_at(const char *dat, const char *name)
+{
+    char want[64];
+    snprintf(want, sizeof want, "\n\"%s\" ", name);
+    const char *line = strstr(dat, want);
+    assert_non_null(line);
+    double value = 0, label = 0;
+    assert_int_equal(sscanf(line + strlen(want), "%lf %lf", &value, &label), 2);
+    return label;
+}
+
+/* A bar's share sits above it, unless the roof line crosses the label
+ * there (a share just under or at 100%): then above the line, clear. */
+static void bars_share_labels_clear_the_roof(void **state)
+{
+    (void)state;
+    sb_run run;
+    memset(&run, 0, sizeof run);
+    run.ndevices = 1;
+    snprintf(run.devices[0].backend, sizeof run.devices[0].backend, "cuda");
+    run.devices[0].memcpy_gbs = 4000;
+    add(&run, 0, "transpose", "far", "k", "GB/s", 1.0, NULL);
+    run.results[run.nresults - 1].value = 1000;
+    add(&run, 0, "transpose", "near", "k", "GB/s", 1.0, NULL);
+    run.results[run.nresults - 1].value = 3880;
+    add(&run, 0, "transpose", "above", "k", "GB/s", 1.0, NULL);
+    run.results[run.nresults - 1].value = 4010;
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    sb_plot_list list;
+    char err[256];
+    assert_int_equal(sb_plot_write(&a, dir, &list, err, sizeof err), 0);
+    assert_string_equal(list.name[0], "transpose-bars");
+    char *dat = slurp("transpose-bars.dat");
+    assert_true(share_label_at(dat, "far") == 1000);
+    assert_true(share_label_at(dat, "near") > 4040);
+    assert_true(share_label_at(dat, "above") > 4040);
+    free(dat);
+    char *gp = slurp("transpose-bars.gp");
+    assert_non_null(strstr(gp, ":(column(3)):(sprintf('%.0f%%', 100 * column(2) / 4000))"));
+    free(gp);
+    sb_analysis_free(&a);
+    sb_run_free(&run);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -669,10 +853,13 @@ int main(void)
         cmocka_unit_test(memory_sweeps_and_bytes_in_flight),
         cmocka_unit_test(launch_and_compute_plots),
         cmocka_unit_test(paths_sweep_with_its_model),
+        cmocka_unit_test(bars_share_labels_clear_the_roof),
         cmocka_unit_test(without_gnuplot_a_note),
         cmocka_unit_test(with_gnuplot_png_and_svg),
         cmocka_unit_test(unwritable_dir_is_an_error),
         cmocka_unit_test(failing_gnuplot_keeps_the_old_images),
+        cmocka_unit_test(hanging_gnuplot_is_stopped),
+        cmocka_unit_test(signal_stops_the_rendering),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, NULL, teardown);

@@ -35,7 +35,7 @@ field() {
 save="$tmp/it's saved.json"
 "$SB" --backend opencl -e vecadd -s 64 -r 2 --quiet -f json --save "$save" >"$tmp/run.json"
 
-version=$("$SB" --version | sed 's/^simtbench //')
+version=$("$SB" --version | sed -n '1s/^simtbench //p')
 want=$(sh "$top/scripts/git-version" "$top" "$version")
 check "the revision is the build's ($want)" '[ "$(field "$tmp/run.json" revision)" = "$want" ]'
 
