@@ -175,6 +175,10 @@ typedef struct sb_run_device {
     int sm_mhz_start, mem_mhz_start, sm_mhz_end, mem_mhz_end;
     char clocks_note[200];
     double fma_gflops;       /* the FP32 FMA peak kernel in this run; 0 if not measured */
+    /* The drift check (run/noise.h): the device's API copy, its first row's
+       figure and the same copy measured again once the session had run
+       every experiment, GB/s; 0 where not measured (older files). */
+    double roof_start_gbs, roof_end_gbs;
 } sb_run_device;
 
 #define SB_RUN_MAX_DEVICES 64
@@ -225,6 +229,9 @@ typedef struct sb_run {
     size_t nresults, capacity;
     sb_result *results;
     int interrupted;         /* stopped by a signal: the results are what finished */
+    int failures;            /* the failures the executor reported (a wrong result, a kernel
+                                that did not build or run), which left no result; not saved:
+                                0 in a run read back */
     int nunavailable;
     sb_run_unavailable unavailable[SB_RUN_MAX_DEVICES];
     /* A merged result's runs, each device's source one of them (malloc'd,

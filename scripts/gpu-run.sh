@@ -16,15 +16,23 @@
 #    access experiments, the judge of the model (clocks left alone), one
 #    row per kernel launch (ncu's raw page);
 # 7. compute-sanitizer's memcheck, racecheck, synccheck and initcheck over
-#    every default variant of every family through CUDA, at a size where
-#    each finishes in about a minute; any error fails the script;
-# 8. --counters over every variant of the global, shared and transpose
-#    families and the matrix multiply through CUDA (CUPTI): the model's
-#    totals against the hardware's counts in every row, any row that
-#    differs by more than 2% failing the script; with SB_NCU=1 also
-#    Nsight Compute on a sample of them, whose counts must equal CUPTI's.
+#    every default variant of every family through CUDA, each family at a
+#    size where its kernels take every path and racecheck finishes (the
+#    shared families at one block, the matrix multiply at 72x40; racecheck
+#    takes the shared-memory-heavy families a variant a process); any error,
+#    or a run that does not finish, fails the script;
+# 8. --counters (CUPTI) over every family: every variant at its default
+#    size, the shared families at one block a multiprocessor, and sizes
+#    drawn at random from a printed seed (SB_COUNTERS_SEED; odd sides,
+#    rectangles, sizes below one block) besides 33x31, 100x70, 1x1 and
+#    1000x777: a row passes where the model's totals match the counts
+#    within 2% or every figure that differs names a measured reason; any
+#    other row fails the script (SB_COUNTERS_NOT_HELD: families reported,
+#    not held); SB_COUNTERS_PARTS splits the step over calls; with SB_NCU=1
+#    also Nsight Compute on a sample at 1000x777, whose counts must equal
+#    CUPTI's.
 # SB_STEPS picks the steps after the build (default: "check suite tune sass
-# ncu sanitize"; ncu only with SB_NCU=1), so that a device lease can split
+# ncu sanitize counters"; ncu only with SB_NCU=1), so that a device lease can split
 # them over calls.  Everything lands in OUTDIR; OUTDIR/results/ holds what
 # belongs in the repository's results/<gpu>/ (the suite's JSON, the
 # 16384^2 transpose JSON, the ncu CSV); bundle.tar.gz holds all of it.
@@ -154,83 +162,228 @@ l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefr
 fi
 
 # compute-sanitizer over every default variant of every family (CUDA: the
-# tool does not follow NVIDIA's OpenCL), one tool at a time, one process
-# per experiment side by side: the tool instruments every module a run
-# loads, and racecheck, the slowest, takes minutes over all of them in one
-# process.  Any error, or a run that does not finish, fails the script.
-sanitize_one() { # TOOL EXPERIMENT SIZE: the run's status; its output in a file
+# tool does not follow NVIDIA's OpenCL), one tool at a time, processes side
+# by side, at most one a core: the tool instruments every module a run
+# loads, and racecheck, which follows every shared access, takes minutes
+# over a family's modules at a GPU size.  So each family runs at a size
+# where every kernel still takes all its paths (the shared families at one
+# block of threads, the matrix multiply at sizes no tile divides), and
+# racecheck takes the families with many shared-memory variants one
+# variant a process.  Any error, or a run that does not finish, fails the
+# script.
+sanitize_size() { # EXPERIMENT: the size it is sanitized at
+    case $1 in
+    shared_*) echo "${SB_SANITIZE_SHARED_SIZE:-1x256}" ;;
+    matmul) echo "${SB_SANITIZE_MATMUL_SIZE:-72x40}" ;;
+    *) echo "${SB_SANITIZE_SIZE:-256}" ;;
+    esac
+}
+sanitize_one() { # TOOL EXPERIMENT SIZE [VARIANT]: the run's status; its output in a file
+    local name=$2${4:+.$4}
     timeout "${SB_SANITIZE_TIMEOUT:-150}" compute-sanitizer --tool "$1" --error-exitcode 99 \
         --print-limit 20 ./simtbench --backend cuda --quiet --reps 1 --warmup 0 --size "$3" \
-        --experiment "$2" >"$out/sanitize-$1-$2.txt" 2>&1
+        --experiment "$2" ${4:+--variant "$4"} >"$out/sanitize-$1-$name.txt" 2>&1
+}
+default_variants() { # EXPERIMENT SIZE: its default variants, one a line (a plain run's rows)
+    ./simtbench --backend cuda --quiet --reps 1 --warmup 0 --size "$2" --experiment "$1" \
+        -f json 2>/dev/null | sed -n 's/.*"experiment": "'"$1"'", [^}]*"variant": "\([^"]*\)".*/\1/p' |
+        sort -u
 }
 if want sanitize && command -v compute-sanitizer >/dev/null; then
     say "compute-sanitizer, every default variant through CUDA"
     experiments=$(./simtbench --list | awk '/^Backends/{exit} /^  [a-z_]+ +[a-z]+ /{print $1}')
+    split=" ${SB_SANITIZE_SPLIT:-matmul shared_broadcast shared_stride shared_tile} "
     for tool in ${SB_SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
         t0=$(date +%s)
-        pids=""
+        rm -f "$out"/sanitize-"$tool"-*.txt
+        running=0 failed=0 runs=0
         for e in $experiments; do
-            sanitize_one "$tool" "$e" "${SB_SANITIZE_SIZE:-256}" &
-            pids="$pids $!"
+            size=$(sanitize_size "$e")
+            variants=""
+            if [ "$tool" = racecheck ] && [ "${split#* "$e" }" != "$split" ]; then
+                variants=$(default_variants "$e" "$size")
+            fi
+            for v in ${variants:-""}; do
+                if [ "$running" -ge "$jobs" ]; then
+                    wait -n || failed=$((failed + 1))
+                    running=$((running - 1))
+                fi
+                sanitize_one "$tool" "$e" "$size" "$v" &
+                running=$((running + 1)) runs=$((runs + 1))
+            done
         done
-        failed=0
-        for p in $pids; do wait "$p" || failed=$((failed + 1)); done
+        while [ "$running" -gt 0 ]; do
+            wait -n || failed=$((failed + 1))
+            running=$((running - 1))
+        done
         # memcheck, synccheck, initcheck: "ERROR SUMMARY: N errors";
         # racecheck: "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)".
         errors=$(cat "$out"/sanitize-"$tool"-*.txt |
             sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p; s/.*SUMMARY: [0-9]* hazards displayed (\([0-9]*\) errors.*/\1/p' |
             awk '{ n += $1; k++ } END { print (k ? n : "?") }')
-        runs=$(echo $experiments | wc -w)
-        echo "compute-sanitizer $tool: ${errors} errors over $runs experiments, $failed runs failed," \
+        echo "compute-sanitizer $tool: ${errors} errors over $runs runs, $failed runs failed," \
             "$(( $(date +%s) - t0 )) s" | keep
         [ "$failed" = 0 ] && [ "$errors" = 0 ] || sanitize_status=1
     done
 fi
 
+# The counters step: --counters (CUPTI) over every family, at each one's
+# default size and at sizes drawn at random from a printed seed (odd
+# sides, rectangles, sizes below one block), and the shared families at
+# one block of 256 threads a multiprocessor, where no block's accesses
+# meet another's.  A row passes where its counts match the model's
+# totals within 2%, or where every figure that differs names a measured
+# reason (the JSON's named_reason: arbitration, for shared wavefronts past
+# one block a multiprocessor, RESULTS.md runs 26-28).  Any other row, a
+# kernel row with no counts, a wrong result or a run that fails, fails the
+# script; the families in SB_COUNTERS_NOT_HELD are reported, not held
+# (the matrix multiply's 16-byte shared loads and the atomics' counts
+# await their measurements, issue 25).
+counters_run() { # NAME EXPERIMENT SIZE VARIANTS REPS: one --counters run, saved as NAME
+    timeout "${SB_COUNTERS_TIMEOUT:-480}" ./simtbench --backend cuda --counters --quiet \
+        --experiment "$2" ${4:+--variant "$4"} ${3:+--size "$3"} --reps "$5" --warmup 0 \
+        --save "$out/counters/$1.json" >"$out/counters/$1.txt" 2>>"$out/counters.err"
+}
+# A row a line: "held|not-held STATUS EXPERIMENT/VARIANT ROWSxCOLS WHY", STATUS
+# one of matches, named (every difference has a named reason), differs,
+# uncounted (a kernel row without counts) or wrong (not verified).
+counters_rows() {
+    local not_held=" ${SB_COUNTERS_NOT_HELD-matmul histogram sum} "
+    cat "$out"/counters/*.json | awk -v not_held="$not_held" '
+        /"experiment": "/ && /"variant": "/ {
+            e = $0; sub(/.*"experiment": "/, "", e); sub(/".*/, "", e)
+            v = $0; sub(/.*"variant": "/, "", v); sub(/".*/, "", v)
+            k = $0; sub(/.*"kernel": "/, "", k); sub(/".*/, "", k)
+            r = $0; sub(/.*"rows": /, "", r); sub(/,.*/, "", r)
+            c = $0; sub(/.*"cols": /, "", c); sub(/,.*/, "", c)
+            held = index(not_held, " " e " ") ? "not-held" : "held"
+            why = ""
+            if ($0 ~ /"verified": false/) status = "wrong"
+            else if ($0 ~ /"counter_check": \{"verdict": "matches"/) status = "matches"
+            else if ($0 ~ /"counter_check": \{"verdict": "differs"/) {
+                # The figures, one a piece: the first that differs with no
+                # named reason says why the row fails.
+                status = "named"
+                n = split($0, fig, /\{"figure": "/)
+                for (i = 2; i <= n && status == "named"; i++)
+                    if (fig[i] ~ /"verdict": "differs"/ && fig[i] !~ /"named_reason"/) {
+                        status = "differs"
+                        why = fig[i]; sub(/".*"reason": "/, ": ", why); sub(/".*/, "", why)
+                    }
+            } else if (k != "" && $0 ~ /"counters": null/) status = "uncounted"
+            else next
+            print held, status, e "/" v, r "x" c, why
+        }'
+}
+# N sizes from the seed: odd sides, rectangles both ways, below one block
+# (fewer than 32 x 32 elements or threads) and any, in turn; at most 4M
+# elements, so that each host check stays short.
+random_sizes() { # SEED N
+    RANDOM=$1
+    local i r c
+    for ((i = 0; i < $2; i++)); do
+        case $((i % 4)) in
+        0) r=$((2 * (RANDOM % 1024) + 1)) c=$((2 * (RANDOM % 1024) + 1)) ;;
+        1) r=$((RANDOM % 4000 + 1)) c=$((RANDOM % 63 + 1))
+           [ $((RANDOM % 2)) = 0 ] && { local t=$r; r=$c; c=$t; } ;;
+        2) r=$((RANDOM % 31 + 1)) c=$((RANDOM % 31 + 1)) ;;
+        *) r=$((RANDOM % 2048 + 1)) c=$((RANDOM % 2048 + 1)) ;;
+        esac
+        echo "${r}x${c}"
+    done
+}
 if want counters; then
     say "hardware counters against the model (--counters, CUPTI)"
     t0=$(date +%s)
-    # The shared families at one block of 256 threads a multiprocessor:
-    # where blocks share one, a block's accesses meet the conflicting ones
-    # of a block in another phase, and the wavefront counter counts that
-    # arbitration too (RESULTS.md, runs 26-28), which no address model can
-    # say.
+    mkdir -p "$out/counters"
+    experiments=$(./simtbench --list | awk '/^Backends/{exit} /^  [a-z_]+ +[a-z]+ /{print $1}')
     units=$(./simtbench --list 2>/dev/null | grep -o '[0-9]* compute units' | head -1 | cut -d' ' -f1)
     wave=$((${units:-132} * 256))
+    # The parts (SB_COUNTERS_PARTS, so that a device lease can split them
+    # over calls; a part run again replaces its rows, and every row in
+    # OUTDIR/counters is judged, those of earlier calls too): every
+    # variant of every family at its default size; the shared families at
+    # one block a multiprocessor; and the sizes: a few fixed awkward ones
+    # and SB_COUNTERS_RANDOM drawn from the seed, the transposes, the
+    # matrix multiply and the walks (whose edges are the model's hardest
+    # part) with every variant, the other families with their default ones.
+    parts=${SB_COUNTERS_PARTS:-default wave sizes}
     st=0
-    for part in "global,transpose,matmul ${SB_COUNTERS_SIZE:-1024}" "shared ${wave}x1"; do
-        set -- $part
-        timeout "${SB_COUNTERS_TIMEOUT:-480}" ./simtbench --backend cuda --counters --quiet \
-            --experiment "$1" --variant "${SB_COUNTERS_VARIANTS:-all}" --size "$2" --reps 3 \
-            --save "$out/counters-${1%%,*}.json" >"$out/counters-${1%%,*}.txt" 2>>"$out/counters.err" ||
-            st=$?
+    for part in $parts; do
+        rm -f "$out/counters/$part"-*
+        case $part in
+        default)
+            for e in $experiments; do
+                counters_run "default-$e" "$e" "" "${SB_COUNTERS_VARIANTS:-all}" 3 || st=$?
+            done ;;
+        wave)
+            counters_run "wave-shared" "shared_stride,shared_broadcast,shared_tile" "${wave}x1" \
+                "${SB_COUNTERS_VARIANTS:-all}" 3 || st=$? ;;
+        sizes)
+            seed=${SB_COUNTERS_SEED:-$(date +%s)}
+            sizes="${SB_COUNTERS_FIXED_SIZES-33x31 100x70 1x1 1000x777}"
+            sizes="$sizes $(random_sizes "$seed" "${SB_COUNTERS_RANDOM:-20}" | paste -sd' ')"
+            echo "counters: sizes (the random ones from SB_COUNTERS_SEED=$seed): $sizes" | keep
+            edges=transpose,matmul,global_walk
+            # The sweeps over working sets refuse sizes under 8192 words
+            # (32 KiB); the others go by twelve (a run takes 16 names).
+            floored=latency,dram_burst,dram_channels,dram_working_set
+            rest=$(echo "$experiments" | grep -vxE "${edges//,/|}|${floored//,/|}" |
+                paste -d, - - - - - - - - - - - - | sed 's/,*$//')
+            for s in $sizes; do
+                counters_run "sizes-$s-edges" "$edges" "$s" all 1 || st=$?
+                i=0
+                for group in $rest; do
+                    i=$((i + 1))
+                    counters_run "sizes-$s-rest$i" "$group" "$s" "" 1 || st=$?
+                done
+                if [ $(( ${s%x*} * ${s#*x} )) -ge 8192 ]; then
+                    counters_run "sizes-$s-floored" "$floored" "$s" "" 1 || st=$?
+                fi
+            done ;;
+        *) echo "counters: no part '$part' (default, wave, sizes)" | keep; st=2 ;;
+        esac
     done
-    cat "$out/counters-global.json" >"$out/counters.json"
-    matched=$(cat "$out"/counters-*.json | grep -c '"counter_check": {"verdict": "matches"')
-    differ=$(cat "$out"/counters-*.json | grep -c '"counter_check": {"verdict": "differs"')
-    echo "counters: status $st, $matched rows match the model within 2%, $differ differ," \
-        "$(( $(date +%s) - t0 )) s (shared families at ${wave}x1, a block a multiprocessor)" | keep
-    cat "$out"/counters-*.json | grep '"counter_check": {"verdict": "differs"' |
-        sed 's/.*"experiment": "\([^"]*\)".*"variant": "\([^"]*\)".*/  differs: \1\/\2/' | keep
-    # The matrix multiply is judged but not held to it: its tiles' 16-byte
-    # broadcasts and stores are what the model does not yet know (RESULTS).
-    held=$(cat "$out"/counters-*.json | grep '"counter_check": {"verdict": "differs"' |
-        grep -vc '"experiment": "matmul"')
-    [ "$st" = 0 ] && [ "$held" = 0 ] && [ "$matched" -gt 0 ] || counters_status=1
-    if [ "${SB_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
+    # With SB_NCU=1, a sample of variants at an odd size, held like the
+    # others, that Nsight Compute counts again below.
+    ncu_sample=${SB_NCU_VARIANTS:-global_stride/w4-s2-load global_perm/w4-random1-spread-load \
+transpose/padded transpose/vec64x64_cm transpose/tiled matmul/tiled32}
+    ncu_size=${SB_NCU_SIZE:-1000x777}
+    ncu=0
+    [ "${SB_NCU:-0}" = 1 ] && command -v ncu >/dev/null && ncu=1
+    rm -f "$out"/counters/ncu-*
+    if [ "$ncu" = 1 ]; then
+        for ev in $ncu_sample; do
+            counters_run "ncu-${ev%%/*}-${ev#*/}" "${ev%%/*}" "$ncu_size" "${ev#*/}" 1 || st=$?
+        done
+    fi
+    counters_rows >"$out/counters-rows.txt"
+    for what in matches named differs uncounted wrong; do
+        echo "  $what: $(grep -c "^held $what " "$out/counters-rows.txt") rows held," \
+            "$(grep -c "^not-held $what " "$out/counters-rows.txt") not held"
+    done | keep
+    grep -E '^held (differs|uncounted|wrong) ' "$out/counters-rows.txt" | head -50 | keep
+    bad=$(grep -cE '^held (differs|uncounted|wrong) ' "$out/counters-rows.txt")
+    matched=$(grep -c '^held matches ' "$out/counters-rows.txt")
+    echo "counters: status $st, $bad held rows neither match nor name a reason," \
+        "$(( $(date +%s) - t0 )) s; every row in counters-rows.txt" | keep
+    [ "$st" = 0 ] && [ "$bad" = 0 ] && [ "$matched" -gt 0 ] || counters_status=1
+    if [ "$ncu" = 1 ]; then
         say "Nsight Compute against CUPTI"
         ncu_check="$(dirname "$0")/ncu-vs-counters.sh"
+        cat "$out"/counters/ncu-*.json >"$out/counters-ncu.json"
         # shellcheck disable=SC2086
-        "$ncu_check" ./simtbench "$out/counters-global.json" "${SB_COUNTERS_SIZE:-1024}" \
-            ${SB_NCU_VARIANTS:-global_stride/w4-s2-load global_perm/w4-random1-spread-load \
-            transpose/padded transpose/vec64x64_cm matmul/tiled32} \
+        "$ncu_check" ./simtbench "$out/counters-ncu.json" "$ncu_size" $ncu_sample \
             >"$out/ncu-vs-counters.txt" 2>&1 || counters_status=1
         tail -1 "$out/ncu-vs-counters.txt" | keep
-        # shellcheck disable=SC2086
-        "$ncu_check" ./simtbench "$out/counters-shared.json" "${wave}x1" \
-            ${SB_NCU_SHARED_VARIANTS:-shared_stride/w8-s2-load shared_tile/32x32-column-load \
-            shared_tile/32x32-column-store} >>"$out/ncu-vs-counters.txt" 2>&1 || counters_status=1
-        tail -1 "$out/ncu-vs-counters.txt" | keep
+        if [ -f "$out/counters/wave-shared.json" ]; then
+            # shellcheck disable=SC2086
+            "$ncu_check" ./simtbench "$out/counters/wave-shared.json" "${wave}x1" \
+                ${SB_NCU_SHARED_VARIANTS:-shared_stride/w8-s2-load shared_tile/32x32-column-load \
+                shared_tile/32x32-column-store} >>"$out/ncu-vs-counters.txt" 2>&1 ||
+                counters_status=1
+            tail -1 "$out/ncu-vs-counters.txt" | keep
+        fi
     fi
 fi
 

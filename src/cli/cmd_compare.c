@@ -44,7 +44,9 @@ static void usage(FILE *f)
           "threshold either way; anything else is within the noise.  Where a run saved\n"
           "fewer than 5 repetitions (older files: none), a row changed when its median\n"
           "time moved by more than the larger of the two runs' spreads ((max - min) /\n"
-          "median) plus the threshold.\n"
+          "median) plus the threshold.  A row whose repetitions in either run are too\n"
+          "scattered to resolve the tolerance, or whose device drifted, is noisy: never\n"
+          "called faster, slower or the same.\n"
           "\n"
           "  --threshold PCT           extra margin in percent (default 0)\n"
           "  --format table|json|markdown   output (default table)\n"
@@ -151,16 +153,20 @@ static const char *kind_name(const match *m)
         return "faster";
     case SB_VERDICT_SLOWER:
         return "slower";
+    case SB_VERDICT_NOISY:
+        return "noisy";
     default:
         return "n/a";
     }
 }
 
+/* "faster by P%" and "slower by P%" give the median time's change, as
+ * the change column does, so that the two never read as two figures. */
 static void verdict_text(const match *m, char *buf, size_t n)
 {
     if (m->v.kind == SB_VERDICT_FASTER || m->v.kind == SB_VERDICT_SLOWER)
-        snprintf(buf, n, "%s by %.1f%%", kind_name(m), 100.0 * m->v.by);
-    else if (m->v.kind == SB_VERDICT_SAME)
+        snprintf(buf, n, "%s by %.1f%%", kind_name(m), 100.0 * fabs(m->v.change));
+    else if (m->v.kind == SB_VERDICT_SAME || m->v.kind == SB_VERDICT_NOISY)
         sb_verdict_text(&m->v, "old", "new", buf, n);
     else
         snprintf(buf, n, "%s", kind_name(m));
@@ -178,7 +184,10 @@ static void rule_text(const settings *s, char *buf, size_t n)
              "tolerance at 95%% confidence.  Where a run saved fewer than %d repetitions (files "
              "that predate samples_ms: none), the spread rule, as the interval column says: "
              "changed when the median time moved by more than the larger of the two runs' "
-             "spreads ((max - min) / median) plus the threshold (%.1f%%).",
+             "spreads ((max - min) / median) plus the threshold (%.1f%%).  \"By\" is the median "
+             "time's change.  A row noisy in either run (its spread, the half-width of the "
+             "distribution-free 95%% interval of its median, or its device's drift, beyond the "
+             "tolerance) is called noisy, by how much, and neither faster, slower nor the same.",
              100.0 * (SB_VERDICT_TOLERANCE + s->threshold), 100.0 * SB_VERDICT_TOLERANCE,
              SB_VERDICT_MIN_SAMPLES, 100.0 * s->threshold);
 }
@@ -189,13 +198,18 @@ static int changed(const match *m)
            (m->v.kind == SB_VERDICT_FASTER || m->v.kind == SB_VERDICT_SLOWER);
 }
 
+static int noisy(const match *m)
+{
+    return m->old_i >= 0 && m->new_i >= 0 && m->v.kind == SB_VERDICT_NOISY;
+}
+
 typedef struct tally {
-    size_t matched, changed, only_old, only_new;
+    size_t matched, changed, only_old, only_new, noisy;
 } tally;
 
 static tally count(const match *m, size_t nm)
 {
-    tally t = {0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0};
     for (size_t i = 0; i < nm; i++) {
         if (m[i].old_i < 0)
             t.only_new++;
@@ -204,6 +218,7 @@ static tally count(const match *m, size_t nm)
         else {
             t.matched++;
             t.changed += changed(&m[i]);
+            t.noisy += noisy(&m[i]);
         }
     }
     return t;
@@ -281,7 +296,7 @@ static int listed(const settings *s, const match *m, int unmatched)
 {
     if (unmatched)
         return m->old_i < 0 || m->new_i < 0;
-    return changed(m) || (s->all && m->old_i >= 0 && m->new_i >= 0);
+    return changed(m) || noisy(m) || (s->all && m->old_i >= 0 && m->new_i >= 0);
 }
 
 /* The rows the table lists (or the unmatched ones), their columns sized
@@ -375,12 +390,20 @@ static void write_table(const settings *s, const sb_run *o, const sb_run *n, con
     }
     if (nd == 0)
         fputs("  nothing\n", out);
-    char rule[1024] = "Rule: ";
+    char rule[2048] = "Rule: ";
     rule_text(s, rule + strlen(rule), sizeof rule - strlen(rule));
     fputc('\n', out);
     sb_layout_fold(out, width < 78 ? width : 78, "", 0, rule);
     fprintf(out, "\n%zu of %zu matched rows changed; %zu only in old, %zu only in new.\n",
             t.changed, t.matched, t.only_old, t.only_new);
+    if (t.noisy) {
+        char line[256];
+        snprintf(line, sizeof line, "%zu of %zu matched rows noisy%s", t.noisy, t.matched,
+                 2 * t.noisy > t.matched ? ": most rows are, so these runs cannot show what "
+                                           "changed between them."
+                                         : ".");
+        sb_layout_fold(out, width < 78 ? width : 78, "", 0, line);
+    }
     table_rows(s, o, n, m, nm, 0, out);
     write_counters_moved(o, n, m, nm, width, out);
     table_rows(s, o, n, m, nm, 1, out);
@@ -436,11 +459,18 @@ static void write_markdown(const settings *s, const sb_run *o, const sb_run *n, 
         md_cell(out, d[i].new_value);
         fputs(" |\n", out);
     }
-    char rule[1024];
+    char rule[2048];
     rule_text(s, rule, sizeof rule);
     rule[0] = 'A';
-    fprintf(out, "\n%s %zu of %zu matched rows changed; %zu only in old, %zu only in new.\n\n",
+    fprintf(out, "\n%s %zu of %zu matched rows changed; %zu only in old, %zu only in new.",
             rule, t.changed, t.matched, t.only_old, t.only_new);
+    if (t.noisy)
+        fprintf(out, "  %s%zu of %zu matched rows noisy%s", 2 * t.noisy > t.matched ? "**" : "",
+                t.noisy, t.matched,
+                2 * t.noisy > t.matched ? ": most rows are, so these runs cannot show what "
+                                          "changed between them.**"
+                                        : ".");
+    fputs("\n\n", out);
     fputs("| device | experiment | variant | size | old ms | new ms | 95% interval of change | "
           "change | verdict |\n"
           "|---|---|---|---|---:|---:|---|---:|---|\n",
@@ -448,7 +478,7 @@ static void write_markdown(const settings *s, const sb_run *o, const sb_run *n, 
     for (size_t i = 0; i < nm; i++) {
         const match *x = &m[i];
         int unmatched = x->old_i < 0 || x->new_i < 0;
-        if (!changed(x) && !unmatched && !s->all)
+        if (!changed(x) && !noisy(x) && !unmatched && !s->all)
             continue;
         const sb_run *run = x->old_i >= 0 ? o : n;
         const sb_result *r = &run->results[x->old_i >= 0 ? x->old_i : x->new_i];
@@ -554,6 +584,8 @@ static json_t *row_json(const sb_run *o, const sb_run *n, const match *x, sb_jso
         interval_json(row, &x->v, b);
         sb_json_put_real(row, "margin", x->v.margin, b);
         sb_json_put_real(row, "by", x->v.by, b);
+        if (noisy(x))
+            sb_json_put_real(row, "noise", x->v.noise, b);
     }
     int which[SB_COUNTER_COUNT];
     int k = counters_moved(o, n, x, which, SB_COUNTER_COUNT);
@@ -579,7 +611,7 @@ static json_t *head_json(const settings *s, const sb_run *o, const sb_run *n, co
     sb_json_put(root, "old", side_json(s->old_path, o, &b), &b);
     sb_json_put(root, "new", side_json(s->new_path, n, &b), &b);
     sb_json_put_real(root, "threshold", s->threshold, &b);
-    char rule[1024];
+    char rule[2048];
     rule_text(s, rule, sizeof rule);
     rule[0] = 'A';
     sb_json_put_str(root, "rule", rule, &b);
@@ -595,6 +627,8 @@ static json_t *head_json(const settings *s, const sb_run *o, const sb_run *n, co
     if ((sum = sb_json_put_object(root, "summary", &b))) {
         sb_json_put_int(sum, "matched", (json_int_t)t.matched, &b);
         sb_json_put_int(sum, "changed", (json_int_t)t.changed, &b);
+        sb_json_put_int(sum, "noisy", (json_int_t)t.noisy, &b);
+        sb_json_put(sum, "mostly_noisy", json_boolean(2 * t.noisy > t.matched), &b);
         sb_json_put_int(sum, "only_in_old", (json_int_t)t.only_old, &b);
         sb_json_put_int(sum, "only_in_new", (json_int_t)t.only_new, &b);
     }

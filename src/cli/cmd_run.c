@@ -15,9 +15,11 @@
 #include "report/output_file.h"
 #include "report/plot.h"
 #include "report/report.h"
+#include "report/summary_print.h"
 #include "report/table.h"
 #include "run/analysis.h"
 #include "run/crossapi.h"
+#include "run/drift.h"
 #include "run/executor.h"
 #include "run/interrupt.h"
 #include "run/preflight.h"
@@ -118,6 +120,7 @@ static int finish_stream(const sb_analysis *a, stream *st, outcome *out)
     for (; st->printed < a->cross.nexperiments; st->printed++)
         sb_table_block(a, st->printed, stdout);
     sb_table_footer(a, stdout);
+    sb_summary_print_table(&a->summary, stdout);
     if (a->run->interrupted)
         printf("\ninterrupted: only the results that finished before the signal\n");
     if (fflush(stdout) == 0 && !ferror(stdout)) {
@@ -255,6 +258,8 @@ int sb_cmd_run(const sb_options *o)
         stream_header(&st, &run);
         status = sb_execute(&suite, sessions, nsessions, &run, stream_blocks, &st);
     }
+    if (run.ndevices > 0 && !sb_interrupted())
+        sb_sessions_drift_end(sessions, nsessions, &run);
     sb_sessions_clocks_end(sessions, nsessions, &run);
     sb_sessions_close(sessions, nsessions);
     sb_provenance_end(&run);

@@ -95,7 +95,7 @@ sb_compare_match *sb_compare_match_rows(const sb_run *o, const sb_run *n, double
                 cursor[at] = next + 1;
                 taken[nk[next].i] = 1;
                 x->new_i = (long)nk[next].i;
-                x->v = sb_verdict_compare(key->r, nk[next].r, threshold);
+                x->v = sb_verdict_judge(o, key->r, n, nk[next].r, threshold);
             }
         }
         k = o->nresults;

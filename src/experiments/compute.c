@@ -186,4 +186,5 @@ const sb_experiment sb_exp_compute = {
     .release = compute_release,
     .plan = compute_plan,
     .verify = compute_verify,
+    .headline = {SB_HEADLINE_BEST},
 };

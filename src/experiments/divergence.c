@@ -533,6 +533,7 @@ const sb_experiment sb_exp_divergence_split = {
     .variants = split_variants,
     .prepare = split_prepare,
     DIVERGENCE_COMMON,
+    .headline = {SB_HEADLINE_WORST},
 };
 
 const sb_experiment sb_exp_divergence_branch = {
@@ -542,6 +543,7 @@ const sb_experiment sb_exp_divergence_branch = {
     .variants = branch_variants,
     .prepare = branch_prepare,
     DIVERGENCE_COMMON,
+    .headline = {SB_HEADLINE_WORST},
 };
 
 const sb_experiment sb_exp_divergence_predication = {
@@ -551,6 +553,7 @@ const sb_experiment sb_exp_divergence_predication = {
     .variants = predication_variants,
     .prepare = branch_prepare,
     DIVERGENCE_COMMON,
+    .headline = {SB_HEADLINE_WORST},
 };
 
 const sb_experiment sb_exp_divergence_loop = {
@@ -560,4 +563,5 @@ const sb_experiment sb_exp_divergence_loop = {
     .variants = loop_variants,
     .prepare = loop_prepare,
     DIVERGENCE_COMMON,
+    .headline = {SB_HEADLINE_WORST},
 };

@@ -98,4 +98,5 @@ const sb_experiment sb_exp_dram_burst = {
     .release = sb_gather_release,
     .plan = burst_plan,
     .verify = burst_verify,
+    .headline = {SB_HEADLINE_BEST_SHARE},
 };

@@ -93,4 +93,5 @@ const sb_experiment sb_exp_dram_channels = {
     .release = sb_gather_release,
     .plan = channel_plan,
     .verify = channel_verify,
+    .headline = {SB_HEADLINE_WORST_SHARE},
 };

@@ -219,4 +219,5 @@ const sb_experiment sb_exp_dram_working_set = {
     .release = ws_release,
     .plan = ws_plan,
     .verify = ws_verify,
+    .headline = {SB_HEADLINE_BEST_SHARE},
 };

@@ -91,6 +91,8 @@ typedef struct sb_plan {
     sb_pattern pattern[SB_MAX_PATTERNS];
     sb_access_kind kind[SB_MAX_PATTERNS];
     double requests[SB_MAX_PATTERNS]; /* warp-level requests one launch executes */
+    double lanes[SB_MAX_PATTERNS];    /* lanes taking part in them, added over the requests
+                                         (declarations of one cost merged keep each one's) */
     int studied[SB_MAX_PATTERNS];     /* 1: an access the variant is about */
     /* Static instructions of the kernel's PTX the access stands for (its
        source's copies once unrolled); 0 where the compiler chooses (a loop
@@ -102,6 +104,32 @@ typedef struct sb_plan {
     sb_figure figure[SB_MAX_FIGURES];
     int host_timed;   /* also time the kernel on the host's clock (the launch family) */
 } sb_plan;
+
+/* What the closing summary of a run (run/summary.h) quotes of an
+ * experiment: a rule over its rows' roles and figures that picks its
+ * headline row, so that the summary names no experiment.  The first
+ * experiment of a family in the run with a rule speaks for the family. */
+typedef enum sb_headline_rule {
+    SB_HEADLINE_NONE,        /* no line: another experiment speaks for the family */
+    SB_HEADLINE_BEST_SHARE,  /* the kernel with the largest share of the roof */
+    SB_HEADLINE_WORST_SHARE, /* the kernel with the smallest share, with the model's cost */
+    SB_HEADLINE_BEST,        /* the kernel with the best figure: the highest rate or the
+                                shortest time */
+    SB_HEADLINE_WORST,       /* the kernel with the worst figure */
+    SB_HEADLINE_WORST_WAYS   /* the kernel whose studied shared access conflicts the most
+                                ways, and the variant that removes the conflict */
+} sb_headline_rule;
+
+typedef struct sb_headline {
+    sb_headline_rule rule;
+    /* Whether variant v competes for the headline (a transpose, not a copy
+       beside them); NULL: every kernel does. */
+    int (*ranks)(const sb_variant *v);
+    /* SB_HEADLINE_WORST_WAYS: the variant that removes the conflict of
+       `variant` into fixed[0..n), and in a few words how ("padding
+       [32][33]"); 0, or -1 where none does.  NULL: no fix declared. */
+    int (*fix)(const char *variant, char *fixed, size_t n, const char **how);
+} sb_headline;
 
 /* plan's answer for a variant the size leaves out (see sb_experiment). */
 #define SB_PLAN_LEFT_OUT 1
@@ -143,6 +171,8 @@ typedef struct sb_experiment {
      * (a private histogram larger than the device's shared memory per
      * block): the run says so in a note and leaves the variant out. */
     int (*fits)(const sb_variant *v, const sb_device_info *dev, char *why, size_t n);
+    /* What the run's closing summary says of it; zero: nothing. */
+    sb_headline headline;
 } sb_experiment;
 
 #endif

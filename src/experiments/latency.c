@@ -268,4 +268,5 @@ const sb_experiment sb_exp_latency = {
     .release = latency_release,
     .plan = latency_plan,
     .verify = latency_verify,
+    .headline = {SB_HEADLINE_WORST},
 };

@@ -204,6 +204,7 @@ const sb_experiment sb_exp_launch_small = {
     .release = launch_release,
     .plan = launch_plan,
     .verify = launch_verify,
+    .headline = {SB_HEADLINE_BEST},
 };
 
 const sb_experiment sb_exp_launch_large = {
@@ -222,4 +223,5 @@ const sb_experiment sb_exp_launch_large = {
     .release = launch_release,
     .plan = launch_plan,
     .verify = launch_verify,
+    .headline = {SB_HEADLINE_BEST},
 };

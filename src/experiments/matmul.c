@@ -337,37 +337,87 @@ static sb_pattern lanes_at(sb_space space, int word, int tile, long row_pitch, l
     return p;
 }
 
-/* Declares `count` requests by warps of which `rows` thread rows and the
-   first `cols` columns of each take part; the full warps carry the sites. */
+/* Where a warp's request starts, in words: base = r0 x rp + x0 x cs +
+ * i x ss for the warp of thread row r0 and thread column x0 (of the
+ * whole launch), on trip i of the loop that repeats it (a step of
+ * matmul_simple's k loop; 0 where the trips re-read the same elements,
+ * as other blocks do).  Only base modulo 32 words (a 128-byte line) says
+ * which sectors it takes, so warps are counted by that residue. */
+typedef struct area_steps {
+    long rp, cs, ss;
+} area_steps;
+
+#define RESIDUES 32
+
+/* hist[(q x step) mod 32] counts the q in [first, first + count). */
+static void residues_of(long first, long count, long step, double hist[RESIDUES])
+{
+    memset(hist, 0, RESIDUES * sizeof *hist);
+    for (long q0 = 0; q0 < RESIDUES && q0 < count; q0++) {
+        long r = ((first + q0) % RESIDUES) * (step % RESIDUES) % RESIDUES;
+        hist[r] += (double)((count - q0 + RESIDUES - 1) / RESIDUES);
+    }
+}
+
+/* out = the cyclic convolution of a and b: the residues of sums. */
+static void convolve(const double a[RESIDUES], const double b[RESIDUES], double out[RESIDUES])
+{
+    double t[RESIDUES] = {0};
+    for (int i = 0; i < RESIDUES; i++)
+        for (int j = 0; j < RESIDUES && a[i] > 0; j++)
+            t[(i + j) % RESIDUES] += a[i] * b[j];
+    memcpy(out, t, sizeof t);
+}
+
+/* Declares the requests of warps of which `rows` thread rows and the
+   first `cols` columns of each take part, `hist[o]` of them starting o
+   words into a line; the first full warps carry the sites. */
 static void declare_warps(sb_plan *plan, const sb_access *a, int tile, int rows, int cols,
-                          double count)
+                          const double hist[RESIDUES], int *first)
 {
     uint32_t mask = 0;
     for (int r = 0; r < rows; r++)
         for (int c = 0; c < cols; c++)
             mask |= 1u << (r * tile + c);
-    sb_access w = *a;
     int full = rows * tile == SB_WARP_LANES && cols == tile;
-    w.pattern.active = full ? 0u : mask;
-    w.requests = count;
-    w.sites = full ? a->sites : 0;
-    w.studied = full && a->studied; /* the matrix's edges are not the lesson */
-    sb_plan_declare(plan, &w);
+    for (int o = 0; o < RESIDUES; o++) {
+        if (!(hist[o] > 0))
+            continue;
+        sb_access w = *a;
+        w.pattern.active = full ? 0u : mask;
+        w.pattern.offset = o;
+        w.requests = hist[o];
+        w.sites = *first ? a->sites : 0;
+        w.studied = *first && full && a->studied; /* the matrix's edges are not the lesson */
+        *first = 0;
+        sb_plan_declare(plan, &w);
+    }
 }
 
 /* An access made `times` over an area of thread columns x thread rows of
  * which the first x_extent columns and the first y_extent rows take part
- * (the matrix's edge): the whole warps, and those the edges cut. */
+ * (the matrix's edge): the whole warps, and those the edges cut, each
+ * where its start falls in its line (st). */
 static void declare_area(sb_plan *plan, const sb_access *a, int tile, long x_extent,
-                         long y_extent, double times)
+                         long y_extent, double times, area_steps st)
 {
     int per_warp = SB_WARP_LANES / tile;
-    double xw = (double)(x_extent / tile), yw = (double)(y_extent / per_warp);
+    long xw = x_extent / tile, yw = y_extent / per_warp;
     int xr = (int)(x_extent % tile), yr = (int)(y_extent % per_warp);
-    declare_warps(plan, a, tile, per_warp, tile, xw * yw * times);
-    declare_warps(plan, a, tile, per_warp, xr, (xr > 0) * yw * times);
-    declare_warps(plan, a, tile, yr, tile, xw * (yr > 0) * times);
-    declare_warps(plan, a, tile, yr, xr, (xr > 0 && yr > 0) * times);
+    double trips[RESIDUES], xs[2][RESIDUES], ys[2][RESIDUES], hist[RESIDUES];
+    residues_of(0, (long)times, st.ss, trips);
+    residues_of(0, xw, (long)tile * st.cs, xs[0]);
+    residues_of(xw, xr > 0, (long)tile * st.cs, xs[1]);
+    residues_of(0, yw, (long)per_warp * st.rp, ys[0]);
+    residues_of(yw, yr > 0, (long)per_warp * st.rp, ys[1]);
+    const int rows[2] = {per_warp, yr}, cols[2] = {tile, xr};
+    int first = 1;
+    for (int y = 0; y < 2; y++)
+        for (int x = 0; x < 2; x++) {
+            convolve(xs[x], ys[y], hist);
+            convolve(hist, trips, hist);
+            declare_warps(plan, a, tile, rows[y], cols[x], hist, &first);
+        }
 }
 
 /* The shared tiles' accesses of the tiled kernels, every thread in every
@@ -400,11 +450,10 @@ static void declare_smem(sb_plan *plan, const matmul_knobs *k, double warp_phase
  * are made by the threads whose element lies inside the matrix (the others
  * take 0), and every block row or column re-reads its operand: a once per
  * block column, b once per block row (the redundancy tiling and
- * coarsening cut).  b's columns (colmajor) come as rows of bt.  A warp's
- * request is declared as the first tile's: where a matrix row is not a
- * whole number of sectors long the others start elsewhere in their sector
- * and may cost one more (the requests are exact; square sizes that are
- * multiples of 8 have no such rows). */
+ * coarsening cut).  b's columns (colmajor) come as rows of bt.  Each
+ * warp's request is declared where it starts in its line: where a row of
+ * a matrix is not a whole number of sectors long, rows start in other
+ * places of their sectors and may take one more. */
 static void declare_accesses(const matmul_host *h, const matmul_knobs *k, sb_plan *plan)
 {
     int t = k->tile, c = k->coarse;
@@ -419,22 +468,22 @@ static void declare_accesses(const matmul_host *h, const matmul_knobs *k, sb_pla
         a.pattern = lanes_at(SB_SPACE_GLOBAL, 4, t, kk, 0); /* a thread row's one element */
         b.pattern = lanes_at(SB_SPACE_GLOBAL, 4, t, 0, 1);  /* both thread rows, one b row */
         a.sites = b.sites = SB_SITES_COMPILER;
-        declare_area(plan, &a, t, n, m, (double)kk);
-        declare_area(plan, &b, t, n, m, (double)kk);
-        declare_area(plan, &out, t, n, m, 1);
+        declare_area(plan, &a, t, n, m, (double)kk, (area_steps){kk, 0, 1});
+        declare_area(plan, &b, t, n, m, (double)kk, (area_steps){0, 1, n});
+        declare_area(plan, &out, t, n, m, 1, (area_steps){n, 1, 0});
         return;
     }
-    declare_area(plan, &a, t, kk, m, gx);
+    declare_area(plan, &a, t, kk, m, gx, (area_steps){kk, 1, 0});
     if (k->kind == KIND_TILED) {
-        declare_area(plan, &b, t, n, kk, gy);
+        declare_area(plan, &b, t, n, kk, gy, (area_steps){n, 1, 0});
     } else if (k->corner_turn) {
         b.pattern = lanes_at(SB_SPACE_GLOBAL, 4, t, kk, 1); /* a row of bt per thread row */
-        declare_area(plan, &b, t, kk, n, gy);
+        declare_area(plan, &b, t, kk, n, gy, (area_steps){kk, 1, 0});
     } else {
         b.pattern = lanes_at(SB_SPACE_GLOBAL, 4, t, 1, kk); /* across bt's rows */
-        declare_area(plan, &b, t, n, kk, gy);
+        declare_area(plan, &b, t, n, kk, gy, (area_steps){1, kk, 0});
     }
-    declare_area(plan, &out, t, n, m, 1);
+    declare_area(plan, &out, t, n, m, 1, (area_steps){n, 1, 0});
     declare_smem(plan, k, gx * gy * phases * (double)(t * t / SB_WARP_LANES));
 }
 
@@ -593,4 +642,5 @@ const sb_experiment sb_exp_matmul = {
     .release = matmul_release,
     .plan = matmul_plan,
     .verify = matmul_verify,
+    .headline = {SB_HEADLINE_BEST},
 };

@@ -197,4 +197,5 @@ const sb_experiment sb_exp_occupancy = {
     .release = occupancy_release,
     .plan = occupancy_plan,
     .verify = occupancy_verify,
+    .headline = {SB_HEADLINE_BEST_SHARE},
 };

@@ -762,6 +762,7 @@ const sb_experiment sb_exp_histogram = {
     .plan = hist_plan,
     .verify = hist_verify,
     .fits = hist_fits,
+    .headline = {SB_HEADLINE_BEST_SHARE},
 };
 
 const sb_experiment sb_exp_sum = {
@@ -780,4 +781,5 @@ const sb_experiment sb_exp_sum = {
     .release = sum_release,
     .plan = sum_plan,
     .verify = sum_verify,
+    .headline = {SB_HEADLINE_BEST_SHARE},
 };

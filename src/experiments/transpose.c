@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "run/host_data.h"
+#include "experiments/transpose_access.h"
 #include "experiments/variant.h"
 
 /* The kernel a variant runs: it decides the grid, the access declared to
@@ -289,65 +290,12 @@ static void plan_geometry(const sb_problem *p, const sb_variant *v, sb_launch *g
 /* -------------------------------------------- the accesses, declared */
 
 /* Declares `times` walks of warps of 32 consecutive threads over `count`
-   elements (a row of a or of c, say), the last warp of each partial where
-   count is not a multiple of 32; `studied` marks what the variant is about. */
+   elements, the last warp of each partial where count is not a multiple
+   of 32; `studied` marks what the variant is about. */
 static void walk(sb_plan *plan, const char *label, sb_access_kind kind, sb_pattern p, int sites,
                  int studied, long count, double times)
 {
     sb_plan_declare_walk(plan, &(sb_access){label, kind, p, 0, sites, studied}, count, times);
-}
-
-static sb_pattern global_stride(long stride)
-{
-    sb_pattern p = sb_dense(SB_SPACE_GLOBAL, 4);
-    p.stride = stride;
-    return p;
-}
-
-static sb_pattern tile_walk(const transpose_knobs *k, sb_walk walk)
-{
-    sb_pattern p = sb_dense(SB_SPACE_SHARED, 4);
-    p.tile_rows = p.tile_cols = k->tile;
-    p.pad = k->pad;
-    p.swizzle = k->swizzle;
-    p.walk = walk;
-    return p;
-}
-
-/* The tile kernels: every access walks a's rows or c's rows by warps of
- * 32 threads of one thread row (tiles are 32 or 64 wide), the last warp
- * of a row partial where the row is not a multiple of 32.  The tile's
- * second half (64-wide tiles) sits in the banks as its first does.  Each
- * row is declared as starting on a sector: where a row of the matrix is
- * not a whole number of sectors long, the rows that do not start on one
- * cost a sector a request more than declared (the requests are exact;
- * the default sizes have no such rows). */
-static void declare_tiles(const sb_problem *p, const transpose_knobs *k, int per_thread,
-                          sb_plan *d)
-{
-    sb_pattern dense = sb_dense(SB_SPACE_GLOBAL, 4);
-    long rows = p->rows, cols = p->cols;
-    const sb_access_kind ld = SB_ACCESS_LOAD, st = SB_ACCESS_STORE;
-    switch (k->kernel) {
-    case KERNEL_COPY:
-        walk(d, "load", ld, dense, per_thread, 1, cols, (double)rows);
-        walk(d, "store", st, dense, per_thread, 0, cols, (double)rows);
-        break;
-    case KERNEL_NAIVE_READ: /* reads a's rows, writes c's columns */
-        walk(d, "load", ld, dense, per_thread, 0, cols, (double)rows);
-        walk(d, "store", st, global_stride(rows), per_thread, 1, cols, (double)rows);
-        break;
-    case KERNEL_NAIVE_WRITE: /* reads a's columns, writes c's rows */
-        walk(d, "load", ld, global_stride(cols), per_thread, 1, rows, (double)cols);
-        walk(d, "store", st, dense, per_thread, 0, rows, (double)cols);
-        break;
-    default: /* KERNEL_TILED: a's rows into the tile's rows, its columns out to c's rows */
-        walk(d, "load", ld, dense, per_thread, 0, cols, (double)rows);
-        walk(d, "smem row", st, tile_walk(k, SB_WALK_ROW), per_thread, 0, cols, (double)rows);
-        walk(d, "smem col", ld, tile_walk(k, SB_WALK_COLUMN), per_thread, 1, rows, (double)cols);
-        walk(d, "store", st, dense, per_thread, 0, rows, (double)cols);
-        break;
-    }
 }
 
 /* The flat float4 copy: n / 4 float4s, then the last n % 4 floats by the
@@ -363,85 +311,13 @@ static void declare_copy_vec(const sb_problem *p, const transpose_knobs *k, sb_p
     walk(plan, "tail store", SB_ACCESS_STORE, rest, 1, 0, n - 4 * n4, 1);
 }
 
-/* Tiles of `tile` elements along an extent: the whole ones, and the size
-   of the last, partial one (0 where there is none). */
-typedef struct tiling {
-    long whole, rest;
-} tiling;
-
-static tiling tiles_of(long extent, int tile)
+/* The tile kernels' shape, for the block-by-block declaration. */
+static sb_tile_shape tile_shape(const sb_variant *v, const transpose_knobs *k)
 {
-    return (tiling){extent / tile, extent % tile};
-}
-
-/* transpose_vec4's float4 path, in a tile of a of VR x VC: one warp's
- * accesses as its lanes take them (the kernel's VPOS swizzle written out
- * as a list walk), warp 0's and the first of its 4 x 4 blocks' standing
- * for the others, which move every lane by the same whole rows. */
-static void vec4_patterns(const sb_problem *p, const transpose_knobs *k, sb_pattern out[4])
-{
-    int vq = k->vec_rows / 4, across = k->vec_cols / 4;
-    long a_pitch = p->cols, c_pitch = p->rows / 4; /* float4s: four rows of a, a row of c */
-    for (int i = 0; i < 4; i++) {
-        out[i] = sb_dense(i == 1 || i == 2 ? SB_SPACE_SHARED : SB_SPACE_GLOBAL, 16);
-        out[i].walk = SB_WALK_LIST;
-    }
-    for (int l = 0; l < SB_WARP_LANES; l++) {
-        int cb = l % across, rb = l / across, q = l % vq, j = l / vq;
-        out[0].lane_index[l] = (int32_t)(rb * a_pitch + cb);       /* a4[4 rb * s4 + cb] */
-        out[1].lane_index[l] = 4 * cb * vq + (rb ^ (cb & 7));       /* t[VPOS(4 cb, rb)] */
-        out[2].lane_index[l] = j * vq + (q ^ ((j >> 2) & 7));       /* t[VPOS(j, q)] */
-        out[3].lane_index[l] = (int32_t)(j * c_pitch + q);          /* c4[j * s4 + q] */
-    }
-}
-
-/* The element path of one class of tiles (rows_in x cols_in of a inside
- * the matrix, `count` such tiles): a's rows into the float tile, whose
- * column walk of 4-byte floats meets the float4 swizzle (lanes four by
- * four in eight banks), and the tile's rows out to c. */
-static void declare_vec4_edges(const transpose_knobs *k, long rows_in, long cols_in,
-                               double count, sb_plan *plan)
-{
-    if (rows_in <= 0 || cols_in <= 0 || count <= 0)
-        return;
-    int vq = k->vec_rows / 4;
-    sb_pattern gdense = sb_dense(SB_SPACE_GLOBAL, 4), sdense = sb_dense(SB_SPACE_SHARED, 4);
-    sb_pattern column = sb_dense(SB_SPACE_SHARED, 4);
-    column.walk = SB_WALK_LIST;
-    for (int l = 0; l < SB_WARP_LANES; l++) /* tf[4 VPOS(cc, 0)], cc = lane */
-        column.lane_index[l] = 4 * (l * vq + ((l >> 2) & 7));
-    int sites = SB_SITES_COMPILER; /* loops of VR x VC / VT trips, unrolled as it likes */
-    double rows_of_a = (double)rows_in * count, rows_of_c = (double)cols_in * count;
-    walk(plan, "edge load", SB_ACCESS_LOAD, gdense, sites, 0, cols_in, rows_of_a);
-    walk(plan, "edge smem st", SB_ACCESS_STORE, column, sites, 0, cols_in, rows_of_a);
-    walk(plan, "edge smem ld", SB_ACCESS_LOAD, sdense, sites, 0, rows_in, rows_of_c);
-    walk(plan, "edge store", SB_ACCESS_STORE, gdense, sites, 0, rows_in, rows_of_c);
-}
-
-/* transpose_vec4: the float4 path in every whole tile of a matrix whose
- * rows are 16-byte aligned, VR x VC / 128 requests of each access per
- * tile; the element path in the others, class by class. */
-static void declare_vec4(const sb_problem *p, const transpose_knobs *k, int threads,
-                         sb_plan *plan)
-{
-    tiling tr = tiles_of(p->rows, k->vec_rows), tc = tiles_of(p->cols, k->vec_cols);
-    int aligned = p->rows % 4 == 0 && p->cols % 4 == 0;
-    double whole = aligned ? (double)tr.whole * (double)tc.whole : 0;
-    double per_tile = (double)k->vec_rows * k->vec_cols / 128.0;
-    int units = k->vec_rows * k->vec_cols / 16 / threads;
-    static const char *const label[4] = {"load", "smem st", "smem ld", "store"};
-    static const sb_access_kind kind[4] = {SB_ACCESS_LOAD, SB_ACCESS_STORE, SB_ACCESS_LOAD,
-                                           SB_ACCESS_STORE};
-    sb_pattern pat[4];
-    vec4_patterns(p, k, pat);
-    for (int i = 0; i < 4; i++)
-        sb_plan_declare(plan, &(sb_access){label[i], kind[i], pat[i], whole * per_tile,
-                                           4 * units, i == 0 || i == 3});
-    double edge_whole = aligned ? 0 : (double)tr.whole * (double)tc.whole;
-    declare_vec4_edges(k, k->vec_rows, k->vec_cols, edge_whole, plan);
-    declare_vec4_edges(k, tr.rest, k->vec_cols, (double)tc.whole, plan);
-    declare_vec4_edges(k, k->vec_rows, tc.rest, (double)tr.whole, plan);
-    declare_vec4_edges(k, tr.rest, tc.rest, tr.rest && tc.rest ? 1 : 0, plan);
+    static const sb_tile_kernel of[] = {
+        [KERNEL_COPY] = SB_TILE_COPY, [KERNEL_NAIVE_READ] = SB_TILE_NAIVE_READ,
+        [KERNEL_NAIVE_WRITE] = SB_TILE_NAIVE_WRITE, [KERNEL_TILED] = SB_TILE_TILED};
+    return (sb_tile_shape){of[k->kernel], k->tile, (int)v->block[1], k->pad, k->swizzle};
 }
 
 /* Every global and shared access each variant's kernel executes. */
@@ -455,11 +331,13 @@ static void declare_accesses(const sb_problem *p, const sb_variant *v, sb_plan *
         declare_copy_vec(p, &k, plan);
         return;
     case KERNEL_VEC4:
-        declare_vec4(p, &k, (int)v->block[0], plan);
+        sb_transpose_declare_vec4(p, k.vec_rows, k.vec_cols, (int)v->block[0], plan);
         return;
-    default:
-        declare_tiles(p, &k, k.tile / (int)v->block[1], plan);
+    default: {
+        sb_tile_shape s = tile_shape(v, &k);
+        sb_transpose_declare_tiles(p, &s, plan);
         return;
+    }
     }
 }
 
@@ -496,6 +374,12 @@ static bool output_is_copy(const sb_variant *v)
 {
     transpose_kernel kernel = knobs_of(v).kernel;
     return v->role == SB_ROLE_API_COPY || kernel == KERNEL_COPY || kernel == KERNEL_COPY_VEC;
+}
+
+/* The summary's headline is the best transpose: not a copy beside them. */
+static int is_transpose(const sb_variant *v)
+{
+    return v->role == SB_ROLE_KERNEL && !output_is_copy(v);
 }
 
 static int mismatch(char *err, size_t n, long row, long col, uint32_t got, uint32_t want)
@@ -581,4 +465,5 @@ const sb_experiment sb_exp_transpose = {
     .release = transpose_release,
     .plan = transpose_plan,
     .verify = transpose_verify,
+    .headline = {SB_HEADLINE_BEST_SHARE, .ranks = is_transpose},
 };

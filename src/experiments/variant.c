@@ -81,6 +81,7 @@ static void move_access(sb_plan *dst, const sb_plan *src, int to, int from)
     dst->pattern[to] = src->pattern[from];
     dst->kind[to] = src->kind[from];
     dst->requests[to] = src->requests[from];
+    dst->lanes[to] = src->lanes[from];
     dst->sites[to] = src->sites[from];
     dst->studied[to] = src->studied[from];
 }
@@ -118,11 +119,32 @@ static void bring_forward(sb_plan *plan, int i)
 static void merge_into(sb_plan *plan, int i, const sb_access *a)
 {
     plan->requests[i] += a->requests;
+    plan->lanes[i] += a->requests * lanes_of(&a->pattern);
     plan->sites[i] = add_sites(plan->sites[i], a->sites);
     if (lanes_of(&a->pattern) > lanes_of(&plan->pattern[i]))
         plan->pattern[i] = a->pattern;
     plan->studied[i] |= a->studied;
     bring_forward(plan, i);
+}
+
+/* Frees a declaration: the last of two of one kind and cost (under two
+   labels) is counted in the first.  0 where every one differs. */
+static int make_room(sb_plan *plan)
+{
+    for (int j = plan->npatterns - 1; j > 0; j--)
+        for (int i = 0; i < j; i++)
+            if (plan->kind[i] == plan->kind[j] && same_cost(&plan->pattern[i], &plan->pattern[j])) {
+                plan->requests[i] += plan->requests[j];
+                plan->lanes[i] += plan->lanes[j];
+                plan->sites[i] = add_sites(plan->sites[i], plan->sites[j]);
+                plan->studied[i] |= plan->studied[j];
+                for (int k = j; k + 1 < plan->npatterns; k++)
+                    move_access(plan, plan, k, k + 1);
+                plan->npatterns--;
+                bring_forward(plan, i);
+                return 1;
+            }
+    return 0;
 }
 
 void sb_plan_declare(sb_plan *plan, const sb_access *a)
@@ -136,14 +158,24 @@ void sb_plan_declare(sb_plan *plan, const sb_access *a)
             return;
         }
     if (plan->npatterns >= SB_MAX_PATTERNS) {
-        plan->undeclared++;
-        return;
+        /* No room for a declaration of its own: one of the same kind and
+           cost counts it, under its own label, so the totals stay exact. */
+        for (int i = 0; i < plan->npatterns; i++)
+            if (plan->kind[i] == a->kind && same_cost(&plan->pattern[i], &a->pattern)) {
+                merge_into(plan, i, a);
+                return;
+            }
+        if (!make_room(plan)) {
+            plan->undeclared++;
+            return;
+        }
     }
     int i = plan->npatterns++;
     snprintf(plan->pattern_label[i], sizeof plan->pattern_label[i], "%s", a->label);
     plan->pattern[i] = a->pattern;
     plan->kind[i] = a->kind;
     plan->requests[i] = a->requests;
+    plan->lanes[i] = a->requests * lanes_of(&a->pattern);
     plan->sites[i] = a->sites;
     plan->studied[i] = a->studied;
     bring_forward(plan, i);
@@ -183,4 +215,100 @@ void sb_plan_declare_walk(sb_plan *plan, const sb_access *a, long count, double 
     part.sites = w.full > 0 ? 0 : a->sites;
     part.studied = 0; /* an edge of the access, not what the variant is about */
     sb_plan_declare(plan, &part);
+}
+
+int sb_block_classes(long extent_x, long extent_y, long tile_x, long tile_y,
+                     sb_block_class out[4])
+{
+    if (extent_x <= 0 || extent_y <= 0 || tile_x <= 0 || tile_y <= 0)
+        return 0;
+    long whole_x = extent_x / tile_x, rest_x = extent_x % tile_x;
+    long whole_y = extent_y / tile_y, rest_y = extent_y % tile_y;
+    const sb_block_class all[4] = {
+        {tile_x, tile_y, (double)whole_x * (double)whole_y},
+        {rest_x, tile_y, rest_x ? (double)whole_y : 0},
+        {tile_x, rest_y, rest_y ? (double)whole_x : 0},
+        {rest_x, rest_y, rest_x && rest_y ? 1 : 0},
+    };
+    int n = 0;
+    for (int i = 0; i < 4; i++)
+        if (all[i].count > 0)
+            out[n++] = all[i];
+    return n;
+}
+
+uint32_t sb_lanes_between(int first, int end)
+{
+    if (first < 0)
+        first = 0;
+    if (end > SB_WARP_LANES)
+        end = SB_WARP_LANES;
+    if (first >= end)
+        return 0; /* callers skip a warp with no lane: this is never "all" for them */
+    if (first == 0 && end == SB_WARP_LANES)
+        return 0;
+    uint32_t below_end = end == SB_WARP_LANES ? ~0u : (1u << end) - 1u;
+    return below_end & ~((1u << first) - 1u);
+}
+
+/* Whether idx steps by one stride >= 0 from lane to lane. */
+static int steps_evenly(const long idx[SB_WARP_LANES], long *stride)
+{
+    *stride = idx[1] - idx[0];
+    for (int l = 1; l < SB_WARP_LANES; l++)
+        if (idx[l] - idx[l - 1] != *stride)
+            return 0;
+    return *stride >= 0 && *stride <= SB_MODEL_MAX_STRIDE;
+}
+
+sb_pattern sb_global_request(int word, const long idx[SB_WARP_LANES], uint32_t active)
+{
+    sb_pattern p = sb_dense(SB_SPACE_GLOBAL, word);
+    p.active = active;
+    long line = SB_SEGMENT_BYTES / word, low = idx[0], stride;
+    for (int l = 1; l < SB_WARP_LANES; l++)
+        if (idx[l] < low)
+            low = idx[l];
+    long base = (low >= 0 ? low / line : (low - line + 1) / line) * line;
+    if (steps_evenly(idx, &stride)) {
+        p.stride = stride;
+        p.offset = idx[0] - base;
+        return p;
+    }
+    p.walk = SB_WALK_LIST;
+    for (int l = 0; l < SB_WARP_LANES; l++)
+        p.lane_index[l] = (int32_t)(idx[l] - base);
+    return p;
+}
+
+void sb_tally_flush(sb_tally *t, sb_plan *plan)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < t->n; i++)
+        sb_plan_declare(plan, &t->item[i]);
+    t->n = 0;
+}
+
+void sb_tally_add(sb_tally *t, sb_plan *plan, const sb_access *a)
+{
+    if (!t) {
+        sb_plan_declare(plan, a);
+        return;
+    }
+    if (!(a->requests > 0))
+        return;
+    for (int i = 0; i < t->n; i++) {
+        sb_access *it = &t->item[i];
+        if (it->kind == a->kind && strcmp(it->label, a->label) == 0 &&
+            memcmp(&it->pattern, &a->pattern, sizeof it->pattern) == 0) {
+            it->requests += a->requests;
+            it->sites = add_sites(it->sites, a->sites);
+            it->studied |= a->studied;
+            return;
+        }
+    }
+    if (t->n == SB_TALLY_MAX)
+        sb_tally_flush(t, plan);
+    t->item[t->n++] = *a;
 }

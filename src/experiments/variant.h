@@ -46,7 +46,9 @@ typedef struct sb_access {
  * conflicts) as an earlier one is merged into it (requests and sites add
  * up, the earlier pattern and studied flag stand for both), so that a
  * family may declare warp by warp.  Studied accesses go before the others,
- * in the order declared.  Past SB_MAX_PATTERNS, plan->undeclared counts it. */
+ * in the order declared.  Past SB_MAX_PATTERNS, one of the same kind and
+ * cost under another label counts it (the totals stay exact, that label's
+ * requests include it); where there is none, plan->undeclared counts it. */
 void sb_plan_declare(sb_plan *plan, const sb_access *a);
 
 /* A pattern of `word`-byte elements in `space`: stride 1, nothing else. */
@@ -71,6 +73,49 @@ uint32_t sb_first_lanes(int lanes);
  * warp of each walk (same label, not studied: an edge; its sites counted
  * by the full ones).  a->requests is not read. */
 void sb_plan_declare_walk(sb_plan *plan, const sb_access *a, long count, double times);
+
+/* One class of identical blocks of a 2-D grid of tiles: how much of its
+ * tile lies inside the data along x and along y, and how many blocks of
+ * the launch are of it.  Blocks of one class make the same requests at
+ * the same places in their sectors and banks wherever the tiles' corners
+ * are 128-byte aligned (tiles a multiple of 32 elements wide and high). */
+typedef struct sb_block_class {
+    long inside_x, inside_y;
+    double count;
+} sb_block_class;
+
+/* The classes of the blocks that tile extent_x x extent_y with tiles of
+ * tile_x x tile_y, in this order where present: interior, right edge
+ * (x short), bottom edge (y short), corner; how many (0 to 4). */
+int sb_block_classes(long extent_x, long extent_y, long tile_x, long tile_y,
+                     sb_block_class out[4]);
+
+/* One warp's global request of `word`-byte elements, lane l taking element
+ * idx[l] counted from a 128-byte boundary, the lanes of `active` taking
+ * part (0: all): a stride pattern where the indices step evenly, else a
+ * list walk; either moves by whole 128-byte lines to stay small. */
+sb_pattern sb_global_request(int word, const long idx[SB_WARP_LANES], uint32_t active);
+
+/* The lanes of a warp whose index l satisfies first <= l < end (end past
+   31 taking the rest): a mask for sb_pattern.active, 0 when all 32. */
+uint32_t sb_lanes_between(int first, int end);
+
+/* Accesses gathered before they reach a plan: a family that declares
+ * warp by warp over every block of a launch makes the same request many
+ * times, and the tally adds identical ones up (same label, kind and
+ * pattern) before sb_plan_declare compares their costs. */
+#define SB_TALLY_MAX 256
+typedef struct sb_tally {
+    int n;
+    sb_access item[SB_TALLY_MAX];
+} sb_tally;
+
+/* Adds a to the tally (a copy; its label must outlive the tally), passing
+   the tally on to the plan first when full; with t NULL, declares a at once. */
+void sb_tally_add(sb_tally *t, sb_plan *plan, const sb_access *a);
+
+/* Declares the tally's accesses to the plan in the order first added, and empties it. */
+void sb_tally_flush(sb_tally *t, sb_plan *plan);
 
 /* Start a variant with a name, an entry point and a block shape. */
 void sb_variant_init(sb_variant *v, const char *name, const char *kernel, unsigned bx,

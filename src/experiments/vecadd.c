@@ -202,4 +202,5 @@ const sb_experiment sb_exp_vecadd = {
     .release = vecadd_release,
     .plan = vecadd_plan,
     .verify = vecadd_verify,
+    .headline = {SB_HEADLINE_BEST_SHARE},
 };

@@ -12,6 +12,7 @@
 
 #include "report/describe.h"
 #include "report/report.h"
+#include "report/summary_print.h"
 
 /* RFC 4180 quoting where a field needs it. */
 static void field(FILE *out, const char *s)
@@ -101,8 +102,31 @@ static void header(FILE *out)
         fprintf(out, ",total_%s", sb_access_totals_field_at(i)->name);
     fputs(",host,device_index,pci_bus_id,uuid,outlier", out);
     fputs(",host_observed_ms,host_observed_min_ms,launches_per_s,queued_launches,"
-          "host_speed_ratio,host_verdict,run_interrupted\n",
+          "host_speed_ratio,host_verdict,noise_spread,noisy,noisy_because,roof_noisy,"
+          "device_drift,run_interrupted\n",
           out);
+}
+
+/* The row's noise (run/noise.h), and its device's drift; empty where
+ * unknown. */
+static void noise_columns(const sb_noise *noise, size_t i, FILE *out)
+{
+    const sb_noise_row *row = sb_noise_at(noise, i);
+    if (!row) {
+        fputs(",,,,,", out);
+        return;
+    }
+    fputc(',', out);
+    if (row->spread >= 0)
+        fprintf(out, "%.4f", row->spread);
+    fprintf(out, ",%d,%s,%d,", row->noisy != 0,
+            (row->noisy & SB_NOISY_SPREAD) && (row->noisy & SB_NOISY_DRIFT) ? "spread and drift"
+            : row->noisy & SB_NOISY_SPREAD                                  ? "spread"
+            : row->noisy & SB_NOISY_DRIFT                                   ? "drift"
+                                                                            : "",
+            row->roof_noisy);
+    if (row->drift >= 0)
+        fprintf(out, "%.4f", row->drift);
 }
 
 /* The model's totals; empty where the result has none. */
@@ -273,10 +297,12 @@ int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
         totals_columns(r, out);
         identity_columns(run, r, state[i], out);
         host_columns(&a->cross, i, r, out);
+        noise_columns(&a->noise, i, out);
         /* A table has no header lines: each row says whether its run was
            cut short by a signal. */
         fprintf(out, ",%d\n", run->interrupted ? 1 : 0);
     }
     free(state);
+    sb_summary_print(&a->summary, out, "", "# summary: ", "\n", "", sb_summary_comment_text);
     return ferror(out) ? -1 : 0;
 }

@@ -6,6 +6,7 @@
 
 #include "report/describe.h"
 #include "report/layout.h"
+#include "report/noise_table.h"
 #include "report/table.h"
 #include "text.h"
 
@@ -153,6 +154,7 @@ static void device_summary(const sb_analysis *a, int slot, int width, FILE *out)
 void sb_table_footer(const sb_analysis *a, FILE *out)
 {
     const int width = sb_layout_width();
+    sb_table_noise_footer(a, width, out);
     if (!sb_fleet_possible(a->run) || a->run->nresults == 0)
         return;
     fputs("\nOutliers\n", out);

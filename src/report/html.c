@@ -11,6 +11,7 @@
 #include "report/lessons.h"
 #include "report/plot.h"
 #include "report/report.h"
+#include "report/summary_print.h"
 #include "run/interrupt.h"
 
 static void esc(FILE *out, const char *s)
@@ -60,7 +61,7 @@ static const char style[] =
     "td.same{color:#555}td.faster,td.slower{font-weight:bold}"
     "td.ptx{font-family:monospace;font-size:85%}"
     "figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
-    "p.note{color:#855}";
+    "p.note{color:#855}td.noisy{color:#a60;text-align:right}p.noisy{color:#a60}";
 
 static void devices(const sb_run *run, FILE *out)
 {
@@ -132,8 +133,9 @@ static void variant_td(const sb_result *f, const sb_result *r, FILE *out)
     td(out, NULL, name);
 }
 
-static void single_table(const sb_run *run, const sb_cross_experiment *e, FILE *out)
+static void single_table(const sb_analysis *a, const sb_cross_experiment *e, FILE *out)
 {
+    const sb_run *run = a->run;
     const sb_result *f = &run->results[e->first];
     heading(f, out);
     fputs("<table><tr><th>variant</th><th>backend</th><th>median ms</th><th>min ms</th>"
@@ -151,13 +153,12 @@ static void single_table(const sb_run *run, const sb_cross_experiment *e, FILE *
         tdf(out, "%.4f", r->ms.median);
         tdf(out, "%.4f", r->ms.min);
         tdf(out, "%.4f", r->ms.max);
-        tdf(out, "%.1f%%", 100.0 * r->ms.spread);
+        char spread[48], roof[48];
+        sb_noise_cells(&a->noise, e->results[i], r, spread, roof, sizeof spread);
+        td(out, strncmp(spread, "noisy", 5) ? "num" : "noisy", spread);
         tdf(out, "%.2f", r->value);
         tdf(out, "%.2f", r->value_best);
-        if (r->roof_share > 0)
-            tdf(out, "%.1f", 100.0 * r->roof_share);
-        else
-            td(out, NULL, "-");
+        td(out, strncmp(roof, "noisy", 5) ? "num" : "noisy", roof[0] ? roof : "-");
         td(out, NULL, model);
         fputs("</tr>\n", out);
     }
@@ -199,23 +200,22 @@ static void cross_header(const sb_crossapi *x, const sb_result *f, FILE *out)
 }
 
 /* Each device's median, figure and roof share; "-" where it has no result. */
-static void device_cells(const sb_run *run, const sb_crossapi *x, const sb_cross_row *row,
+static void device_cells(const sb_analysis *a, const sb_crossapi *x, const sb_cross_row *row,
                          FILE *out)
 {
+    const sb_run *run = a->run;
     for (int s = 0; s < x->ndevices; s++) {
         if (row->result[s] < 0) {
             fputs("<td>-</td><td>-</td><td>-</td>", out);
             continue;
         }
         const sb_result *r = &run->results[row->result[s]];
-        char t[64];
-        snprintf(t, sizeof t, "%.4f (%.1f%%)", r->ms.median, 100.0 * r->ms.spread);
-        td(out, "num", t);
+        char t[96], spread[48], roof[48];
+        sb_noise_cells(&a->noise, (size_t)row->result[s], r, spread, roof, sizeof spread);
+        snprintf(t, sizeof t, "%.4f (%s)", r->ms.median, spread);
+        td(out, strncmp(spread, "noisy", 5) ? "num" : "noisy", t);
         tdf(out, "%.2f", r->value);
-        if (r->roof_share > 0)
-            tdf(out, "%.1f", 100.0 * r->roof_share);
-        else
-            td(out, NULL, "-");
+        td(out, strncmp(roof, "noisy", 5) ? "num" : "noisy", roof[0] ? roof : "-");
     }
 }
 
@@ -225,6 +225,7 @@ static const char *verdict_class(sb_verdict_kind k)
     return k == SB_VERDICT_SAME     ? "same"
            : k == SB_VERDICT_FASTER ? "faster"
            : k == SB_VERDICT_SLOWER ? "slower"
+           : k == SB_VERDICT_NOISY  ? "noisy"
                                     : NULL;
 }
 
@@ -250,9 +251,10 @@ static void verdict_cells(const sb_crossapi *x, const sb_cross_row *row, FILE *o
     }
 }
 
-static void cross_table(const sb_run *run, const sb_crossapi *x, const sb_cross_experiment *e,
-                        FILE *out)
+static void cross_table(const sb_analysis *a, const sb_crossapi *x,
+                        const sb_cross_experiment *e, FILE *out)
 {
+    const sb_run *run = a->run;
     const sb_result *f = &run->results[e->first];
     heading(f, out);
     cross_header(x, f, out);
@@ -261,7 +263,7 @@ static void cross_table(const sb_run *run, const sb_crossapi *x, const sb_cross_
         const sb_result *any = &run->results[row->first];
         fputs("<tr>", out);
         variant_td(f, any, out);
-        device_cells(run, x, row, out);
+        device_cells(a, x, row, out);
         verdict_cells(x, row, out);
         char model[SB_MODEL_TEXT];
         sb_result_model_text(any, model, sizeof model);
@@ -516,6 +518,9 @@ static void page_head(const sb_analysis *a, const plots *p, FILE *out)
         esc(out, SB_VERDICT_RULE);
         fputs("</p>\n", out);
     }
+    fputs("<p>", out);
+    esc(out, SB_NOISE_RULE);
+    fputs("</p>\n", out);
     if (sb_fleet_possible(run)) {
         fputs("<p>Fleet: per variant, each group of like devices (one backend, one device "
               "name). ", out);
@@ -530,6 +535,28 @@ static void page_head(const sb_analysis *a, const plots *p, FILE *out)
 }
 
 sb_report_writer sb_report_html;
+
+/* After the last table: each device's drift check, and the paragraph
+ * that says the run is mostly noisy. */
+static void noise_block(const sb_analysis *a, FILE *out)
+{
+    char line[400];
+    for (int s = 0; s < a->run->ndevices && s < SB_RUN_MAX_DEVICES; s++) {
+        const sb_run_device *d = &a->run->devices[s];
+        if (a->noise.drift[s] < 0)
+            continue;
+        fputs("<p class=\"drift\">", out);
+        esc(out, a->cross.label[s]);
+        fprintf(out, ": copy roof %.1f GB/s at the start, %.1f GB/s at the end: drift %.1f%%%s</p>\n",
+                d->roof_start_gbs, d->roof_end_gbs, 100.0 * a->noise.drift[s],
+                a->noise.drift[s] > a->noise.margin ? " (noisy)" : "");
+    }
+    if (sb_noise_summary(&a->noise, line, sizeof line) > 0) {
+        fputs("<p class=\"noisy\"><strong>", out);
+        esc(out, line);
+        fputs("</strong></p>\n", out);
+    }
+}
 
 /* What block e's numbers show, a paragraph each under its table. */
 /* Experiment e's fleet (run/fleet.h): per variant and group of like
@@ -608,15 +635,18 @@ int sb_report_html(const sb_analysis *a, FILE *out, char *err, size_t n)
     for (size_t e = 0; e < a->cross.nexperiments; e++) {
         const sb_cross_experiment *g = &a->cross.experiments[e];
         if (sb_crossapi_side_by_side(&a->cross))
-            cross_table(run, &a->cross, g, out);
+            cross_table(a, &a->cross, g, out);
         else
-            single_table(run, g, out);
+            single_table(a, g, out);
         if (host_timed(run, g))
             host_table(run, &a->cross, g, out);
         lessons_block(a, e, out);
         fleet_block(a, e, out);
         figures(p, run->results[g->first].experiment, out);
     }
+    noise_block(a, out);
+    sb_summary_print(&a->summary, out, "<h2>Summary</h2>\n<ul class=\"summary\">\n", "<li>",
+                     "</li>\n", "</ul>\n", esc);
     fputs("</body>\n</html>\n", out);
     remove_plots(p);
     free(p);

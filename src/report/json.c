@@ -24,6 +24,8 @@
 #include "report/describe.h"
 #include "report/json_build.h"
 #include "report/json_fleet.h"
+#include "report/json_summary.h"
+#include "report/json_noise.h"
 #include "report/lessons.h"
 #include "report/report.h"
 
@@ -119,6 +121,7 @@ static json_t *device_json(const sb_run *run, const sb_run_device *d, sb_json_bu
     put_positive(o, "copy_kernel_gbs", d->copy_gbs, b);
     put_positive(o, "fp32_peak_gflops", sb_device_fp32_peak_gflops(i), b);
     put_positive(o, "fma_peak_gflops", d->fma_gflops, b);
+    sb_json_noise_device(o, d, b);
     clocks_json(o, d, b);
     return o;
 }
@@ -323,6 +326,8 @@ static void counter_check_json(json_t *o, const sb_counter_check *c, sb_json_bui
         sb_counter_item_reason(it, reason, sizeof reason);
         if (reason[0])
             sb_json_put_str(f, "reason", reason, b);
+        if (sb_counter_item_named_reason(it))
+            sb_json_put_str(f, "named_reason", sb_counter_item_named_reason(it), b);
     }
     put_positive(cc, "dram_bytes", c->dram_bytes, b);
     put_positive(cc, "counted_intensity", c->counted_intensity, b);
@@ -382,7 +387,10 @@ static json_t *result_json(const sb_result *r, sb_json_builder *b)
 
 static const char *verdict_name(sb_verdict_kind k)
 {
-    return k == SB_VERDICT_SAME ? "same" : k == SB_VERDICT_FASTER ? "faster" : "slower";
+    return k == SB_VERDICT_SAME     ? "same"
+           : k == SB_VERDICT_FASTER ? "faster"
+           : k == SB_VERDICT_NOISY  ? "noisy"
+                                    : "slower";
 }
 
 /* One side of a comparison: the device, its slot, its result and time. */
@@ -466,6 +474,8 @@ static json_t *comparison_json(const sb_run *run, const sb_crossapi *x, const sb
     else
         sb_json_put(c, "faster", json_null(), b);
     sb_json_put_real(c, "by", v->by, b);
+    if (v->kind == SB_VERDICT_NOISY)
+        sb_json_put_real(c, "noise", v->noise, b);
     sb_json_put_str(c, "summary", text, b);
     if (row->ptx[s][0])
         sb_json_put_str(c, "ptx", row->ptx[s], b);
@@ -589,6 +599,8 @@ static int results_pass(const sb_analysis *a, FILE *write, char *err, size_t n)
         json_t *o = result_json(&run->results[i], &b);
         if (o && a->checks)
             counter_check_json(o, &a->checks[i], &b);
+        if (o)
+            sb_json_noise_result(o, sb_noise_at(&a->noise, i), &b);
         if (b.refused) {
             json_decref(o);
             return refused_result(&run->results[i], i, &b, err, n);
@@ -823,6 +835,8 @@ int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
     fputs("  \"fleet\": ", out);
     rc |= fleet_pass(a, out, err, n);
     rc |= member(out, "lessons", lessons, ",\n");
+    rc |= member(out, "summary", sb_json_summary(&a->summary), ",\n");
+    rc |= member(out, "noise", sb_json_noise_run(&a->noise, &b), ",\n");
     rc |= member(out, "verdict_rule", json_string(SB_VERDICT_RULE), ",\n");
     rc |= member(out, "outlier_rule", json_string(SB_OUTLIER_RULE), "\n}\n");
     /* A record refused now, when it was not before, was out of memory. */

@@ -329,6 +329,20 @@ static int read_clocks(json_t *d, sb_run_device *out, const field_ctx *c)
     return 0;
 }
 
+/* The drift check's two roofs (absent in files older than them, null
+ * where not measured); the drift itself is derived again. */
+static int read_drift(json_t *d, sb_run_device *out, const field_ctx *c)
+{
+    json_t *drift = json_object_get(d, "drift");
+    if (!drift || json_is_null(drift))
+        return 0;
+    if (!json_is_object(drift))
+        return wrong_type(c, "drift", drift, "an object or null");
+    field_ctx dc = nested(c, "drift");
+    return get_real(drift, "roof_start_gbs", POSITIVE, 0.0, &out->roof_start_gbs, &dc) ||
+           get_real(drift, "roof_end_gbs", POSITIVE, 0.0, &out->roof_end_gbs, &dc);
+}
+
 static int get_str_or_null(json_t *o, const char *key, char *dst, size_t n, const field_ctx *c);
 
 /* Which device it is (absent in files older than the fields): the
@@ -370,7 +384,7 @@ static int read_device(json_t *d, sb_run_device *out, const field_ctx *c)
            get_real(d, "memcpy_gbs", POSITIVE, 0.0, &out->memcpy_gbs, c) ||
            get_real(d, "copy_kernel_gbs", POSITIVE, 0.0, &out->copy_gbs, c) ||
            get_real(d, "fma_peak_gflops", POSITIVE, 0.0, &out->fma_gflops, c) ||
-           read_clocks(d, out, c) ||
+           read_clocks(d, out, c) || read_drift(d, out, c) ||
            read_identity_fields(d, out, c);
 }
 

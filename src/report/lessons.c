@@ -10,6 +10,7 @@
 #include "model.h"
 #include "report/describe.h"
 #include "report/lessons_memory.h"
+#include "report/lessons_noise.h"
 
 /* ---------------------------------------------------------------- rules */
 
@@ -269,6 +270,15 @@ static void pair_outcome(const lesson_rule *rule, const outcome *o, int figure_o
 {
     char f[32];
     const sb_verdict *v = &o->v;
+    if (v->kind == SB_VERDICT_NOISY) {
+        char why[64];
+        sb_verdict_text(v, "", "", why, sizeof why);
+        if (figure_only)
+            add(buf, n, "%s", why);
+        else
+            add(buf, n, "%s against %s is %s", rule->tried, rule->against, why);
+        return;
+    }
     if (v->kind == SB_VERDICT_SAME) {
         if (figure_only)
             add(buf, n, "%.1f%%", 100.0 * sb_verdict_within(v));
@@ -290,7 +300,10 @@ static void pair_lead(const lesson_rule *rule, sb_verdict_kind kind, const char 
                       char *buf, size_t n)
 {
     add(buf, n, "%s%s", rule->what, saving);
-    if (kind == SB_VERDICT_SAME)
+    if (kind == SB_VERDICT_NOISY)
+        add(buf, n, saving[0] ? "; what it does to the time, this run cannot tell: "
+                              : ": this run cannot tell: ");
+    else if (kind == SB_VERDICT_SAME)
         add(buf, n, saving[0] ? ", but not the time here: " : " changes nothing here: ");
     else if (kind == SB_VERDICT_SLOWER)
         add(buf, n, saving[0] ? ", yet costs time here: " : " costs time here: ");
@@ -343,7 +356,7 @@ static int pair_lesson(const sb_analysis *a, const sb_cross_experiment *e,
             continue;
         const sb_result *t = &a->run->results[tried->result[s]];
         const sb_result *r = &a->run->results[against->result[s]];
-        sb_verdict v = sb_verdict_compare(r, t, 0.0);
+        sb_verdict v = sb_lesson_judge(a, r, t, 0.0);
         if (v.kind == SB_VERDICT_NONE)
             continue;
         if (no == 0)
@@ -541,7 +554,7 @@ static int coarse_clause(const sb_analysis *a, const sb_cross_experiment *e, int
         return 0;
     sb_verdict stop = {.kind = SB_VERDICT_NONE};
     for (; k < nc; k++) {
-        sb_verdict v = sb_verdict_compare(c[best].r, c[k].r, 0.0);
+        sb_verdict v = sb_lesson_judge(a, c[best].r, c[k].r, 0.0);
         if (v.kind != SB_VERDICT_FASTER) {
             stop = v;
             break;
@@ -558,7 +571,12 @@ static int coarse_clause(const sb_analysis *a, const sb_cross_experiment *e, int
         factor(c[0].r->ms.median / c[best].r->ms.median, f, sizeof f);
         add(buf, n, "coarsening by %d pays %s over %s", c[best].factor, f, c[0].r->variant);
     }
-    if (stop.kind == SB_VERDICT_SAME && best == 0) {
+    if (stop.kind == SB_VERDICT_NOISY) {
+        char why[64];
+        sb_verdict_text(&stop, "", "", why, sizeof why);
+        add(buf, n, "; %s against %s is %s: no further conclusion", c[k].r->variant,
+            c[best].r->variant, why);
+    } else if (stop.kind == SB_VERDICT_SAME && best == 0) {
         add(buf, n, "; %s runs the same, within %.1f%%", c[k].r->variant,
             100.0 * sb_verdict_within(&stop));
     } else if (stop.kind == SB_VERDICT_SAME) {
@@ -624,8 +642,15 @@ static int threads_clause(const sb_analysis *a, const sb_cross_experiment *e, in
     if (!threads_rows(a, e, s, &best, &worst, &in_flight))
         return 0;
     const char *unit = sb_quantity_unit(best->quantity);
-    sb_verdict v = sb_verdict_compare(best, worst, 0.0);
+    sb_verdict v = sb_lesson_judge(a, best, worst, 0.0);
     buf[0] = '\0';
+    if (v.kind == SB_VERDICT_NOISY) {
+        char why[64];
+        sb_verdict_text(&v, "", "", why, sizeof why);
+        add(buf, n, "whether the threads matter, this run cannot tell: %s against %s is %s",
+            worst->variant, best->variant, why);
+        return 1;
+    }
     if (worst->value >= NEAR_BEST * best->value || v.kind != SB_VERDICT_SLOWER) {
         add(buf, n, "the threads do not matter here: every configuration is within %.0f%% of "
                     "the best, %s's %.0f %s",
@@ -710,8 +735,11 @@ static void at_bins(long bins, char *buf, size_t n)
  * within 2.0%" or "X is 1.30x slower than global atomics". */
 static void no_pay(const sb_result *best, const sb_verdict *v, char *buf, size_t n)
 {
-    char f[32];
-    if (v->kind == SB_VERDICT_SAME) {
+    char f[64];
+    if (v->kind == SB_VERDICT_NOISY) {
+        sb_verdict_text(v, "", "", f, sizeof f);
+        add(buf, n, "%s against global atomics is %s", best->variant, f);
+    } else if (v->kind == SB_VERDICT_SAME) {
         add(buf, n, "%s runs the same as global atomics, within %.1f%%", best->variant,
             100.0 * sb_verdict_within(v));
     } else {
@@ -731,7 +759,7 @@ static int private_clause(const sb_analysis *a, const sb_cross_experiment *e, in
     sb_verdict v[BINS_MAX];
     for (int k = 0; k < ns; k++)
         if (st[k].global && st[k].best &&
-            (v[m] = sb_verdict_compare(st[k].global, st[k].best, 0.0)).kind != SB_VERDICT_NONE)
+            (v[m] = sb_lesson_judge(a, st[k].global, st[k].best, 0.0)).kind != SB_VERDICT_NONE)
             st[m++] = st[k];
     if (m == 0)
         return 0;
@@ -844,6 +872,10 @@ static void host_against_reference(const sb_analysis *a, const sb_cross_row *row
         add(buf, n, " %s against %s, host-observed: %s; on the device: %s", a->cross.label[s],
             a->cross.label[ref], h, d);
         int host_same = host->kind == SB_VERDICT_SAME, dev_same = dev->kind == SB_VERDICT_SAME;
+        if (dev->kind == SB_VERDICT_NOISY) {
+            add(buf, n, ": the device's times are noisy, so no conclusion.");
+            continue;
+        }
         add(buf, n, host_same && dev_same ? ": neither the launch path nor the kernel makes "
                                             "them differ here."
                     : host_same ? ": what the kernels' times differ by, the launch path hides "
@@ -908,7 +940,7 @@ static int peak_clause(const sb_analysis *a, const sb_cross_experiment *e, int s
     }
     const sb_cross_row *one = find_row(a, e, ONE_CHAIN_VARIANT, r);
     const sb_result *o = one && one->result[s] >= 0 ? &a->run->results[one->result[s]] : NULL;
-    sb_verdict vd = o ? sb_verdict_compare(r, o, 0.0) : (sb_verdict){.kind = SB_VERDICT_NONE};
+    sb_verdict vd = o ? sb_lesson_judge(a, r, o, 0.0) : (sb_verdict){.kind = SB_VERDICT_NONE};
     char f[32];
     factor(vd.by + 1.0, f, sizeof f);
     if (vd.kind == SB_VERDICT_SAME)
@@ -919,6 +951,9 @@ static int peak_clause(const sb_analysis *a, const sb_cross_experiment *e, int s
             "latency is not hidden", f);
     else if (vd.kind == SB_VERDICT_FASTER)
         add(buf, n, "; one chain a thread is %s faster", f);
+    char why[64];
+    if (vd.kind == SB_VERDICT_NOISY && sb_verdict_text(&vd, "", "", why, sizeof why) > 0)
+        add(buf, n, "; one chain a thread against the peak is %s", why);
     return 1;
 }
 
@@ -1005,7 +1040,7 @@ static int split_clause(const sb_analysis *a, const sb_cross_experiment *e, int 
         split_fit(a, e, s, k, lane, buf, n);
     }
     factor(warp->slowdown, f, sizeof f);
-    sb_verdict free_of = base ? sb_verdict_compare(base, warp, 0.0)
+    sb_verdict free_of = base ? sb_lesson_judge(a, base, warp, 0.0)
                               : (sb_verdict){.kind = SB_VERDICT_NONE};
     add(buf, n, "; warp_index %% k: %d paths cost %s%s", k,
         free_of.kind == SB_VERDICT_SAME ? "nothing, " : "", f);
@@ -1013,8 +1048,11 @@ static int split_clause(const sb_analysis *a, const sb_cross_experiment *e, int 
         model_factor(pw, m, sizeof m);
         add(buf, n, ", the model's %s", m);
     }
-    sb_verdict v = sb_verdict_compare(warp, lane, 0.0);
-    if (v.kind == SB_VERDICT_SLOWER)
+    sb_verdict v = sb_lesson_judge(a, warp, lane, 0.0);
+    char why[64];
+    if (v.kind == SB_VERDICT_NOISY && sb_verdict_text(&v, "", "", why, sizeof why) > 0)
+        add(buf, n, ": the two splits against each other are %s", why);
+    else if (v.kind == SB_VERDICT_SLOWER)
         add(buf, n, ": the condition's granularity matters, not the number of paths");
     else if (v.kind == SB_VERDICT_SAME)
         add(buf, n, ": the two splits run the same here, within %.1f%%",
@@ -1104,6 +1142,11 @@ void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out)
         return;
     const sb_cross_experiment *x = &a->cross.experiments[e];
     const char *name = a->run->results[x->first].experiment;
+    /* A block of mostly noisy rows teaches nothing but that. */
+    if (sb_lesson_noisy_block(a, x, out->text[0], SB_LESSON_BYTES)) {
+        out->n = 1;
+        return;
+    }
     for (size_t k = 0; k < sizeof rules / sizeof rules[0] && out->n < SB_LESSONS_MAX; k++) {
         const lesson_rule *rule = &rules[k];
         if (strcmp(rule->experiment, name) != 0)
@@ -1119,4 +1162,7 @@ void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out)
             out->n++;
         }
     }
+    if (out->n < SB_LESSONS_MAX &&
+        sb_lesson_noisy_rows_named(a, x, out->text[out->n], SB_LESSON_BYTES))
+        out->n++;
 }

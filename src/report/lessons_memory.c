@@ -6,6 +6,7 @@
 
 #include "dram.h"
 #include "plateau.h"
+#include "report/lessons_noise.h"
 
 /* Camping: a distance whose time is beyond this share longer than random
    order's, by the verdict (on top of its own tolerance). */
@@ -130,10 +131,11 @@ int sb_lesson_channels(const sb_analysis *a, const sb_cross_experiment *e, int s
     if (!rnd || !(rnd->ms.median > 0) || sw->n < 1)
         return 0;
     const sb_run *run = a->run;
-    int slower = 0, first = -1, last = -1, worst = -1, best = -1;
+    int slower = 0, first = -1, last = -1, worst = -1, best = -1, noisy = 0;
     double worst_by = 0, best_by = 0;
     for (int i = 0; i < sw->n; i++) {
-        sb_verdict v = sb_verdict_compare(rnd, &run->results[sw->row[i]], CAMPING);
+        sb_verdict v = sb_lesson_judge(a, rnd, &run->results[sw->row[i]], CAMPING);
+        noisy += v.kind == SB_VERDICT_NOISY;
         if (v.kind == SB_VERDICT_SLOWER) {
             slower++;
             first = first < 0 ? i : first;
@@ -146,7 +148,14 @@ int sb_lesson_channels(const sb_analysis *a, const sb_cross_experiment *e, int s
     }
     char lo[32], hi[32], f[32];
     buf[0] = '\0';
-    if (slower == 0) {
+    if (noisy == sw->n)
+        return 0; /* every distance noisy: nothing to say (the block says they are) */
+    if (slower == 0 && noisy) {
+        add(buf, n, "no quiet power-of-two distance runs %.0f%% slower than the same chunks at "
+                    "random; %d of the %d distances are noisy, so whether a stride camps is "
+                    "not shown",
+            100 * CAMPING, noisy, sw->n);
+    } else if (slower == 0) {
         binary_bytes(sw->x[0], lo, sizeof lo);
         binary_bytes(sw->x[sw->n - 1], hi, sizeof hi);
         add(buf, n, "no power-of-two distance from %s to %s runs %.0f%% slower than the same "

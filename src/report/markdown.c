@@ -10,6 +10,7 @@
 #include "report/describe.h"
 #include "report/lessons.h"
 #include "report/report.h"
+#include "report/summary_print.h"
 
 /* One cell: pipes and backslashes escaped, HTML-significant characters as
  * entities (GitHub renders raw HTML), newlines flattened, and any other
@@ -107,8 +108,9 @@ static void variant_cell(const sb_result *f, const sb_result *r, FILE *out)
         fprintf(out, " (%ldx%ld)", r->rows, r->cols);
 }
 
-static void single_table(const sb_run *run, const sb_cross_experiment *e, FILE *out)
+static void single_table(const sb_analysis *a, const sb_cross_experiment *e, FILE *out)
 {
+    const sb_run *run = a->run;
     const sb_result *f = &run->results[e->first];
     heading(f, out);
     fputs("| variant | backend | median ms | min ms | max ms | spread | ", out);
@@ -122,11 +124,10 @@ static void single_table(const sb_run *run, const sb_cross_experiment *e, FILE *
         variant_cell(f, r, out);
         fputs(" | ", out);
         cell(out, r->backend);
-        fprintf(out, " | %.4f | %.4f | %.4f | %.1f%% | %.2f | %.2f | ", r->ms.median, r->ms.min,
-                r->ms.max, 100.0 * r->ms.spread, r->value, r->value_best);
-        if (r->roof_share > 0)
-            fprintf(out, "%.1f", 100.0 * r->roof_share);
-        fputs(" | ", out);
+        char spread[48], roof[48];
+        sb_noise_cells(&a->noise, e->results[i], r, spread, roof, sizeof spread);
+        fprintf(out, " | %.4f | %.4f | %.4f | %s | %.2f | %.2f | %s | ", r->ms.median, r->ms.min,
+                r->ms.max, spread, r->value, r->value_best, roof);
         cell(out, model);
         fputs(" |\n", out);
     }
@@ -158,21 +159,21 @@ static void cross_header(const sb_crossapi *x, const sb_result *f, int any_ptx, 
 }
 
 /* Each device's median, figure and roof share; "-" where it has no result. */
-static void device_cells(const sb_run *run, const sb_crossapi *x, const sb_cross_row *row,
+static void device_cells(const sb_analysis *a, const sb_crossapi *x, const sb_cross_row *row,
                          FILE *out)
 {
+    const sb_run *run = a->run;
     for (int s = 0; s < x->ndevices; s++) {
         if (row->result[s] < 0) {
             fputs(" - | - | - |", out);
             continue;
         }
         const sb_result *r = &run->results[row->result[s]];
-        fprintf(out, " %.4f (%.4f-%.4f, %.1f%%) | %.2f |", r->ms.median, r->ms.min, r->ms.max,
-                100.0 * r->ms.spread, r->value);
-        if (r->roof_share > 0)
-            fprintf(out, " %.1f |", 100.0 * r->roof_share);
-        else
-            fputs(" - |", out);
+        char spread[48], roof[48];
+        sb_noise_cells(&a->noise, (size_t)row->result[s], r, spread, roof,
+                       sizeof spread);
+        fprintf(out, " %.4f (%.4f-%.4f, %s) | %.2f | %s |", r->ms.median, r->ms.min, r->ms.max,
+                spread, r->value, roof[0] ? roof : "-");
     }
 }
 
@@ -198,14 +199,15 @@ static void verdict_cells(const sb_crossapi *x, const sb_cross_row *row, FILE *o
     }
 }
 
-static void cross_line(const sb_run *run, const sb_crossapi *x, const sb_result *f,
+static void cross_line(const sb_analysis *a, const sb_crossapi *x, const sb_result *f,
                        const sb_cross_row *row, int any_ptx, FILE *out)
 {
+    const sb_run *run = a->run;
     const sb_result *any = &run->results[row->first];
     fputs("| ", out);
     variant_cell(f, any, out);
     fputs(" |", out);
-    device_cells(run, x, row, out);
+    device_cells(a, x, row, out);
     verdict_cells(x, row, out);
     char model[SB_MODEL_TEXT];
     sb_result_model_text(any, model, sizeof model);
@@ -225,9 +227,10 @@ static void cross_line(const sb_run *run, const sb_crossapi *x, const sb_result 
     fputc('\n', out);
 }
 
-static void cross_table(const sb_run *run, const sb_crossapi *x, const sb_cross_experiment *e,
-                        FILE *out)
+static void cross_table(const sb_analysis *a, const sb_crossapi *x,
+                        const sb_cross_experiment *e, FILE *out)
 {
+    const sb_run *run = a->run;
     const sb_result *f = &run->results[e->first];
     int any_ptx = 0;
     for (size_t j = 0; j < e->nrows; j++)
@@ -236,7 +239,7 @@ static void cross_table(const sb_run *run, const sb_crossapi *x, const sb_cross_
     heading(f, out);
     cross_header(x, f, any_ptx, out);
     for (size_t j = 0; j < e->nrows; j++)
-        cross_line(run, x, f, &x->rows[e->rows[j]], any_ptx, out);
+        cross_line(a, x, f, &x->rows[e->rows[j]], any_ptx, out);
 }
 
 /* Whether the block has a row the host timed too (the launch family). */
@@ -377,6 +380,28 @@ static void unavailable(const sb_run *run, FILE *out)
     }
 }
 
+/* Under the last table: each device's drift check, and the line that
+ * says the run is mostly noisy. */
+static void noise_block(const sb_analysis *a, FILE *out)
+{
+    char line[400];
+    int header = 0;
+    for (int s = 0; s < a->run->ndevices && s < SB_RUN_MAX_DEVICES; s++) {
+        const sb_run_device *d = &a->run->devices[s];
+        if (a->noise.drift[s] < 0)
+            continue;
+        if (!header++)
+            fputs("\n## Noise\n\n", out);
+        fputs("- ", out);
+        cell(out, a->cross.label[s]);
+        fprintf(out, ": copy roof %.1f GB/s at the start, %.1f GB/s at the end: drift %.1f%%%s\n",
+                d->roof_start_gbs, d->roof_end_gbs, 100.0 * a->noise.drift[s],
+                a->noise.drift[s] > a->noise.margin ? " (noisy)" : "");
+    }
+    if (sb_noise_summary(&a->noise, line, sizeof line) > 0)
+        fprintf(out, "%s**%s**\n", header ? "\n" : "\n## Noise\n\n", line);
+}
+
 sb_report_writer sb_report_markdown;
 
 int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
@@ -400,6 +425,7 @@ int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
         fprintf(out, "Side by side against %s: X/%s is the speed ratio (above 1: X is faster), "
                      "with its 95%% interval. %s\n",
                 x->label[x->reference], x->label[x->reference], SB_VERDICT_RULE);
+    fprintf(out, "%s\n", SB_NOISE_RULE);
     if (sb_fleet_possible(run))
         fprintf(out, "Fleet: per variant, each group of like devices (one backend, one device "
                      "name). %s\n", SB_OUTLIER_RULE);
@@ -408,13 +434,15 @@ int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
     unavailable(run, out);
     for (size_t e = 0; e < x->nexperiments; e++) {
         if (sb_crossapi_side_by_side(x))
-            cross_table(run, x, &x->experiments[e], out);
+            cross_table(a, x, &x->experiments[e], out);
         else
-            single_table(run, &x->experiments[e], out);
+            single_table(a, &x->experiments[e], out);
         if (host_timed(run, &x->experiments[e]))
             host_table(run, x, &x->experiments[e], out);
         lessons_block(a, e, out);
         fleet_block(a, e, out);
     }
+    noise_block(a, out);
+    sb_summary_print(&a->summary, out, "\n## Summary\n\n", "- ", "\n", "", cell);
     return ferror(out) ? -1 : 0;
 }

@@ -12,6 +12,7 @@
 #include "report/layout.h"
 #include "report/lessons.h"
 #include "report/report.h"
+#include "report/summary_print.h"
 #include "report/table.h"
 
 /* Where the lines under a row start, and their continuation lines. */
@@ -322,7 +323,16 @@ static void one_device_columns(sb_layout *l, sb_quantity q)
         sb_layout_add(l, c == ONE_VALUE ? &value : c == ONE_BEST ? &best : &columns[c]);
 }
 
-static void one_device_cells(const sb_result *f, const sb_result *r, sb_layout_cells *c)
+/* The spread and roof% cells of r, as the noise analysis judged them. */
+static void noise_cells(const sb_noise *noise, const sb_run *run, const sb_result *r,
+                        char *spread, char *roof)
+{
+    sb_noise_cells(noise, (size_t)(r - run->results), r, spread, roof,
+                   SB_LAYOUT_CELL);
+}
+
+static void one_device_cells(const sb_analysis *a, const sb_result *f, const sb_result *r,
+                             sb_layout_cells *c)
 {
     memset(c, 0, sizeof *c);
     variant_cell(f, r, c->cell[ONE_VARIANT], SB_LAYOUT_CELL);
@@ -330,11 +340,9 @@ static void one_device_cells(const sb_result *f, const sb_result *r, sb_layout_c
     snprintf(c->cell[ONE_MEDIAN], SB_LAYOUT_CELL, "%.4f", r->ms.median);
     snprintf(c->cell[ONE_MIN], SB_LAYOUT_CELL, "%.4f", r->ms.min);
     snprintf(c->cell[ONE_MAX], SB_LAYOUT_CELL, "%.4f", r->ms.max);
-    snprintf(c->cell[ONE_SPREAD], SB_LAYOUT_CELL, "%.1f%%", 100.0 * r->ms.spread);
     snprintf(c->cell[ONE_VALUE], SB_LAYOUT_CELL, "%.2f", r->value);
     snprintf(c->cell[ONE_BEST], SB_LAYOUT_CELL, "%.2f", r->value_best);
-    if (r->roof_share > 0)
-        snprintf(c->cell[ONE_ROOF], SB_LAYOUT_CELL, "%.1f", 100.0 * r->roof_share);
+    noise_cells(&a->noise, a->run, r, c->cell[ONE_SPREAD], c->cell[ONE_ROOF]);
     if (r->slowdown > 0)
         snprintf(c->cell[ONE_SLOWDOWN], SB_LAYOUT_CELL, "x%.2f", r->slowdown);
     if (r->host_observed.n > 0)
@@ -352,7 +360,7 @@ static void experiment_section(const sb_analysis *a, const sb_cross_experiment *
     sb_layout_init(&l, width);
     one_device_columns(&l, f->quantity);
     for (size_t i = 0; i < e->nresults; i++) {
-        one_device_cells(f, &run->results[e->results[i]], &cells);
+        one_device_cells(a, f, &run->results[e->results[i]], &cells);
         sb_layout_measure(&l, &cells);
     }
     sb_layout_fit(&l);
@@ -360,7 +368,7 @@ static void experiment_section(const sb_analysis *a, const sb_cross_experiment *
     for (size_t i = 0; i < e->nresults; i++) {
         const sb_result *r = &run->results[e->results[i]];
         char details[1024], notes[160], model[SB_MODEL_TEXT];
-        one_device_cells(f, r, &cells);
+        one_device_cells(a, f, r, &cells);
         sb_layout_row(&l, &cells, out);
         sb_layout_given_way(&l, &cells, details, sizeof details);
         sb_result_host_notes(r, notes, sizeof notes);
@@ -441,9 +449,10 @@ static void cross_columns(cross_layout *cl, const sb_crossapi *x, sb_quantity q)
 
 /* A variant's cells: each device's figures ("-" where it has none), each
  * other device's ratio and verdict. */
-static void cross_cells(const sb_run *run, const sb_crossapi *x, const cross_layout *cl,
+static void cross_cells(const sb_analysis *a, const sb_crossapi *x, const cross_layout *cl,
                         const sb_result *f, const sb_cross_row *row, sb_layout_cells *c)
 {
+    const sb_run *run = a->run;
     const int ref = x->reference;
     memset(c, 0, sizeof *c);
     variant_cell(f, &run->results[row->result[ref] >= 0 ? (size_t)row->result[ref] : row->first],
@@ -458,10 +467,8 @@ static void cross_cells(const sb_run *run, const sb_crossapi *x, const cross_lay
         snprintf(d[CROSS_MEDIAN], SB_LAYOUT_CELL, "%.4f", r->ms.median);
         if (r->host_observed.n > 0)
             snprintf(d[CROSS_HOST], SB_LAYOUT_CELL, "%.4f", r->host_observed.median);
-        snprintf(d[CROSS_SPREAD], SB_LAYOUT_CELL, "%.1f%%", 100.0 * r->ms.spread);
         snprintf(d[CROSS_VALUE], SB_LAYOUT_CELL, "%.2f", r->value);
-        if (r->roof_share > 0)
-            snprintf(d[CROSS_ROOF], SB_LAYOUT_CELL, "%.1f", 100.0 * r->roof_share);
+        noise_cells(&a->noise, run, r, d[CROSS_SPREAD], d[CROSS_ROOF]);
     }
     for (int s = 0; s < x->ndevices; s++) {
         if (s == ref)
@@ -550,14 +557,14 @@ static void cross_section(const sb_analysis *a, const sb_crossapi *x,
     sb_layout_init(&cl.l, width);
     cross_columns(&cl, x, f->quantity);
     for (size_t j = 0; j < e->nrows; j++) {
-        cross_cells(run, x, &cl, f, &x->rows[e->rows[j]], &cells);
+        cross_cells(a, x, &cl, f, &x->rows[e->rows[j]], &cells);
         sb_layout_measure(&cl.l, &cells);
     }
     sb_layout_fit(&cl.l);
     sb_layout_heading(&cl.l, out);
     for (size_t j = 0; j < e->nrows; j++) {
         const sb_cross_row *row = &x->rows[e->rows[j]];
-        cross_cells(run, x, &cl, f, row, &cells);
+        cross_cells(a, x, &cl, f, row, &cells);
         sb_layout_row(&cl.l, &cells, out);
         cross_under_row(run, x, &cl.l, row, &cells, width, out);
         /* Where one device of the row was counted, the others' "none" is
@@ -611,19 +618,18 @@ static void stacked_columns(sb_layout *l, const sb_crossapi *x, sb_quantity q)
 }
 
 /* Device s's line of a row: the variant's name on the first line only. */
-static void stacked_cells(const sb_run *run, const sb_crossapi *x, const sb_result *f,
+static void stacked_cells(const sb_analysis *a, const sb_crossapi *x, const sb_result *f,
                           const sb_cross_row *row, int s, int first_line, sb_layout_cells *c)
 {
+    const sb_run *run = a->run;
     memset(c, 0, sizeof *c);
     const sb_result *r = &run->results[row->result[s]];
     if (first_line)
         variant_cell(f, r, c->cell[STACK_VARIANT], SB_LAYOUT_CELL);
     snprintf(c->cell[STACK_DEVICE], SB_LAYOUT_CELL, "%s", x->label[s]);
     snprintf(c->cell[STACK_MEDIAN], SB_LAYOUT_CELL, "%.4f", r->ms.median);
-    snprintf(c->cell[STACK_SPREAD], SB_LAYOUT_CELL, "%.1f%%", 100.0 * r->ms.spread);
     snprintf(c->cell[STACK_VALUE], SB_LAYOUT_CELL, "%.2f", r->value);
-    if (r->roof_share > 0)
-        snprintf(c->cell[STACK_ROOF], SB_LAYOUT_CELL, "%.1f", 100.0 * r->roof_share);
+    noise_cells(&a->noise, run, r, c->cell[STACK_SPREAD], c->cell[STACK_ROOF]);
     if (s == x->reference) {
         snprintf(c->cell[STACK_VERDICT], SB_LAYOUT_CELL, "(reference)");
         return;
@@ -639,9 +645,10 @@ static void stacked_cells(const sb_run *run, const sb_crossapi *x, const sb_resu
 
 /* Stacked: a line per device under each variant, each against the
    reference, then the variant's notes, model and PTX comparisons. */
-static void stacked_section(const sb_run *run, const sb_crossapi *x,
+static void stacked_section(const sb_analysis *a, const sb_crossapi *x,
                             const sb_cross_experiment *e, int width, FILE *out)
 {
+    const sb_run *run = a->run;
     const sb_result *f = &run->results[e->first];
     sb_layout l;
     sb_layout_cells cells;
@@ -651,7 +658,7 @@ static void stacked_section(const sb_run *run, const sb_crossapi *x,
     for (size_t j = 0; j < e->nrows; j++)
         for (int s = 0; s < x->ndevices; s++)
             if (x->rows[e->rows[j]].result[s] >= 0) {
-                stacked_cells(run, x, f, &x->rows[e->rows[j]], s, 1, &cells);
+                stacked_cells(a, x, f, &x->rows[e->rows[j]], s, 1, &cells);
                 sb_layout_measure(&l, &cells);
             }
     sb_layout_fit(&l);
@@ -663,7 +670,7 @@ static void stacked_section(const sb_run *run, const sb_crossapi *x,
         for (int s = 0, lines = 0; s < x->ndevices; s++) {
             if (row->result[s] < 0)
                 continue;
-            stacked_cells(run, x, f, row, s, lines++ == 0, &cells);
+            stacked_cells(a, x, f, row, s, lines++ == 0, &cells);
             sb_layout_row(&l, &cells, out);
             sb_layout_given_way(&l, &cells, details, sizeof details);
             under_row(details, "", width, out);
@@ -729,6 +736,7 @@ void sb_table_header(const sb_analysis *a, FILE *out)
                   "the row.", ref, ref, ref);
         sb_layout_fold(out, width, "", 0, SB_VERDICT_RULE);
     }
+    sb_layout_fold(out, width, "", 0, SB_NOISE_RULE);
     sb_table_fleet_legend(a, width, out);
 }
 
@@ -739,7 +747,7 @@ void sb_table_block(const sb_analysis *a, size_t e, FILE *out)
     if (e >= x->nexperiments)
         return;
     if (x->ndevices > SIDE_BY_SIDE_MAX)
-        stacked_section(a->run, x, &x->experiments[e], width, out);
+        stacked_section(a, x, &x->experiments[e], width, out);
     else if (sb_crossapi_side_by_side(x))
         cross_section(a, x, &x->experiments[e], width, out);
     else
@@ -755,5 +763,6 @@ int sb_report_table(const sb_analysis *a, FILE *out, char *err, size_t n)
     for (size_t e = 0; e < a->cross.nexperiments; e++)
         sb_table_block(a, e, out);
     sb_table_footer(a, out);
+    sb_summary_print_table(&a->summary, out);
     return ferror(out) ? -1 : 0;
 }

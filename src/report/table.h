@@ -17,8 +17,9 @@ void sb_table_header(const sb_analysis *a, FILE *out);
  * past the last. */
 void sb_table_block(const sb_analysis *a, size_t e, FILE *out);
 
-/* After the last block: the fleet's outliers, device by device (nothing
- * where the run has no two like devices). */
+/* After the last block: the noise (each device's drift check, and how
+ * many rows are noisy: noise_table.h), then the fleet's outliers, device
+ * by device (nothing where the run has no two like devices). */
 void sb_table_footer(const sb_analysis *a, FILE *out);
 
 #endif

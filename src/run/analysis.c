@@ -216,25 +216,26 @@ int sb_analyse_saved(const sb_run *run, const char *reference, sb_analysis *a)
     int slot = sb_crossapi_reference(run, reference);
     if (slot < 0 && run->ndevices > 0)
         return SB_ANALYSIS_NO_REFERENCE;
-    if (sb_crossapi_build(run, slot, &a->cross) || sb_fleet_build(run, &a->cross, &a->fleet))
+    if (sb_noise_build(run, 0.0, &a->noise) ||
+        sb_crossapi_build_judged(run, slot, &a->noise, &a->cross) ||
+        sb_fleet_build(run, &a->cross, &a->fleet))
         return SB_ANALYSIS_NO_MEMORY;
     /* Only a run that asked for counters has checks to hold. */
     int asked = 0;
     for (size_t i = 0; i < run->nresults && !asked; i++)
         asked = run->results[i].counted || run->results[i].counters_note[0];
-    if (!asked)
-        return 0;
-    a->checks = calloc(run->nresults, sizeof *a->checks);
-    if (!a->checks)
+    if (asked && !(a->checks = calloc(run->nresults, sizeof *a->checks)))
         return SB_ANALYSIS_NO_MEMORY;
-    for (size_t i = 0; i < run->nresults; i++)
+    for (size_t i = 0; asked && i < run->nresults; i++)
         sb_counter_check_of(&run->results[i], &a->checks[i]);
-    return 0;
+    /* Last: the summary quotes the pairing and the checks. */
+    return sb_summary_of(run, &a->cross, a->checks, &a->summary) ? SB_ANALYSIS_NO_MEMORY : 0;
 }
 
 void sb_analysis_free(sb_analysis *a)
 {
     free(a->checks);
+    sb_noise_free(&a->noise);
     sb_fleet_free(&a->fleet);
     sb_crossapi_free(&a->cross);
     memset(a, 0, sizeof *a);

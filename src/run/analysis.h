@@ -2,7 +2,8 @@
  * records rather than measured: shares of the copy roof, slowdowns against
  * each group's baseline, the cross-device pairs with their verdicts, and
  * the fleet of like devices with its outliers (fleet.h), and across
- * experiments the memory hierarchy (latency plateaus, Little's law).
+ * experiments the memory hierarchy (latency plateaus, Little's law), and
+ * the run's closing summary.
  * Computed once, after the executor and before any writer, with no
  * device.  A saved run read back keeps the figures it was saved with and
  * is only paired again (sb_analyse_saved). */
@@ -14,6 +15,8 @@
 #include "run/counter_check.h"
 #include "run/fleet.h"
 #include "run/memory_levels.h"
+#include "run/summary.h"
+#include "run/noise.h"
 
 typedef struct sb_analysis {
     const sb_run *run;
@@ -22,6 +25,8 @@ typedef struct sb_analysis {
     sb_memory_levels memory[SB_RUN_MAX_DEVICES]; /* per device slot: its plateaus, its DRAM
                                                     latency and Little's law (memory_levels.h) */
     sb_counter_check *checks; /* per result: the model against the counters (counter_check.h) */
+    sb_summary summary;       /* what the run found, in a few lines (summary.h) */
+    sb_noise noise;           /* per result: its spread and whether it is noisy (noise.h) */
 } sb_analysis;
 
 /* What sb_analyse and sb_analyse_saved return besides 0. */

@@ -59,11 +59,19 @@ static int within(double counted, double model)
  * is an access the model is not told of; fewer, one the kernel does not
  * make as often as declared.  A cost per request that differs with the
  * requests as declared: the addresses are not the pattern's. */
+const char *sb_counter_item_named_reason(const sb_counter_item *it)
+{
+    if (!it->matches && it->per_request && it->counted > it->model &&
+        strstr(it->key, "wavefronts"))
+        return "arbitration";
+    return NULL;
+}
+
 void sb_counter_item_reason(const sb_counter_item *it, char *buf, size_t n)
 {
     if (it->matches)
         snprintf(buf, n, "%s", "");
-    else if (it->per_request && it->counted > it->model && strstr(it->key, "wavefronts"))
+    else if (sb_counter_item_named_reason(it))
         /* Past one wave of blocks, a block's shared accesses meet the
            conflicting ones of blocks in another phase on the same
            multiprocessor, and the wavefront counter counts that

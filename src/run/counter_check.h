@@ -57,6 +57,13 @@ void sb_counter_check_text(const sb_counter_check *c, char *buf, size_t n);
  * an access the model is not told of); "" for one that matches. */
 void sb_counter_item_reason(const sb_counter_item *it, char *buf, size_t n);
 
+/* The name of the measured reason the item differs by, one that no
+ * address model can know and RESULTS.md documents ("arbitration": shared
+ * wavefronts beyond the declared addresses', another block's conflicting
+ * accesses on the multiprocessor); NULL for a match, or for a difference
+ * the model should not have (its reason is only what the counts suggest). */
+const char *sb_counter_item_named_reason(const sb_counter_item *it);
+
 /* "matches", "differs" or "" (none). */
 const char *sb_counter_verdict_name(sb_counter_verdict v);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/noise.h"
 #include "run/ptx_summary.h"
 #include "text.h"
 
@@ -179,7 +180,38 @@ static size_t usable_samples(const sb_result *r)
     return r->samples ? r->nsamples : 0;
 }
 
-sb_verdict sb_verdict_compare(const sb_result *ref, const sb_result *other, double threshold)
+/* A verdict made noisy by either side's noise, the figures kept. */
+static void make_noisy(sb_verdict *v, const sb_noise_row *a, const sb_noise_row *b)
+{
+    const sb_noise_row *side[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        if (!side[k]->noisy)
+            continue;
+        v->kind = SB_VERDICT_NOISY;
+        v->noisy |= side[k]->noisy;
+        if (side[k]->noisy & SB_NOISY_SPREAD)
+            v->noise_spread = fmax(v->noise_spread, side[k]->spread);
+        if (side[k]->noisy & SB_NOISY_DRIFT)
+            v->noise_drift = fmax(v->noise_drift, side[k]->drift);
+        v->noise = fmax(v->noise_spread, v->noise_drift);
+    }
+    if (v->kind == SB_VERDICT_NOISY)
+        v->by = 0.0;
+}
+
+sb_verdict sb_verdict_judge(const sb_run *ref_run, const sb_result *ref, const sb_run *other_run,
+                            const sb_result *other, double threshold)
+{
+    sb_verdict v = sb_verdict_of_times(ref, other, threshold);
+    if (v.kind == SB_VERDICT_NONE)
+        return v;
+    sb_noise_row a = sb_noise_row_of(ref_run, ref, threshold);
+    sb_noise_row b = sb_noise_row_of(other_run, other, threshold);
+    make_noisy(&v, &a, &b);
+    return v;
+}
+
+sb_verdict sb_verdict_of_times(const sb_result *ref, const sb_result *other, double threshold)
 {
     sb_verdict v = sb_verdict_of(&ref->ms, &other->ms, threshold);
     if (v.kind == SB_VERDICT_NONE)
@@ -204,6 +236,21 @@ sb_verdict sb_verdict_compare(const sb_result *ref, const sb_result *other, doub
     return v;
 }
 
+sb_verdict sb_verdict_compare(const sb_result *ref, const sb_result *other, double threshold)
+{
+    sb_verdict v = sb_verdict_of_times(ref, other, threshold);
+    if (v.kind == SB_VERDICT_NONE)
+        return v;
+    double margin = SB_VERDICT_TOLERANCE + (threshold > 0 ? threshold : 0.0);
+    sb_noise_row a = {.spread = sb_noise_spread(ref), .drift = -1};
+    sb_noise_row b = {.spread = sb_noise_spread(other), .drift = -1};
+    a.noisy = a.spread > margin ? SB_NOISY_SPREAD : 0;
+    b.noisy = b.spread > margin ? SB_NOISY_SPREAD : 0;
+    make_noisy(&v, &a, &b);
+    return v;
+}
+
+
 double sb_verdict_within(const sb_verdict *v)
 {
     return v->basis == SB_BASIS_INTERVAL ? fmax(v->ratio_high, 1.0 / v->ratio_low) - 1.0
@@ -220,6 +267,12 @@ int sb_verdict_text(const sb_verdict *v, const char *ref_name, const char *other
         return snprintf(buf, n, "%s faster by %.1f%%", other_name, 100.0 * v->by);
     case SB_VERDICT_SLOWER:
         return snprintf(buf, n, "%s faster by %.1f%%", ref_name, 100.0 * v->by);
+    case SB_VERDICT_NOISY:
+        if (v->noise_spread > 0 && v->noise_drift > 0)
+            return snprintf(buf, n, "noisy (spread %.1f%%, drift %.1f%%)",
+                            100.0 * v->noise_spread, 100.0 * v->noise_drift);
+        return snprintf(buf, n, "noisy (%s %.1f%%)", v->noise_drift > 0 ? "drift" : "spread",
+                        100.0 * v->noise);
     default:
         return snprintf(buf, n, "n/a");
     }
@@ -534,6 +587,20 @@ static void group_rows(const sb_run *run, sb_crossapi *x, const size_t *exp_of)
 static const sb_verdict no_verdicts[SB_RUN_MAX_DEVICES];
 static const char *const no_notes[SB_RUN_MAX_DEVICES] = {[0 ... SB_RUN_MAX_DEVICES - 1] = ""};
 
+/* Result o against result r of the run: with the noise already judged
+   where x has it. */
+static sb_verdict judged(const sb_run *run, const sb_crossapi *x, long r, long o)
+{
+    const sb_result *ref = &run->results[r], *other = &run->results[o];
+    const sb_noise_row *a = sb_noise_at(x->noise, (size_t)r), *b = sb_noise_at(x->noise, (size_t)o);
+    if (!a || !b)
+        return sb_verdict_judge(run, ref, run, other, 0.0);
+    sb_verdict v = sb_verdict_of_times(ref, other, 0.0);
+    if (v.kind != SB_VERDICT_NONE)
+        make_noisy(&v, a, b);
+    return v;
+}
+
 /* Each other device's verdict and PTX note against the reference's. */
 static int judge_row(const sb_run *run, sb_crossapi *x, size_t j)
 {
@@ -550,7 +617,7 @@ static int judge_row(const sb_run *run, sb_crossapi *x, size_t j)
         if (s == x->reference || ri < 0 || row->result[s] < 0)
             continue;
         const sb_result *ref = &run->results[ri], *other = &run->results[row->result[s]];
-        verdict[s] = sb_verdict_compare(ref, other, 0.0);
+        verdict[s] = judged(run, x, ri, row->result[s]);
         /* The host's times have no samples saved: the spread rule. */
         if (ref->host_observed.n > 0 && other->host_observed.n > 0)
             host[s] = sb_verdict_of(&ref->host_observed, &other->host_observed, 0.0);
@@ -638,7 +705,14 @@ static int build(const sb_run *run, sb_crossapi *x)
 
 int sb_crossapi_build(const sb_run *run, int reference, sb_crossapi *x)
 {
+    return sb_crossapi_build_judged(run, reference, NULL, x);
+}
+
+int sb_crossapi_build_judged(const sb_run *run, int reference, const struct sb_noise *noise,
+                             sb_crossapi *x)
+{
     memset(x, 0, sizeof *x);
+    x->noise = noise;
     x->ndevices = run->ndevices < SB_RUN_MAX_DEVICES ? run->ndevices : SB_RUN_MAX_DEVICES;
     sb_slot_labels(run, x->label);
     x->reference = reference >= 0 && reference < x->ndevices ? reference : 0;

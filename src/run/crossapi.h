@@ -66,13 +66,15 @@
     "faster one, by how much longer the slower one's median takes.  Where a side saved fewer " \
     "than 5 repetitions (older files: none), the spread rule, as its row says: \"same\" when "  \
     "the two median times differ by no more than the larger of the two spreads "             \
-    "((max - min) / median)."
+    "((max - min) / median).  A row noisy on either side (its spread or its device's drift "  \
+    "beyond the tolerance) gets no verdict but \"noisy\", with how much."
 
 typedef enum sb_verdict_kind {
     SB_VERDICT_NONE,   /* a side is missing or has no time */
     SB_VERDICT_SAME,   /* no difference beyond the tolerance shown (or within the spread) */
     SB_VERDICT_FASTER, /* other is faster than ref */
-    SB_VERDICT_SLOWER  /* other is slower than ref */
+    SB_VERDICT_SLOWER, /* other is slower than ref */
+    SB_VERDICT_NOISY   /* a side is noisy (run/noise.h): neither same nor different */
 } sb_verdict_kind;
 
 /* What a verdict was reached by. */
@@ -94,6 +96,11 @@ typedef struct sb_verdict {
                                      other/ref; 0 under the spread rule */
     double estimate;    /* the interval's: the Hodges-Lehmann time ratio other/ref */
     size_t fewest;      /* the spread rule's: the fewer usable repetitions of the two */
+    double noise;       /* a noisy verdict's: the larger spread or drift of the noisy
+                           side(s), a fraction */
+    double noise_spread, noise_drift; /* of those, the larger spread and the larger drift
+                                         beyond the margin; 0 where none */
+    int noisy;          /* a noisy verdict's: SB_NOISY_ bits of the two sides together */
 } sb_verdict;
 
 /* The verdict on other against ref by the spread rule (threshold a fraction). */
@@ -102,10 +109,23 @@ sb_verdict sb_verdict_of(const sb_stats *ref, const sb_stats *other, double thre
 /* The verdict on other against ref by the rule above: the interval where
  * both have SB_VERDICT_MIN_SAMPLES positive finite samples, with tolerance
  * SB_VERDICT_TOLERANCE + threshold; else (or out of host memory) the
- * spread rule with that threshold. */
+ * spread rule with that threshold.  Where either side's spread is noisy
+ * (run/noise.h) the kind is SB_VERDICT_NOISY, the figures kept. */
 sb_verdict sb_verdict_compare(const sb_result *ref, const sb_result *other, double threshold);
 
-/* "same (within M%)", "OTHER faster by P%", "REF faster by P%", or "n/a",
+/* As sb_verdict_compare without the noise: the interval or the spread
+ * rule alone, for a rule that allows for scatter itself (the fleet's
+ * outliers, fleet.h, stand far outside their peers' spread first). */
+sb_verdict sb_verdict_of_times(const sb_result *ref, const sb_result *other, double threshold);
+
+/* As sb_verdict_compare, with each side's device's drift too (ref in
+ * ref_run, other in other_run): noisy where either side is, by its
+ * spread or its device's drift. */
+sb_verdict sb_verdict_judge(const sb_run *ref_run, const sb_result *ref, const sb_run *other_run,
+                            const sb_result *other, double threshold);
+
+/* "same (within M%)", "OTHER faster by P%", "REF faster by P%", "noisy
+ * (spread S%)" or "noisy (drift D%)", or "n/a",
  * with the two names given; M is the spread rule's margin, or how far from
  * equal the interval reaches (the slower taking up to M% longer).
  * snprintf's return. */
@@ -193,6 +213,8 @@ typedef struct sb_crossapi {
     const char **notes;
     size_t *order;
     long *slots;                          /* the rows' results, ndevices a row */
+    const struct sb_noise *noise;         /* the run's noise (noise.h) the verdicts were
+                                             judged with; NULL: judged row by row */
 } sb_crossapi;
 
 /* The slot of the first device of the named backend, the reference that
@@ -205,6 +227,12 @@ int sb_crossapi_reference(const sb_run *run, const char *backend);
  * (x then has no rows).  Sorting, not searching, pairs them: the time
  * grows as n log n with the number of results. */
 int sb_crossapi_build(const sb_run *run, int reference, sb_crossapi *x);
+
+/* As sb_crossapi_build, the verdicts judged with noise, the run's noise
+ * already built (sb_noise_build at no threshold), instead of judging each
+ * row's again; noise must outlive x. */
+int sb_crossapi_build_judged(const sb_run *run, int reference, const struct sb_noise *noise,
+                             sb_crossapi *x);
 
 /* Free what sb_crossapi_build allocated. */
 void sb_crossapi_free(sb_crossapi *x);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,9 @@ static host_time spent_by_lanes;
 /* Guards spent_by_lanes and the run's results while devices are measured
    at the same time. */
 static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The failures reported so far, from every device's thread, for the run's
+   summary to count. */
+static atomic_int failures;
 
 /* How warm each session's device is: device time in the current busy
    stretch, and when that stretch's last launch ended (timing.h). */
@@ -117,6 +121,7 @@ static void report_failure(const sb_session *s, const sb_experiment *e, const sb
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     sb_say("%s: %s/%s: %s", s->label, e->name, v ? v->name : "*", msg);
+    atomic_fetch_add(&failures, 1);
 }
 
 /* A backend call failed: its message, and the status it earns. */
@@ -1048,6 +1053,7 @@ static int run_experiment(const sb_suite *suite, sb_session *sessions, int nsess
     const sb_suite_experiment *se = &suite->experiments[x];
     if (p->failed) {
         sb_say("%s: %s", se->e->name, p->err);
+        atomic_fetch_add(&failures, 1);
         return status ? status : SB_EXIT_RUNTIME;
     }
     int lane_of[SB_RUN_MAX_DEVICES];
@@ -1091,6 +1097,7 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
                sb_experiment_done *done, void *ctx)
 {
     int status = SB_EXIT_OK;
+    atomic_store(&failures, 0);
     memset(&spent, 0, sizeof spent);
     memset(&spent_by_lanes, 0, sizeof spent_by_lanes);
     memset(warmth, 0, sizeof warmth);
@@ -1136,6 +1143,7 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
         hosts[i] = NULL;
     }
     run->interrupted = sb_interrupted() != 0;
+    run->failures = atomic_load(&failures);
     add_time(&spent, &spent_by_lanes);
     if (getenv("SIMTBENCH_TIMINGS")) {
         sb_say("timings: inputs and references %.2f s, kernel builds %.2f s, variants %.2f s",

@@ -89,7 +89,9 @@ static int judge_member(const group *g, int i, sb_outlier *o)
     o->below = 1.0 - g->speed[i] / median;
     o->mads = mad > 0 ? short_by / mad : 0.0;
     o->against = g->slot[nearest];
-    o->verdict = sb_verdict_compare(g->r[nearest], g->r[i], 0.0);
+    /* Far outside the peers' own spread already (the MADs above): the
+       noise of a row's repetitions does not withhold this verdict. */
+    o->verdict = sb_verdict_of_times(g->r[nearest], g->r[i], 0.0);
     return o->verdict.kind == SB_VERDICT_SLOWER;
 }
 

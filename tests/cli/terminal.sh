@@ -83,6 +83,11 @@ check "--quiet: no progress line on a terminal" '! grep -q "elapsed" "$tmp/quiet
 # The streamed table is the saved run's table.
 "$SB" $small -e vecadd,occupancy --save "$tmp/run.json" >"$tmp/streamed" 2>/dev/null
 "$SB" report "$tmp/run.json" >"$tmp/rendered" 2>/dev/null
+# Unless the device drifted (run/noise.h): the drift check ends the session,
+# after the blocks were printed, and makes every row of the saved run noisy,
+# which the streamed table's last lines say.
 check "the table printed as the run goes is what simtbench report renders from its save" \
-    'cmp -s "$tmp/streamed" "$tmp/rendered" || { diff "$tmp/streamed" "$tmp/rendered" | sed "s/^/# /"; false; }'
+    'cmp -s "$tmp/streamed" "$tmp/rendered" ||
+     { grep -q "every row of it is noisy" "$tmp/streamed" && grep -q "every row of it is noisy" "$tmp/rendered"; } ||
+     { diff "$tmp/streamed" "$tmp/rendered" | sed "s/^/# /"; false; }'
 exit $failed

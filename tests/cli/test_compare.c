@@ -388,10 +388,10 @@ static double normal(uint64_t *state)
 #define SIM_ROWS 200
 #define SIM_REPS 20
 
-/* A run of SIM_ROWS variants of 20 repetitions each, lognormal noise of 2%
- * around fixed medians, drawn from seed; "v017" slower by `slow`; "v100"
- * with only 3 repetitions saved. */
-static void sampled_run(sb_run *run, uint64_t seed, double slow)
+/* A run of SIM_ROWS variants of 20 repetitions each, lognormal noise of
+ * sigma around fixed medians, drawn from seed; "v017" slower by `slow`;
+ * "v100" with only 3 repetitions saved. */
+static void scattered_run(sb_run *run, uint64_t seed, double slow, double sigma)
 {
     memset(run, 0, sizeof *run);
     snprintf(run->tool_version, sizeof run->tool_version, "0.1.0");
@@ -401,7 +401,7 @@ static void sampled_run(sb_run *run, uint64_t seed, double slow)
         double t[SIM_REPS], ms = (0.05 + 0.01 * (i % 37)) * (i == 17 ? slow : 1.0);
         size_t n = i == 100 ? 3 : SIM_REPS;
         for (size_t k = 0; k < n; k++)
-            t[k] = ms * exp(0.02 * normal(&seed));
+            t[k] = ms * exp(sigma * normal(&seed));
         sb_result r;
         memset(&r, 0, sizeof r);
         snprintf(r.backend, sizeof r.backend, "cuda");
@@ -419,6 +419,12 @@ static void sampled_run(sb_run *run, uint64_t seed, double slow)
         r.verified = 1;
         assert_int_equal(sb_run_add(run, &r), 0);
     }
+}
+
+/* As scattered_run with the 2% of a quiet GPU. */
+static void sampled_run(sb_run *run, uint64_t seed, double slow)
+{
+    scattered_run(run, seed, slow, 0.02);
 }
 
 /* Two simulated runs of one distribution, the second with v017 20% slower:
@@ -485,6 +491,63 @@ static void sampled_runs_judged_by_the_interval(void **state)
     assert_non_null(strstr(line, "slower by "));
     assert_non_null(strstr(line, "[+"));
     assert_non_null(strstr(out, "Rule: a row is faster or slower when the 95% interval"));
+    free(out);
+    free(err);
+}
+
+/* Two runs whose repetitions scatter as a shared CPU's do, v017 20%
+ * slower in the second: no row is called faster or slower (not even
+ * v017, which the scatter hides), each is said to be noisy with its
+ * spread, and the table says that most rows are. */
+static void noisy_runs_call_nothing_changed(void **state)
+{
+    (void)state;
+    char o[300], n[300], *out, *err;
+    snprintf(o, sizeof o, "%s/noisy-old.json", dir);
+    snprintf(n, sizeof n, "%s/noisy-new.json", dir);
+    sb_run run;
+    scattered_run(&run, 3, 1.0, 0.7);
+    save(&run, o);
+    sb_run_free(&run);
+    scattered_run(&run, 4, 1.2, 0.7);
+    save(&run, n);
+    sb_run_free(&run);
+
+    assert_int_equal(compare(&out, &err, 4, "--format", "json", o, n), SB_EXIT_OK);
+    json_t *root = json_loads(out, 0, NULL);
+    assert_non_null(root);
+    size_t i;
+    json_t *r;
+    int noisy = 0;
+    json_array_foreach(json_object_get(root, "rows"), i, r)
+    {
+        const char *verdict = json_string_value(json_object_get(r, "verdict"));
+        assert_string_not_equal(verdict, "faster");
+        assert_string_not_equal(verdict, "slower");
+        if (strcmp(verdict, "noisy") == 0) {
+            noisy++;
+            assert_true(json_real_value(json_object_get(r, "noise")) > SB_VERDICT_TOLERANCE);
+        }
+    }
+    /* every row but v100, whose 3 samples judge no noise */
+    assert_int_equal(noisy, SIM_ROWS - 1);
+    json_t *sum = json_object_get(root, "summary");
+    assert_int_equal(json_integer_value(json_object_get(sum, "changed")), 0);
+    assert_int_equal(json_integer_value(json_object_get(sum, "noisy")), SIM_ROWS - 1);
+    assert_true(json_is_true(json_object_get(sum, "mostly_noisy")));
+    json_decref(root);
+    free(out);
+    free(err);
+
+    assert_int_equal(compare(&out, &err, 2, o, n), SB_EXIT_OK);
+    assert_non_null(strstr(out, "0 of 200 matched rows changed;"));
+    assert_non_null(strstr(out, "199 of 200 matched rows noisy: most rows are"));
+    const char *row = strstr(out, "  cuda      sim            v017 ");
+    assert_non_null(row);
+    char line[512];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(row, "\n"), row);
+    assert_non_null(strstr(line, "noisy (spread "));
+    assert_null(strstr(line, "slower"));
     free(out);
     free(err);
 }
@@ -585,6 +648,7 @@ int main(void)
         cmocka_unit_test(header_names_what_differs),
         cmocka_unit_test(bad_files_give_one_line),
         cmocka_unit_test(sampled_runs_judged_by_the_interval),
+        cmocka_unit_test(noisy_runs_call_nothing_changed),
         cmocka_unit_test(without_samples_the_spread_rule),
         cmocka_unit_test(counters_that_moved),
         cmocka_unit_test(usage_errors),

@@ -44,8 +44,10 @@ every=1
 for v in $VARIANTS; do
     row=$(grep "^| $v |" "$tmp/out")
     [ "$(printf '%s\n' "$row" | grep -c .)" = 1 ] || every=0
-    printf '%s\n' "$row" | grep -Eq '\| [0-9.]+ \([0-9.]+-[0-9.]+, [0-9.]+%\) \|.*\| [0-9.]+ \([0-9.]+-[0-9.]+, [0-9.]+%\) \|' || every=0
-    printf '%s\n' "$row" | grep -Eq '\| [0-9.]+ \| (same \(within [0-9.]+%\)|opencl#[12] faster by [0-9.]+%) \|' || every=0
+    # the spread as the noise analysis gives it (noisy, or "~" without samples)
+    sp='(noisy (drift )?|~)?[0-9.]+%'
+    printf '%s\n' "$row" | grep -Eq "\| [0-9.]+ \([0-9.]+-[0-9.]+, $sp\) \|.*\| [0-9.]+ \([0-9.]+-[0-9.]+, $sp\) \|" || every=0
+    printf '%s\n' "$row" | grep -Eq '\| [0-9.]+ \| (same \(within [0-9.]+%\)|opencl#[12] faster by [0-9.]+%|noisy \((spread|drift) [0-9.]+%(, drift [0-9.]+%)?\)) \|' || every=0
 done
 check "opencl,opencl markdown: both columns and a verdict on every row" \
     '[ $rc -eq 0 ] && [ $NV -gt 0 ] && [ $every = 1 ] && grep -q "| opencl#2/opencl#1 | verdict |" "$tmp/out"'

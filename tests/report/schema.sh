@@ -18,7 +18,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
-TESTS=14
+TESTS=16
 echo "1..$TESTS"
 skip_all() {
     i=0
@@ -63,7 +63,7 @@ check_invalid "$model" "$tmp/variant.json" 'd["rows"][0]["kind"] = "copy"' \
     "a declared access of a kind the schema does not know fails it"
 
 if ! "$SB" --list 2>/dev/null | grep -q "^  opencl   available"; then
-    for t in 1 2 3 4 5 6 7 8 9 10; do skip "no OpenCL device"; done
+    for t in 1 2 3 4 5 6 7 8 9 10 11 12; do skip "no OpenCL device"; done
     exit 0
 fi
 "$SB" --backend opencl -e vecadd,shared_tile,divergence_loop -s 64 -r 3 -f json --save "$tmp/saved.json" \
@@ -82,6 +82,9 @@ check_invalid "$result" "$tmp/run.json" 'd["results"][0]["new_field"] = 1' \
     "a member the schema does not describe fails it (the writer outgrew its schema)"
 check_invalid "$result" "$tmp/run.json" 'd["results"][1]["model_totals"]["global_ld_sectors"] = "many"' \
     "a result whose model totals are mistyped fails the schema"
+check_invalid "$result" "$tmp/run.json" 'del d["summary"]' "a run without its summary fails the schema"
+check_invalid "$result" "$tmp/run.json" 'd["summary"]["lines"][0]["topic"] = "gossip"' \
+    "a summary line of a topic the schema does not know fails it"
 # The launch and compute families and the vendor SGEMM on two sessions:
 # host-observed times, launches per second, the FP32 peaks and the
 # host-observed comparison.

@@ -122,6 +122,62 @@ static void padding_pays_or_not(void **state)
     sb_run_free(&run);
 }
 
+/* The last result's repetitions: 20 of them, spread evenly over
+ * median x (1 -/+ scatter), so that its noise (run/noise.h) is set. */
+static void scatter_last(sb_run *run, double scatter)
+{
+    sb_result *r = &run->results[run->nresults - 1];
+    r->samples = malloc(20 * sizeof *r->samples);
+    assert_non_null(r->samples);
+    r->nsamples = 20;
+    for (int k = 0; k < 20; k++)
+        r->samples[k] = r->ms.median * (1.0 + scatter * (2.0 * k / 19.0 - 1.0));
+    assert_int_equal(sb_stats_compute(r->samples, 20, &r->ms), 0);
+}
+
+/* A noisy row teaches nothing: padded twice as fast as tiled, but with
+ * repetitions scattered far beyond the tolerance, is neither faster nor
+ * the same: the lesson says it is noisy and by how much, and names it;
+ * with every row noisy the block's one lesson says that.  Quiet samples
+ * keep the lesson as it was. */
+static void no_conclusion_from_a_noisy_row(void **state)
+{
+    (void)state;
+    sb_run run;
+    transpose(&run, 1, (double[]){0.300}, (double[]){0.150});
+    scatter_last(&run, 0.8);
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(l.text[0], "Padding the tile to [32][33] removes the model's 32-way "
+                                   "conflict; what it does to the time, this run cannot tell: "
+                                   "padded against tiled is noisy (spread 37.9%).");
+    assert_null(strstr(l.text[0], "faster"));
+    assert_null(strstr(l.text[0], "the same"));
+    assert_string_equal(l.text[1], "Noisy, so nothing here is concluded from them: padded "
+                                   "(spread 37.9%).");
+    sb_run_free(&run);
+
+    transpose(&run, 1, (double[]){0.300}, (double[]){0.150});
+    scatter_last(&run, 0.8);
+    run.nresults--; /* padded out, tiled scattered in its place */
+    free(run.results[run.nresults].samples);
+    scatter_last(&run, 0.8);
+    add(&run, 0, "transpose", "padded", 0.150, SB_SPACE_SHARED, 1, 0);
+    scatter_last(&run, 0.8);
+    l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_non_null(strstr(l.text[0], "No lesson from this block: 2 of its 2 rows are noisy "
+                                      "(spread up to "));
+    sb_run_free(&run);
+
+    transpose(&run, 1, (double[]){0.300}, (double[]){0.150});
+    scatter_last(&run, 0.01);
+    l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_non_null(strstr(l.text[0], "padded is 2.00x faster than tiled."));
+    sb_run_free(&run);
+}
+
 /* A pair where the model predicts no saving: it pays, or changes nothing. */
 static void without_a_model_saving(void **state)
 {
@@ -1126,6 +1182,7 @@ int main(void)
     setenv("GNUPLOT", "", 1); /* the HTML without plots */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(padding_pays_or_not),
+        cmocka_unit_test(no_conclusion_from_a_noisy_row),
         cmocka_unit_test(without_a_model_saving),
         cmocka_unit_test(conflict_ways_followed_or_not),
         cmocka_unit_test(sector_efficiency),

@@ -136,6 +136,8 @@ static void csv_quotes_and_shape(void **state)
     assert_non_null(strstr(t, "\"Test \"\"GPU\"\", rev 2\""));
     int header = csv_columns(t), lines = 0;
     for (char *line = t; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        if (*line == '#') /* the run's summary, after the rows */
+            continue;
         assert_int_equal(csv_columns(line), header);
         lines++;
     }
@@ -150,7 +152,10 @@ static void csv_quotes_and_shape(void **state)
     assert_non_null(strstr(t, ",total_shared_st_wavefronts_per_request,host,device_index,pci_bus_id,uuid,outlier,"));
     /* and last what the host's clock saw, the launch family's */
     assert_non_null(strstr(t, ",outlier,host_observed_ms,host_observed_min_ms,launches_per_s,"
-                              "queued_launches,host_speed_ratio,host_verdict,run_interrupted\n"));
+                              "queued_launches,host_speed_ratio,host_verdict,"));
+    /* and after it the noise analysis's (noise.h) */
+    assert_non_null(strstr(t, ",host_verdict,noise_spread,noisy,noisy_because,roof_noisy,"
+                              "device_drift,run_interrupted\n"));
     char tail[256] = ",812.250,540.500,32,8192,0";
     for (int f = 0; f < 3 * SB_MAX_FIGURES; f++)
         strcat(tail, ",");
@@ -159,9 +164,10 @@ static void csv_quotes_and_shape(void **state)
     assert_non_null(strstr(t, tail));
     /* Then which device on which host (the PCI address and UUID empty
        where the API gave none), no peer to be an outlier among, and no
-       host-observed times: six empty cells; and the run was not
-       interrupted. */
-    assert_non_null(strstr(t, ",0,,,,,,,,,,0\n"));
+       host-observed times: six empty cells; then no samples to judge noise
+       by and no drift check: quiet, with the spread and the drift empty;
+       and the run was not interrupted. */
+    assert_non_null(strstr(t, ",0,,,,,,,,,,,0,,0,,0\n"));
     /* Where the JSON writes null the cell is empty, not a 0 or a -1:
        intensity, roof share, slowdown, occupancy. */
     assert_non_null(strstr(t, ",536870912,0,,GB/s,3579.1400,3603.1600,0.89"));
@@ -356,9 +362,10 @@ static void one_row(void **state)
     fixture(&run, 1);
     char *csv = render(SB_FORMAT_CSV, &run);
     int lines = 0;
-    for (char *p = csv; *p; p++)
-        lines += *p == '\n';
-    assert_int_equal(lines, 2);
+    for (char *line = csv; *line; line = strchr(line, '\n') + 1)
+        lines += *line != '#';
+    assert_int_equal(lines, 2); /* the header and the row; then the summary's comments */
+    assert_non_null(strstr(csv, "\n# summary: roof (API copy): 4000.0 GB/s on opencl\n"));
     free(csv);
     sb_run_free(&run);
 }
@@ -701,6 +708,8 @@ static void csv_cross_columns(void **state)
     char *t = render(SB_FORMAT_CSV, &run);
     int header = csv_columns(t), lines = 0;
     for (char *line = t; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        if (*line == '#') /* the run's summary, after the rows */
+            continue;
         assert_int_equal(csv_columns(line), header);
         lines++;
     }

