@@ -224,13 +224,36 @@ static int check_extents(int fd, const sb_ehdr *h, uint64_t size, char *why, siz
     return 0;
 }
 
-/* Opens a regular file for reading; its size in *size. */
+/* What a file that is not a regular one is, for the reason. */
+static const char *kind_of(mode_t mode)
+{
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    if (S_ISDIR(mode))
+        return "a directory";
+    return "of an unknown kind";
+}
+
+/* Opens a regular file for reading; its size in *size.  The kind is
+ * looked at before the open, and the open does not wait: opening a FIFO
+ * blocks until someone writes it, which would hang the program before
+ * any check could refuse it. */
 static int open_file(const char *path, uint64_t *size, char *why, size_t n)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return fail(why, n, "cannot be read: %s", strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return fail(why, n, "not a regular file: %s", kind_of(st.st_mode));
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return fail(why, n, "cannot be read: %s", strerror(errno));
-    struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
         return fail(why, n, "not a regular file");

@@ -14,7 +14,9 @@
  * class, byte order and machine: every program header, loadable segment
  * and the section header table lie inside the file.  Else -1 with the
  * reason in why (n bytes): "not an ELF file", "ELF class 32, this program
- * is 64-bit", "truncated: 12345 bytes, segments need 67890". */
+ * is 64-bit", "truncated: 12345 bytes, segments need 67890", "not a regular
+ * file: a FIFO" (the kind is looked at first: nothing that could block is
+ * opened). */
 int sb_elf_check(const char *path, char *why, size_t n);
 
 /* 1 when path is an ELF file of another class, byte order or machine than

@@ -54,14 +54,20 @@ struct cache_new_entry {
 };
 
 /* Whether dir/soname is a file the loader would take: readable, and not
- * of another class or machine (which it passes over). */
+ * of another class or machine (which it passes over).  A FIFO or a device
+ * under that name is taken too: the loader would open it and block (or
+ * read a device), so sb_lib_check must see it and refuse it before dlopen
+ * does. */
 static int take(const char *dir, const char *soname, char *path, size_t n)
 {
     if (snprintf(path, n, "%s/%s", *dir ? dir : ".", soname) >= (int)n)
         return 0;
     struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0 &&
-           !sb_elf_is_foreign(path);
+    if (stat(path, &st) != 0 || S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode))
+        return 0;
+    if (!S_ISREG(st.st_mode))
+        return 1;
+    return access(path, R_OK) == 0 && !sb_elf_is_foreign(path);
 }
 
 /* The first directory of a ':' or ';' separated list that holds soname;

@@ -12,6 +12,7 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -266,32 +267,38 @@ static cl_uint get_devices(cl_platform_id p, cl_device_id *ids)
     return n;
 }
 
-/* Whether dir exists as a writable folder or could be made: a folder made
- * and removed at once in it, or in the nearest folder above it that
- * exists, says so where permissions alone do not (root, /proc). */
-static int could_write(const char *dir)
+/* Why dir is not a writable folder that exists or could be made, as an
+ * errno, or 0: a folder made and removed at once in it, or in the nearest
+ * folder above it that exists, says so where permissions alone do not
+ * (root, /proc, a read-only mount). */
+static int cache_error(const char *dir)
 {
     char at[1024], probe[1100];
     struct stat st;
     if (!*dir)
-        return 0;
+        return ENOENT;
     snprintf(at, sizeof at, "%s", dir);
     while (stat(at, &st) != 0) {
         char *slash = strrchr(at, '/');
         if (!slash)
-            return 0;
+            return ENOENT;
         if (slash == at)
             slash[1] = '\0';
         else
             *slash = '\0';
     }
     if (!S_ISDIR(st.st_mode))
-        return 0;
+        return ENOTDIR;
     snprintf(probe, sizeof probe, "%s/.simtbench-XXXXXX", strcmp(at, "/") ? at : "");
     if (!mkdtemp(probe))
-        return 0;
+        return errno;
     rmdir(probe);
-    return 1;
+    return 0;
+}
+
+static int could_write(const char *dir)
+{
+    return cache_error(dir) == 0;
 }
 
 /* No platform has a device.  PoCL shows none when it cannot make its
@@ -622,7 +629,8 @@ static char *build_options(const char *const *defines, int n, int nvidia)
 
 /* Says why clBuildProgram failed, with the start of the build log on one
  * line. */
-static int build_failure(cl_program prog, cl_device_id dev, cl_int e, const char *options)
+static int build_failure(cl_program prog, cl_platform_id platform, cl_device_id dev, cl_int e,
+                         const char *options)
 {
     char log[1536] = "";
     clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
@@ -630,6 +638,18 @@ static int build_failure(cl_program prog, cl_device_id dev, cl_int e, const char
     for (char *c = log; *c; c++)
         if (*c == '\n')
             *c = ' ';
+    /* PoCL writes every build into its kernel cache, and says only that
+       the build failed when it cannot: the folder and the reason. */
+    char cache[1024];
+    int why = 0;
+    if (is_pocl(platform)) {
+        pocl_cache_dir(cache, sizeof cache);
+        why = cache_error(cache);
+    }
+    if (why)
+        return set_error("clBuildProgram failed: %s (options '%s'): cannot write PoCL's kernel "
+                         "cache %s: %s (set POCL_CACHE_DIR to a writable directory): %.900s",
+                         cl_error_name(e), options, cache, strerror(why), log);
     return set_error("clBuildProgram failed: %s (options '%s'): %.1200s", cl_error_name(e),
                      options, log);
 }
@@ -666,7 +686,7 @@ static int ocl_build(sb_device *dev, const char *source, const char *const *defi
     }
     e = clBuildProgram(prog, 1, &dev->id, options, NULL, NULL);
     if (e != CL_SUCCESS) {
-        build_failure(prog, dev->id, e, options);
+        build_failure(prog, dev->platform, dev->id, e, options);
         free(options);
         clReleaseProgram(prog);
         return -1;

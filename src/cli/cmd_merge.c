@@ -52,7 +52,9 @@ static void usage(FILE *f)
           "  -h, --help             this text\n"
           "\n"
           "Exit status: 0 merged, 2 bad usage (a run given twice, more than 64 devices),\n"
-          "5 a file cannot be read, is not a simtbench result, or cannot be written.\n");
+          "5 a file cannot be read, is not a simtbench result, or cannot be written,\n"
+          "129, 130, 141, 143 ended by SIGHUP, SIGINT, SIGPIPE or SIGTERM (no file is left\n"
+          "half-written: each is whole or as it was).\n");
 }
 
 enum { OPT_REFERENCE = 256 };
@@ -162,25 +164,42 @@ static void stamp(sb_run *merged, int argc, char **argv)
 
 /* The merged result where -o says (else standard output), then, beside a
  * file, the report of it on standard output unless -q. */
-static int write_all(const settings *s, const sb_analysis *a)
+static int write_all(const settings *s, const sb_analysis *a, int *wrote)
 {
     char err[1024];
-    int status = SB_EXIT_OK;
-    if (sb_report_write_file(SB_FORMAT_JSON, a, s->output, err, sizeof err))
-        status = SB_EXIT_IO;
-    else if (s->output && !s->quiet && sb_report_write_file(s->format, a, NULL, err, sizeof err))
-        status = SB_EXIT_IO;
-    /* A signal stops an HTML report's charts (report/plot.h): said once. */
-    int sig = sb_interrupted();
-    if (sig) {
-        fprintf(stderr, PROG ": interrupted (%s): what was written before it is whole, the "
-                             "rest is left as it was\n",
-                strsignal(sig));
-        return 128 + sig;
+    *wrote = 0;
+    /* A signal stops an HTML report's charts (report/plot.h); one cut short
+       by a signal is said by the line that follows. */
+    if (sb_report_write_file(SB_FORMAT_JSON, a, s->output, err, sizeof err)) {
+        if (!sb_interrupted() && (s->output || !sb_interrupt_pipe()))
+            sb_text_message(stderr, PROG, err);
+        return SB_EXIT_IO;
     }
-    if (status)
-        sb_text_message(stderr, PROG, err);
-    return status;
+    *wrote = 1;
+    if (s->output && !s->quiet && sb_report_write_file(s->format, a, NULL, err, sizeof err)) {
+        if (!sb_interrupted() && !sb_interrupt_pipe())
+            sb_text_message(stderr, PROG, err);
+        return SB_EXIT_IO;
+    }
+    return SB_EXIT_OK;
+}
+
+/* After a signal while writing: what was kept, and 128 plus the signal. */
+static int interrupted_status(int sig, const settings *s, int wrote)
+{
+    const char *where = s->output ? s->output : "standard output";
+    if (wrote)
+        fprintf(stderr, PROG ": interrupted by %s: the merged result was written whole to %s\n",
+                sb_signal_name(sig), where);
+    else if (s->output)
+        fprintf(stderr, PROG ": interrupted by %s: the merged result was not written (%s is as "
+                             "it was)\n",
+                sb_signal_name(sig), s->output);
+    else
+        fprintf(stderr, PROG ": interrupted by %s: the merged result on standard output was cut "
+                             "short\n",
+                sb_signal_name(sig));
+    return 128 + sig;
 }
 
 int sb_cmd_merge(int argc, char **argv)
@@ -196,6 +215,9 @@ int sb_cmd_merge(int argc, char **argv)
         sb_text_message(stderr, PROG, err);
         return SB_EXIT_IO;
     }
+    /* Until the writing starts, a signal ends the command at once: there
+       is nothing to keep. */
+    sb_interrupt_catch(PROG);
     sb_run *merged = calloc(1, sizeof *merged);
     if (!merged) {
         fprintf(stderr, PROG ": out of host memory\n");
@@ -214,8 +236,13 @@ int sb_cmd_merge(int argc, char **argv)
             fprintf(stderr, PROG ": out of host memory\n");
             status = SB_EXIT_RUNTIME;
         } else {
-            sb_interrupt_catch(); /* so that the charts' temporary files go with a signal */
-            status = write_all(&s, &a);
+            int wrote;
+            sb_interrupt_defer(0);
+            sb_interrupt_writing();
+            status = write_all(&s, &a, &wrote);
+            int sig = sb_interrupt_signal();
+            if (sig)
+                status = interrupted_status(sig, &s, wrote);
         }
     }
     sb_analysis_free(&a);

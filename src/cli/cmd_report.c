@@ -36,7 +36,9 @@ static void usage(FILE *f)
           "                         (default: the reference the run was saved with)\n"
           "  -h, --help             this text\n"
           "\n"
-          "Exit status: 0 written, 2 bad usage, 5 a file cannot be read or written.\n");
+          "Exit status: 0 written, 2 bad usage, 5 a file cannot be read or written,\n"
+          "129, 130, 141, 143 ended by SIGHUP, SIGINT, SIGPIPE or SIGTERM (no file is left\n"
+          "half-written: each is whole or as it was).\n");
 }
 
 enum { OPT_PLOT = 256, OPT_REFERENCE };
@@ -102,31 +104,46 @@ static int parse(int argc, char **argv, settings *s, int *done)
     return SB_EXIT_OK;
 }
 
-/* After SIGINT or SIGTERM while writing (the rendering stops at it): one
- * line, and the status a signal earns, 128 plus its number. */
-static int interrupted(int sig)
-{
-    fprintf(stderr, PROG ": interrupted (%s): what was written before it is whole, the rest "
-                         "is left as it was\n",
-            strsignal(sig));
-    return 128 + sig;
-}
-
 /* The report, then the plots: a plotting problem never costs the report.
- * The report reaches -o's file only once it is complete. */
-static int write_all(const settings *s, const sb_analysis *a)
+ * The report reaches -o's file only once it is complete; after a signal no
+ * plot is begun.  *wrote says whether the report was written, *plotted
+ * whether the plots were begun. */
+static int write_all(const settings *s, const sb_analysis *a, int *wrote, int *plotted)
 {
     int status = SB_EXIT_OK;
     char err[1024];
-    if (sb_report_write_file(s->format, a, s->output, err, sizeof err)) {
-        if (!sb_interrupted())
+    *wrote = sb_report_write_file(s->format, a, s->output, err, sizeof err) == 0;
+    if (!*wrote) {
+        /* One cut short by a signal is said by the line that follows. */
+        if (!sb_interrupted() && !(sb_interrupt_pipe() && !s->output))
             sb_text_message(stderr, PROG, err);
         status = SB_EXIT_IO;
     }
-    if (s->plot_dir && a->run->nresults > 0 && !sb_interrupted() &&
-        sb_plot_run(a, s->plot_dir, stderr) && !status)
+    *plotted = s->plot_dir && a->run->nresults > 0 && !sb_interrupted();
+    if (*plotted && sb_plot_run(a, s->plot_dir, stderr) && !status)
         status = SB_EXIT_IO;
-    return sb_interrupted() ? interrupted(sb_interrupted()) : status;
+    return status;
+}
+
+/* After a signal while writing: what was kept, and 128 plus the signal. */
+static int interrupted_status(int sig, const settings *s, int wrote, int plotted)
+{
+    char report[1100], plots[1100] = "";
+    if (wrote)
+        snprintf(report, sizeof report, "the report was written whole to %s",
+                 s->output ? s->output : "standard output");
+    else if (s->output)
+        snprintf(report, sizeof report, "the report was not written (%s is as it was)",
+                 s->output);
+    else
+        snprintf(report, sizeof report, "the report on standard output was cut short");
+    if (s->plot_dir)
+        snprintf(plots, sizeof plots, "; the plots in %s were %s", s->plot_dir,
+                 !plotted       ? "not drawn"
+                 : sb_interrupted() ? "not all drawn: run the command again"
+                                    : "drawn");
+    fprintf(stderr, PROG ": interrupted by %s: %s%s\n", sb_signal_name(sig), report, plots);
+    return 128 + sig;
 }
 
 int sb_cmd_report(int argc, char **argv)
@@ -139,6 +156,9 @@ int sb_cmd_report(int argc, char **argv)
     sb_run run;
     int saved_reference;
     char err[1024];
+    /* Until the writing starts, a signal ends the command at once: there
+       is nothing to keep. */
+    sb_interrupt_catch(PROG);
     /* An output that cannot be made is said before anything is read. */
     if (s.output && sb_output_check("--output", s.output, err, sizeof err)) {
         sb_text_message(stderr, PROG, err);
@@ -162,8 +182,13 @@ int sb_cmd_report(int argc, char **argv)
         fprintf(stderr, PROG ": out of host memory\n");
         status = SB_EXIT_RUNTIME;
     } else {
-        sb_interrupt_catch(); /* so that the plots' temporary files go with a signal */
-        status = write_all(&s, &a);
+        int wrote, plotted;
+        sb_interrupt_defer(0);
+        sb_interrupt_writing();
+        status = write_all(&s, &a, &wrote, &plotted);
+        int sig = sb_interrupt_signal();
+        if (sig)
+            status = interrupted_status(sig, &s, wrote, plotted);
     }
     sb_analysis_free(&a);
     sb_run_free(&run);

@@ -4,6 +4,8 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,33 +41,43 @@ static void stamp(sb_run *run, const sb_options *o)
     run->host[sizeof run->host - 1] = '\0';
 }
 
-/* One output through sb_output_*: to path (written beside it and renamed
- * when complete, so a failure leaves an existing file as it was), or to
- * standard output when path is NULL. */
-static int write_output(const char *path, sb_format format, const sb_analysis *a)
+/* What became of the outputs asked for: the names of those written whole
+ * and of those left as they were, for the line that ends an interrupted
+ * run. */
+typedef struct outcome {
+    char written[2400], kept[2400];
+} outcome;
+
+static void name_into(char *list, size_t n, const char *name)
 {
-    char err[1024];
-    if (!path) {
-        if (sb_report_write(format, a, stdout) == 0)
-            return SB_EXIT_OK;
-        fprintf(stderr, "simtbench: cannot write the report\n");
-        return SB_EXIT_IO;
-    }
-    sb_output_file f;
-    if (sb_output_open(&f, path, err, sizeof err)) {
-        fprintf(stderr, "simtbench: %s\n", err);
-        return SB_EXIT_IO;
-    }
-    if (sb_report_write(format, a, f.f)) {
-        sb_output_abort(&f);
-        fprintf(stderr, "simtbench: cannot write the report to %s\n", path);
-        return SB_EXIT_IO;
-    }
-    if (sb_output_commit(&f, err, sizeof err)) {
-        fprintf(stderr, "simtbench: %s\n", err);
-        return SB_EXIT_IO;
-    }
-    return SB_EXIT_OK;
+    size_t used = strlen(list);
+    snprintf(list + used, n - used, "%s%s", used ? ", " : "", name);
+}
+
+static void mark(outcome *out, const char *name, int written)
+{
+    if (written)
+        name_into(out->written, sizeof out->written, name);
+    else
+        name_into(out->kept, sizeof out->kept, name);
+}
+
+/* One output through sb_report_write_file: to path (written beside it and
+ * renamed when complete, so a failure leaves an existing file as it was),
+ * or to standard output when path is NULL.  A standard output whose
+ * reader is gone (SIGPIPE) is no error of its own: the line that ends the
+ * run says so. */
+static int write_output(const char *path, sb_format format, const sb_analysis *a, outcome *out)
+{
+    char err[1400];
+    int rc = sb_report_write_file(format, a, path, err, sizeof err);
+    if (!path && sb_interrupt_pipe())
+        return SB_EXIT_OK;
+    mark(out, path ? path : "the report on standard output", rc == 0);
+    if (rc == 0)
+        return SB_EXIT_OK;
+    fprintf(stderr, "simtbench: %s\n", err);
+    return SB_EXIT_IO;
 }
 
 /* The table on standard output is printed as the run goes: the header
@@ -80,7 +92,7 @@ typedef struct stream {
 static void stream_header(stream *st, sb_run *run)
 {
     sb_analysis a;
-    if (!st->on || sb_analyse(run, st->o->reference, &a))
+    if (!st->on || sb_interrupt_pipe() || sb_analyse(run, st->o->reference, &a))
         return;
     sb_table_header(&a, stdout);
     fflush(stdout);
@@ -92,7 +104,7 @@ static void stream_blocks(void *ctx, sb_run *run)
 {
     stream *st = ctx;
     sb_analysis a;
-    if (!st->on || sb_analyse(run, st->o->reference, &a))
+    if (!st->on || sb_interrupt_pipe() || sb_analyse(run, st->o->reference, &a))
         return;
     for (; st->printed < a.cross.nexperiments; st->printed++)
         sb_table_block(&a, st->printed, stdout);
@@ -100,35 +112,66 @@ static void stream_blocks(void *ctx, sb_run *run)
     sb_analysis_free(&a);
 }
 
+/* The streamed table's end on standard output, unless its reader is gone. */
+static int finish_stream(const sb_analysis *a, stream *st, outcome *out)
+{
+    if (sb_interrupt_pipe())
+        return SB_EXIT_OK;
+    for (; st->printed < a->cross.nexperiments; st->printed++)
+        sb_table_block(a, st->printed, stdout);
+    sb_table_footer(a, stdout);
+    sb_summary_print_table(&a->summary, stdout);
+    if (a->run->interrupted)
+        printf("\ninterrupted: only the results that finished before the signal\n");
+    if (fflush(stdout) == 0 && !ferror(stdout)) {
+        mark(out, "the report on standard output", 1);
+        return SB_EXIT_OK;
+    }
+    if (sb_interrupt_pipe())
+        return SB_EXIT_OK;
+    mark(out, "the report on standard output", 0);
+    fprintf(stderr, "simtbench: cannot write the report to standard output: %s\n",
+            strerror(errno));
+    return SB_EXIT_IO;
+}
+
 /* The report, the saved JSON and the plots of whatever ran; the first
  * failure's status, or SB_EXIT_OK.  A streamed table has been printed
- * already, but for the blocks after the last full experiment. */
+ * already, but for the blocks after the last full experiment.  A run that
+ * failed or was interrupted before its first result replaces no file: it
+ * has nothing to put in one (failed: its run status). */
 static int write_files(const sb_options *o, const sb_suite *suite, const sb_analysis *a,
-                       stream *st)
+                       int failed, stream *st, outcome *out)
 {
     int status = SB_EXIT_OK, s2;
     if (a->run->ndevices == 0)
         return status;
-    if (st->on) {
-        for (; st->printed < a->cross.nexperiments; st->printed++)
-            sb_table_block(a, st->printed, stdout);
-        sb_table_footer(a, stdout);
-        sb_summary_print_table(&a->summary, stdout);
-        if (a->run->interrupted)
-            printf("\ninterrupted: only the results that finished before the signal\n");
-        if (fflush(stdout) || ferror(stdout)) {
-            fprintf(stderr, "simtbench: cannot write the report\n");
-            status = SB_EXIT_IO;
-        }
-    } else if ((s2 = write_output(o->output, o->format, a)) && !status)
+    int nothing =
+        a->run->nresults == 0 && (failed || a->run->interrupted || sb_interrupt_signal());
+    if (st->on)
+        status = finish_stream(a, st, out);
+    else if (!o->output || !nothing)
+        status = write_output(o->output, o->format, a, out);
+    else
+        mark(out, o->output, 0);
+    if (suite->save && nothing)
+        mark(out, suite->save, 0);
+    else if (suite->save && (s2 = write_output(suite->save, SB_FORMAT_JSON, a, out)) && !status)
         status = s2;
-    int st2;
-    if (suite->save && (st2 = write_output(suite->save, SB_FORMAT_JSON, a)) && !status)
-        status = st2;
     /* After the report, so a plotting problem never costs the figures. */
-    if (suite->plot_dir && a->run->nresults > 0 && sb_plot_run(a, suite->plot_dir, stderr) &&
-        !status)
-        status = SB_EXIT_IO;
+    if (suite->plot_dir && a->run->nresults > 0) {
+        int rc = sb_plot_run(a, suite->plot_dir, stderr), bad = rc != 0;
+        char name[1024];
+        /* Stopped by a signal, the data and scripts are whole, not every
+           image is drawn. */
+        snprintf(name, sizeof name, "the plots in %s%s", suite->plot_dir,
+                 rc == SB_PLOT_INTERRUPTED ? " (data and scripts; not every image)" : "");
+        mark(out, name, !bad || rc == SB_PLOT_INTERRUPTED);
+        if (bad && !status)
+            status = SB_EXIT_IO;
+    } else if (suite->plot_dir) {
+        mark(out, suite->plot_dir, 0);
+    }
     return status;
 }
 
@@ -142,18 +185,37 @@ static int check_reference(const sb_options *o, const sb_run *run)
     return SB_EXIT_USAGE;
 }
 
-/* After SIGINT or SIGTERM: what was kept, and the status a signal earns
- * (128 plus its number, as a shell reports a death by it). */
-static int interrupted_status(int sig, const sb_run *run, const sb_options *o)
+/* How the run ended, for the line after a signal. */
+static const char *how_it_ended(int sig, const sb_run *run)
 {
-    if (run->ndevices == 0)
-        fprintf(stderr, "simtbench: interrupted (%s) before anything was measured\n",
-                strsignal(sig));
+    if (!run->interrupted)
+        return sig == SIGPIPE ? ": standard output has no reader; the run was complete"
+                              : " after the last variant";
+    if (run->nresults == 0)
+        return " before the first result";
+    return sig == SIGPIPE ? ": standard output has no reader, so the run stopped after the "
+                            "variant it was measuring"
+                          : ": stopped after the variant it was measuring";
+}
+
+/* After a signal: one line of what was kept, and the status a signal
+ * earns (128 plus its number, as a shell reports a death by it). */
+static int interrupted_status(int sig, const sb_run *run, const outcome *out)
+{
+    char what[2600], kept[2500] = "";
+    if (out->kept[0])
+        snprintf(kept, sizeof kept, "; not written, so as it was: %s", out->kept);
+    if (run->interrupted && run->nresults == 0)
+        snprintf(what, sizeof what, "no result to keep");
+    else if (!out->written[0])
+        snprintf(what, sizeof what, "nothing was written");
     else
-        fprintf(stderr, "simtbench: interrupted (%s): stopped after the variant it was "
-                        "measuring; the %zu finished results are in the report%s, marked "
-                        "interrupted\n",
-                strsignal(sig), run->nresults, o->save ? " and the saved run" : "");
+        snprintf(what, sizeof what, "the %zu %sresult%s in %s%s", run->nresults,
+                 run->interrupted ? "finished " : "", run->nresults == 1 ? " is" : "s are",
+                 out->written, run->interrupted ? ", marked interrupted" : "");
+    const char *by = run->interrupted || sig != SIGPIPE ? "interrupted by " : "";
+    fprintf(stderr, "simtbench: %s%s%s: %s%s\n", by, sb_signal_name(sig), how_it_ended(sig, run),
+            what, kept);
     return 128 + sig;
 }
 
@@ -166,7 +228,7 @@ int sb_cmd_run(const sb_options *o)
         fprintf(stderr, "simtbench: %s\n", err);
         return status;
     }
-    sb_interrupt_catch();
+    sb_interrupt_catch("simtbench");
     sb_run run;
     memset(&run, 0, sizeof run);
     stamp(&run, o);
@@ -190,6 +252,9 @@ int sb_cmd_run(const sb_options *o)
     }
     stream st = {.o = o, .on = o->format == SB_FORMAT_TABLE && !o->output};
     if (status == SB_EXIT_OK) {
+        /* From here a signal stops the run, which keeps what finished;
+           before, there was nothing to keep. */
+        sb_interrupt_defer(!o->output && !suite.save && !suite.plot_dir);
         stream_header(&st, &run);
         status = sb_execute(&suite, sessions, nsessions, &run, stream_blocks, &st);
     }
@@ -198,28 +263,23 @@ int sb_cmd_run(const sb_options *o)
     sb_sessions_clocks_end(sessions, nsessions, &run);
     sb_sessions_close(sessions, nsessions);
     sb_provenance_end(&run);
-    int sig = sb_interrupted();
-    run.interrupted = sig != 0;
+    run.interrupted = sb_interrupted() != 0;
+    sb_interrupt_writing();
     sb_analysis analysis;
+    outcome out = {"", ""};
     int analysed = sb_analyse(&run, o->reference, &analysis);
     if (analysed) {
         fprintf(stderr, "simtbench: out of host memory\n");
         if (!status)
             status = SB_EXIT_RUNTIME;
     } else {
-        int s2 = write_files(o, &suite, &analysis, &st);
+        int s2 = write_files(o, &suite, &analysis, status != SB_EXIT_OK, &st, &out);
         if (s2 && !status)
             status = s2;
     }
+    int sig = sb_interrupt_signal();
     if (sig)
-        status = interrupted_status(sig, &run, o);
-    else if ((sig = sb_interrupted()) != 0) {
-        /* After the last variant, while writing: the rendering stops at it. */
-        fprintf(stderr, "simtbench: interrupted (%s) after every variant was measured: what "
-                        "was written before it is whole, the rest is left as it was\n",
-                strsignal(sig));
-        status = 128 + sig;
-    }
+        status = interrupted_status(sig, &run, &out);
     sb_analysis_free(&analysis);
     sb_run_free(&run);
     sb_suite_free(&suite);

@@ -467,9 +467,12 @@ void sb_options_usage(FILE *f)
         "  4  a backend call failed (kernel build, memory allocation, launch)\n"
         "     or the run does not fit in the device's or the host's memory (checked first)\n"
         "  5  a file could not be read or written (kernel sources, --output, --plot)\n"
-        "  130, 143  interrupted by SIGINT or SIGTERM: the variant being measured finished,\n"
-        "            and the report and --save hold the finished results, marked\n"
-        "            interrupted\n");
+        "  129, 130, 143  interrupted by SIGHUP, SIGINT or SIGTERM: before anything was\n"
+        "     measured it ends at once, every file as it was; else the variant being measured\n"
+        "     finished, and the report and --save hold the finished results, marked\n"
+        "     interrupted (none finished: no file is replaced); a second signal ends it at once\n"
+        "  141  SIGPIPE: standard output lost its reader; -o, --save and --plot are still\n"
+        "     written whole (with none of them the run stops after the variant it was measuring)\n");
 }
 
 void sb_options_version(FILE *f)

@@ -103,7 +103,7 @@ static void header(FILE *out)
     fputs(",host,device_index,pci_bus_id,uuid,outlier", out);
     fputs(",host_observed_ms,host_observed_min_ms,launches_per_s,queued_launches,"
           "host_speed_ratio,host_verdict,noise_spread,noisy,noisy_because,roof_noisy,"
-          "device_drift\n",
+          "device_drift,run_interrupted\n",
           out);
 }
 
@@ -298,7 +298,9 @@ int sb_report_csv(const sb_analysis *a, FILE *out, char *err, size_t n)
         identity_columns(run, r, state[i], out);
         host_columns(&a->cross, i, r, out);
         noise_columns(&a->noise, i, out);
-        fputc('\n', out);
+        /* A table has no header lines: each row says whether its run was
+           cut short by a signal. */
+        fprintf(out, ",%d\n", run->interrupted ? 1 : 0);
     }
     free(state);
     sb_summary_print(&a->summary, out, "", "# summary: ", "\n", "", sb_summary_comment_text);

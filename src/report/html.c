@@ -505,6 +505,10 @@ static void page_head(const sb_analysis *a, const plots *p, FILE *out)
     fputs(". GB/s = 10<sup>9</sup> bytes/s of useful bytes read plus written over the median "
           "device-event time.</p>\n",
           out);
+    if (run->interrupted)
+        fputs("<p class=\"note\">Interrupted: only the results that finished before the "
+              "signal.</p>\n",
+              out);
     if (sb_crossapi_side_by_side(x)) {
         fputs("<p>Side by side against ", out);
         esc(out, x->label[x->reference]);

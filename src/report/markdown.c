@@ -419,6 +419,8 @@ int sb_report_markdown(const sb_analysis *a, FILE *out, char *err, size_t n)
     fputs(". GB/s = 10^9 bytes/s of useful bytes read plus written over the median "
           "device-event time.\n",
           out);
+    if (run->interrupted)
+        fputs("Interrupted: only the results that finished before the signal.\n", out);
     if (sb_crossapi_side_by_side(x))
         fprintf(out, "Side by side against %s: X/%s is the speed ratio (above 1: X is faster), "
                      "with its 95%% interval. %s\n",

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "run/cleanup.h"
 #include "run/interrupt.h"
 
 int sb_plot_find_gnuplot(char *buf, size_t n)
@@ -69,12 +70,14 @@ static int render_dir(const char *dir, const char *name, char *tmp, size_t n)
     snprintf(tmp, n, "%s/.%s.render-XXXXXX", dir, name);
     if (!mkdtemp(tmp))
         return -1;
+    sb_cleanup_add(tmp, 1); /* removed by a signal that ends the program */
     snprintf(target, sizeof target, "../%s.dat", name);
     snprintf(link_path, sizeof link_path, "%s/%s.dat", tmp, name);
     if (symlink(target, link_path) == 0)
         return 0;
     int saved = errno;
     rmdir(tmp);
+    sb_cleanup_forget(tmp);
     errno = saved;
     return -1;
 }
@@ -93,6 +96,7 @@ static void remove_render_dir(const char *tmp)
     if (d)
         closedir(d);
     rmdir(tmp);
+    sb_cleanup_forget(tmp);
 }
 
 /* Whether tmp/NAME.EXT is whole, and on the disk: a PNG ends with its

@@ -100,7 +100,7 @@ int sb_report_write_file(sb_format format, const sb_analysis *a, const char *pat
     if (!path) {
         int rc = sb_report_write_to(format, a, stdout, why, sizeof why);
         if (rc)
-            snprintf(err, n, "cannot write the report: %s", why);
+            snprintf(err, n, "cannot write the report to standard output: %s", why);
         return rc;
     }
     sb_output_file o;

@@ -212,6 +212,27 @@ static void the_library_path_comes_first(void **state)
     unsetenv("LD_LIBRARY_PATH");
 }
 
+/* A FIFO under a library's name is refused by its kind, never opened (an
+ * open would wait for a writer), and a FIFO first on the library path is
+ * what the loader would open: refused by name before dlopen. */
+static void a_fifo_is_refused_without_blocking(void **state)
+{
+    (void)state;
+    char f[4200], list[4200], why[8700] = "", want[4400];
+    snprintf(f, sizeof f, "%s/fifo", dir);
+    assert_int_equal(mkdir(f, 0700), 0);
+    snprintf(list, sizeof list, "%s", f);
+    snprintf(f, sizeof f, "%s/fifo/libsbfifo.so.1", dir);
+    assert_int_equal(mkfifo(f, 0600), 0);
+    refused(f, "not a regular file: a FIFO");
+    assert_int_equal(sb_elf_is_foreign(f), 0);
+    setenv("LD_LIBRARY_PATH", list, 1);
+    assert_int_equal(sb_lib_check("libsbfifo.so.1", why, sizeof why), -1);
+    snprintf(want, sizeof want, "damaged: %s (not a regular file: a FIFO)", f);
+    assert_string_equal(why, want);
+    unsetenv("LD_LIBRARY_PATH");
+}
+
 int main(void)
 {
     if (!find_mapped_library(library, sizeof library) || load_image(library))
@@ -226,6 +247,7 @@ int main(void)
         cmocka_unit_test(an_object_that_is_not_a_library_fails),
         cmocka_unit_test(the_c_library_is_found),
         cmocka_unit_test(the_library_path_comes_first),
+        cmocka_unit_test(a_fifo_is_refused_without_blocking),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

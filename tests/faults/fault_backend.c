@@ -442,6 +442,36 @@ static void fault_slow(sb_backend *b)
     b->copy = slow_copy;
 }
 
+/* ------------------------------------------------ signals at a known point
+ *
+ * signal-at-open=N sends the process signal N as the first device opens
+ * (before anything is measured); signal-at-build=N as the first program is
+ * built (a variant under way), and signal-again-at-build=N twice there.
+ * They wrap the entry as it is when they are named, so that
+ * "build-fail+signal-at-build=2" signals, then fails the build. */
+static int signal_number, signal_times;
+static int (*next_open)(const sb_device_request *, sb_device **, sb_device_info *);
+static int (*next_build)(sb_device *, const char *, const char *const *, int, sb_program **);
+
+static void send_signals(void)
+{
+    for (; signal_times > 0; signal_times--)
+        kill(getpid(), signal_number);
+}
+
+static int signal_open(const sb_device_request *req, sb_device **dev, sb_device_info *info)
+{
+    send_signals();
+    return next_open(req, dev, info);
+}
+
+static int signal_build(sb_device *dev, const char *source, const char *const *defines,
+                        int ndefines, sb_program **prog)
+{
+    send_signals();
+    return next_build(dev, source, defines, ndefines, prog);
+}
+
 /* ------------------------------------------------------------ the table */
 
 static void install_timing(sb_backend *b, double t)
@@ -464,6 +494,28 @@ static void fault_enum_negative(sb_backend *b) { b->enumerate = enumerate_negati
 static void fault_enum_overflow(sb_backend *b) { b->enumerate = enumerate_overflow; }
 static void fault_open(sb_backend *b) { b->open = fail_open; }
 static void fault_build(sb_backend *b) { b->build = fail_build; }
+
+static void fault_signal_at_open(sb_backend *b)
+{
+    signal_number = (int)fault_arg;
+    signal_times = 1;
+    next_open = b->open;
+    b->open = signal_open;
+}
+
+static void fault_signal_at_build(sb_backend *b)
+{
+    signal_number = (int)fault_arg;
+    signal_times = 1;
+    next_build = b->build;
+    b->build = signal_build;
+}
+
+static void fault_signal_again_at_build(sb_backend *b)
+{
+    fault_signal_at_build(b);
+    signal_times = 2;
+}
 static void fault_kernel(sb_backend *b) { b->kernel = fail_kernel; }
 static void fault_alloc(sb_backend *b) { b->alloc = fail_alloc; }
 static void fault_upload(sb_backend *b) { b->upload = fail_upload; }
@@ -574,6 +626,9 @@ static const struct {
     {"missing-download", fault_missing_download}, /* a required entry NULL */
     {"slow-device", fault_slow_device},           /* =N: device N's times x100; overlap too */
     {"overlap", fault_overlap},                   /* devices in a batch at once, to a file */
+    {"signal-at-open", fault_signal_at_open},     /* =N: signal N as the first device opens */
+    {"signal-at-build", fault_signal_at_build},   /* =N: signal N at the first build */
+    {"signal-again-at-build", fault_signal_again_at_build}, /* =N: twice */
 };
 
 /* ------------------------------------------------------------- loading */

@@ -187,6 +187,7 @@ make_modules() {
     module_dir mod-empty </dev/null
     echo 'INPUT(this is not a library)' | module_dir mod-text
     mkdir -p "$FIX/mod-directory/simtbench_opencl.so"
+    mkdir "$FIX/mod-fifo" && mkfifo "$FIX/mod-fifo/simtbench_opencl.so"
     [ -n "$libm" ] && module_dir mod-nosymbol <"$libm"
     [ -r "$REAL_MODULE" ] || return 0
     head -c 4096 "$REAL_MODULE" | module_dir mod-truncated
@@ -209,7 +210,8 @@ make_icds() {
 
 # Folders for LD_LIBRARY_PATH holding a libcuda.so.1 that is not a driver.
 make_cuda_stubs() {
-    mkdir "$FIX/cuda-stub" "$FIX/cuda-text" "$FIX/cuda-empty" "$FIX/cuda-nosym"
+    mkdir "$FIX/cuda-stub" "$FIX/cuda-text" "$FIX/cuda-empty" "$FIX/cuda-nosym" "$FIX/cuda-fifo"
+    mkfifo "$FIX/cuda-fifo/libcuda.so.1"
     stub=${CUDA_HOME:-/usr/local/cuda}/lib64/stubs/libcuda.so
     [ -r "$stub" ] && cp "$stub" "$FIX/cuda-stub/libcuda.so.1"
     echo 'not a library' >"$FIX/cuda-text/libcuda.so.1"
@@ -274,6 +276,47 @@ full() {
     mv full.after full
     return $rc
 }
+# closed ARGS: simtbench with its standard output a pipe whose reader has
+# gone (as `| head -1` once it has its line); simtbench's own status.  The
+# reader reads nothing, so a row whose output comes at once must write more
+# than a pipe holds (64 KiB) to be sure to meet it gone.
+closed() {
+    { sb "$@"; echo $? >.closed-rc; } | :
+    rc=$(cat .closed-rc)
+    rm -f .closed-rc
+    return "$rc"
+}
+# sig_after SIGNAL ARGS: a run sent SIGNAL once it has had time to block
+# where the row makes it block (a FIFO nobody opens).
+sig_after() {
+    s=$1
+    shift
+    env $ENVARGS timeout --foreground -k 10 "$LIMIT" "$SB" "$@" &
+    pid=$!
+    sleep 1
+    kill -s "$s" $pid 2>/dev/null
+    wait $pid
+}
+# fifo_sig SIGNAL ARGS: sig_after, simtbench reading in.json, a FIFO
+# nobody writes.
+fifo_sig() {
+    mkfifo in.json || return 99
+    sig_after "$@"
+    rc=$?
+    rm -f in.json
+    return $rc
+}
+# rocache ARGS: simtbench with PoCL's kernel cache ./ro-cache, a read-only
+# tmpfs (in a mount namespace of its own).
+rocache() {
+    mkdir ro-cache || return 99
+    SB=$SB LIMIT=$LIMIT ENVARGS=$ENVARGS unshare -rm sh -c '
+        mount -t tmpfs -o ro,size=64k tmpfs ro-cache || exit 99
+        env $ENVARGS POCL_CACHE_DIR="$PWD/ro-cache" timeout -k 5 "$LIMIT" "$SB" "$@"' rocache "$@"
+    rc=$?
+    rmdir ro-cache
+    return $rc
+}
 # A tiny run on PoCL, for rows that must get as far as a device.
 TINY='--backend opencl --experiment vecadd --variant coarse1 --size 8 --reps 1 --warmup 0 --quiet'
 # A run of a second or more, of many short variants, for the signal rows.
@@ -326,6 +369,15 @@ check_one() {
         why="not $arg verified results on stdout" ;;
     nonan) ! grep -Eiq '(^|[^a-z])-?(nan|inf|infinity)([^a-z]|$)' "$tmp/io/out" ||
         why="stdout shows a NaN or infinite figure" ;;
+    nointr=*) readable_run "$arg" && ! grep -q '"interrupted": true' "$arg" ||
+        why="$arg is not a complete saved run (or is marked interrupted)" ;;
+    results=*) f=${arg%%:*}
+        [ "$(grep -c '"verified": true' "$f")" = "${arg#*:}" ] || why="$f does not hold ${arg#*:} results" ;;
+    has=*) grep -qF -- "${arg#*:}" "${arg%%:*}" 2>/dev/null || why="${arg%%:*} does not hold '${arg#*:}'" ;;
+    islink=*) [ -L "$arg" ] || why="$arg is no longer a symlink" ;;
+    mode=*) [ "$(stat -c %a "${arg%%:*}")" = "${arg#*:}" ] || why="${arg%%:*} is not of mode ${arg#*:}" ;;
+    nlink=*) [ "$(stat -c %h "${arg%%:*}")" = "${arg#*:}" ] || why="${arg%%:*} has not ${arg#*:} links" ;;
+    owner=*) [ "$(stat -c %u:%g "${arg%%:*}")" = "${arg#*:}" ] || why="${arg%%:*} is not owned by ${arg#*:}" ;;
     nooverread) ! grep -Eq 'PPPPN|NNNNV|VVVVD|DDDDA|AAAAR' "$tmp/io/out" ||
         why="a device string was read past its field" ;;
     listbad=*) # the opencl line with the lines --list folded it onto (13 spaces)
@@ -337,7 +389,7 @@ check_one() {
         *"$arg"*) ;;
         *) why="--list does not name $arg" ;;
         esac ;;
-    - | ocl | nocuda | cudastub | module | libm | tmpfs | vlimit) ;;
+    - | ocl | nocuda | cudastub | module | libm | tmpfs | vlimit | root) ;;
     *) why="unknown check '$1' in the table" ;;
     esac
 }
@@ -407,6 +459,7 @@ skip_reason() {
             { echo "needs the privilege to mount a tmpfs: root, or user namespaces (unshare -rm)"; return; } ;;
         # AddressSanitizer reserves terabytes of address space for its
         # shadow memory, so a process under ulimit -v cannot even start.
+        root) [ "$(id -u)" = 0 ] || { echo "not root (chown to another owner)"; return; } ;;
         vlimit) case ${ASAN_OPTIONS-unset} in unset) ;; *) echo "ulimit -v and AddressSanitizer do not mix"; return ;; esac ;;
         esac
     done

@@ -54,7 +54,7 @@ sed 's/^/# /' "$tmp/err"
 GNUPLOT="$tmp/int" "$SB" report --plot "$tmp/t/int" "$saved" >/dev/null 2>"$tmp/err"
 rc=$?
 check "SIGINT during report --plot: status 130, the interruption said, data and scripts kept, no render directory" \
-    '[ $rc -eq 130 ] && grep -q "^simtbench report: interrupted (Interrupt)" "$tmp/err" &&
+    '[ $rc -eq 130 ] && grep -q "^simtbench report: interrupted by SIGINT" "$tmp/err" &&
      [ "$(lines "$tmp/err")" -le 2 ] && [ -s "$tmp/t/int/transpose-bars.gp" ] && stopped &&
      [ -z "$(ls -A "$tmp/t/int" | grep "^\.")" ]'
 sed 's/^/# /' "$tmp/err"
@@ -64,7 +64,7 @@ TMPDIR="$tmp/t" GNUPLOT="$tmp/term" "$SB" report -f html -o "$tmp/page.html" "$s
     >/dev/null 2>"$tmp/err"
 rc=$?
 check "SIGTERM during report -f html: status 143, one line, -o's file kept, no temporary directory" \
-    '[ $rc -eq 143 ] && [ "$(lines "$tmp/err")" -eq 1 ] && grep -q "interrupted (Terminated)" "$tmp/err" &&
+    '[ $rc -eq 143 ] && [ "$(lines "$tmp/err")" -eq 1 ] && grep -q "interrupted by SIGTERM" "$tmp/err" &&
      [ "$(cat "$tmp/page.html")" = old ] && stopped && [ -z "$(ls -A "$tmp/t" | grep -v "^hang$\|^int$")" ] &&
      [ -z "$(ls -A "$tmp" | grep "page.html.")" ]'
 sed 's/^/# /' "$tmp/err"
@@ -83,7 +83,7 @@ if "$SB" --list 2>/dev/null | grep -q "^  opencl   available"; then
         --plot "$tmp/t/run" --save "$tmp/run.json" >/dev/null 2>"$tmp/err"
     rc=$?
     check "SIGINT while a run plots: status 130, the saved run whole, the interruption said" \
-        '[ $rc -eq 130 ] && grep -q "interrupted (Interrupt) after every variant was measured" "$tmp/err" &&
+        '[ $rc -eq 130 ] && grep -q "interrupted by SIGINT after the last variant" "$tmp/err" &&
          grep -q "\"results\"" "$tmp/run.json" && stopped && [ -z "$(ls -A "$tmp/t/run" | grep "^\.")" ]'
     sed 's/^/# /' "$tmp/err"
 else

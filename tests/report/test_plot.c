@@ -711,7 +711,8 @@ static void signal_stops_the_rendering(void **state)
     pid_t child = fork();
     assert_true(child >= 0);
     if (child == 0) {
-        sb_interrupt_catch();
+        sb_interrupt_catch("test");
+        sb_interrupt_defer(0); /* writing: a signal asks the rendering to stop */
         FILE *devnull = fopen("/dev/null", "w");
         int rc = sb_plot_run(&a, plots, devnull);
         _exit(rc == SB_PLOT_INTERRUPTED && sb_interrupted() == SIGTERM ? 0 : 1);

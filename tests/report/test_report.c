@@ -155,7 +155,7 @@ static void csv_quotes_and_shape(void **state)
                               "queued_launches,host_speed_ratio,host_verdict,"));
     /* and after it the noise analysis's (noise.h) */
     assert_non_null(strstr(t, ",host_verdict,noise_spread,noisy,noisy_because,roof_noisy,"
-                              "device_drift\n"));
+                              "device_drift,run_interrupted\n"));
     char tail[256] = ",812.250,540.500,32,8192,0";
     for (int f = 0; f < 3 * SB_MAX_FIGURES; f++)
         strcat(tail, ",");
@@ -165,8 +165,9 @@ static void csv_quotes_and_shape(void **state)
     /* Then which device on which host (the PCI address and UUID empty
        where the API gave none), no peer to be an outlier among, and no
        host-observed times: six empty cells; then no samples to judge noise
-       by and no drift check: quiet, with the spread and the drift empty. */
-    assert_non_null(strstr(t, ",0,,,,,,,,,,,0,,0,\n"));
+       by and no drift check: quiet, with the spread and the drift empty;
+       and the run was not interrupted. */
+    assert_non_null(strstr(t, ",0,,,,,,,,,,,0,,0,,0\n"));
     /* Where the JSON writes null the cell is empty, not a 0 or a -1:
        intensity, roof share, slowdown, occupancy. */
     assert_non_null(strstr(t, ",536870912,0,,GB/s,3579.1400,3603.1600,0.89"));
