@@ -6,6 +6,7 @@
  * default (older files lack some), a present one must be right. */
 #include "report/json_read.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
@@ -784,11 +785,36 @@ static int read_devices(json_t *devices, sb_run *run, char *why, size_t wn)
     return 0;
 }
 
+/* Append where the record just found wrong starts to its message (called
+ * only for a record read while nothing was wrong). */
+static void say_where(reading *rd, const sb_json_where *at)
+{
+    size_t len = strlen(rd->why);
+    if (len)
+        snprintf(rd->why + len, sizeof rd->why - len, " (line %d, column %d)", at->line,
+                 at->column);
+}
+
+/* The top-level members read; any other is passed over unparsed, so that
+ * one of any size costs nothing (the writers make "fleet" and the
+ * comparisons but the first's reference again). */
+static int wanted(void *ctx, const char *key)
+{
+    static const char *const known[] = {
+        "schema",      "tool",    "date",      "host",        "provenance", "unavailable",
+        "sources",     "devices", "reference", "results",     "comparisons"};
+    (void)ctx;
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+        if (strcmp(key, known[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static int streamed(void *ctx, const char *key)
 {
     reading *rd = ctx;
     if (strcmp(key, "results") != 0)
-        return strcmp(key, "comparisons") == 0 || strcmp(key, "fleet") == 0;
+        return strcmp(key, "comparisons") == 0;
     if (rd->results_seen++ && !rd->why[0])
         snprintf(rd->why, sizeof rd->why, "\"results\" appears twice");
     return 1;
@@ -796,12 +822,13 @@ static int streamed(void *ctx, const char *key)
 
 /* A member kept for the end; the devices read at once, so that a wrong
  * one is reported before the results that follow them. */
-static int keep_member(void *ctx, const char *key, json_t *value)
+static int keep_member(void *ctx, const char *key, json_t *value, const sb_json_where *at)
 {
     reading *rd = ctx;
     if (strcmp(key, "devices") == 0 && !rd->why[0]) {
         rd->run->ndevices = 0;
         rd->devices_seen = read_devices(value, rd->run, rd->why, sizeof rd->why) == 0;
+        say_where(rd, at);
     }
     if (json_object_set(rd->head, key, value))
         rd->nomem = 1;
@@ -811,11 +838,10 @@ static int keep_member(void *ctx, const char *key, json_t *value)
 /* A result converted and kept, or the first comparison's reference slot
  * (what a file that predates "reference" says); the rest of the
  * comparisons are the writer's to make again. */
-static int take_element(void *ctx, const char *key, size_t index, json_t *value)
+static int take_element(void *ctx, const char *key, size_t index, json_t *value,
+                        const sb_json_where *at)
 {
     reading *rd = ctx;
-    if (strcmp(key, "fleet") == 0)
-        return 0; /* the writers make the fleet again */
     if (strcmp(key, "comparisons") == 0) {
         json_t *slot = json_object_get(json_object_get(value, "reference"), "slot");
         if (index == 0 && json_is_integer(slot))
@@ -829,6 +855,7 @@ static int take_element(void *ctx, const char *key, size_t index, json_t *value)
     sb_result r;
     if (read_result(value, &r, &c) == 0 && sb_run_add(rd->run, &r))
         rd->nomem = 1;
+    say_where(rd, at);
     free(r.samples); /* the run holds its own copy */
     return rd->nomem;
 }
@@ -1033,8 +1060,9 @@ int sb_run_read_saved(const char *path, sb_run *run, int *reference, char *err, 
     memset(run, 0, sizeof *run);
     *reference = -1;
     reading rd = {run, json_object(), -1, 0, 0, "", 0};
-    static const sb_json_stream_handler h = {streamed, keep_member, take_element};
+    static const sb_json_stream_handler h = {streamed, keep_member, take_element, wanted};
     int rc = rd.head ? sb_json_stream_read(path, &h, &rd, err, n) : SB_JSON_STOPPED, ok = 0;
+    int nomem = rc == SB_JSON_NOMEM;
     if (rc == SB_JSON_OBJECT && check_schema(path, rd.head, err, n) == 0) {
         finish(&rd, reference);
         if (rd.why[0])
@@ -1045,13 +1073,14 @@ int sb_run_read_saved(const char *path, sb_run *run, int *reference, char *err, 
                          "\"%s\")",
                  path, SB_RESULT_SCHEMA);
     } else if (rc == SB_JSON_STOPPED || rd.nomem) {
-        snprintf(err, n, "cannot read %s: out of host memory", path);
+        snprintf(err, n, "cannot read %s: out of host memory (%s)", path, strerror(ENOMEM));
+        nomem = 1;
     }
     json_decref(rd.head);
     if (!ok) {
         sb_run_free(run);
         *reference = -1;
-        return -1;
+        return nomem ? SB_RUN_READ_NOMEM : -1;
     }
     return 0;
 }
