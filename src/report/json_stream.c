@@ -220,7 +220,6 @@ static int failed(const scanner *s)
     return s->nomem && !ferror(s->f) ? SB_JSON_NOMEM : SB_JSON_BROKEN;
 }
 
-
 /* ------------------------------------------------ passing a value over
  *
  * A member nobody reads is checked as jansson would check it, without
