@@ -759,14 +759,15 @@ int sb_cmd_compare_to(int argc, char **argv, FILE *out, FILE *err)
         sb_text_message(err, PROG, why);
         return SB_EXIT_IO;
     }
-    if (sb_run_read_json(s.old_path, &o, why, sizeof why)) {
+    int rc = sb_run_read_json(s.old_path, &o, why, sizeof why);
+    if (rc) {
         sb_text_message(err, PROG, why);
-        return SB_EXIT_IO;
+        return rc == SB_RUN_READ_NOMEM ? SB_EXIT_RUNTIME : SB_EXIT_IO;
     }
-    if (sb_run_read_json(s.new_path, &n, why, sizeof why)) {
+    if ((rc = sb_run_read_json(s.new_path, &n, why, sizeof why))) {
         sb_text_message(err, PROG, why);
         sb_run_free(&o);
-        return SB_EXIT_IO;
+        return rc == SB_RUN_READ_NOMEM ? SB_EXIT_RUNTIME : SB_EXIT_IO;
     }
     size_t nm = 0;
     match *m = sb_compare_match_rows(&o, &n, s.threshold, &nm);

@@ -126,9 +126,9 @@ static int read_all(const settings *s, sb_run *merged)
             fprintf(stderr, PROG ": out of host memory\n");
             return SB_EXIT_RUNTIME;
         }
-        int st = SB_EXIT_OK;
-        if (sb_run_read_json(s->files[i], one, err, sizeof err))
-            st = SB_EXIT_IO;
+        int st = SB_EXIT_OK, rc = sb_run_read_json(s->files[i], one, err, sizeof err);
+        if (rc)
+            st = rc == SB_RUN_READ_NOMEM ? SB_EXIT_RUNTIME : SB_EXIT_IO;
         else if (sb_run_merge(merged, one, s->files[i], err, sizeof err))
             st = SB_EXIT_USAGE;
         if (st)

@@ -164,9 +164,10 @@ int sb_cmd_report(int argc, char **argv)
         sb_text_message(stderr, PROG, err);
         return SB_EXIT_IO;
     }
-    if (sb_run_read_saved(s.saved, &run, &saved_reference, err, sizeof err)) {
+    int rc = sb_run_read_saved(s.saved, &run, &saved_reference, err, sizeof err);
+    if (rc) {
         sb_text_message(stderr, PROG, err);
-        return SB_EXIT_IO;
+        return rc == SB_RUN_READ_NOMEM ? SB_EXIT_RUNTIME : SB_EXIT_IO;
     }
     /* The saved reference is the first device of its backend, so naming
        that backend pairs the run as it was paired when saved. */

@@ -1,6 +1,7 @@
 #include "report/json_build.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "text.h"
@@ -60,26 +61,65 @@ void sb_json_printable(const char *s, char *buf, size_t n)
     sb_text_visible(s, buf, n);
 }
 
-/* Text from jansson with `pad` spaces after each newline.  A newline is
- * never inside a string, which jansson escapes. */
+/* Text from jansson, gathered and written at once: jansson hands over a
+ * token at a time, and a stdio call per token (with its lock) cost more
+ * than making the text.  `pad` spaces follow each newline; a newline is
+ * never inside a string, which jansson escapes.  The buffer is kept from
+ * one value to the next, the values of a document being alike. */
 typedef struct sink {
-    FILE *out;
+    char *buf;
+    size_t len, cap;
     int pad;
 } sink;
 
-static int write_padded(const char *buf, size_t size, void *data)
+static char *kept_buf;
+static size_t kept_cap;
+
+static int append(sink *s, const char *p, size_t n)
 {
-    const sink *s = data;
+    if (s->len + n > s->cap) {
+        size_t cap = s->cap ? s->cap : 4096;
+        while (cap < s->len + n)
+            cap *= 2;
+        char *more = realloc(s->buf, cap);
+        if (!more)
+            return -1;
+        s->buf = more;
+        s->cap = cap;
+    }
+    memcpy(s->buf + s->len, p, n);
+    s->len += n;
+    return 0;
+}
+
+static int gather(const char *buf, size_t size, void *data)
+{
+    sink *s = data;
+    static const char spaces[] = "                                ";
     for (size_t i = 0; i < size;) {
-        const char *nl = memchr(buf + i, '\n', size - i);
+        const char *nl = s->pad ? memchr(buf + i, '\n', size - i) : NULL;
         size_t len = nl ? (size_t)(nl - (buf + i)) + 1 : size - i;
-        if (fwrite(buf + i, 1, len, s->out) != len)
+        if (append(s, buf + i, len))
             return -1;
-        if (nl && fprintf(s->out, "%*s", s->pad, "") < 0)
-            return -1;
+        for (int left = nl ? s->pad : 0; left > 0; left -= (int)sizeof spaces - 1)
+            if (append(s, spaces, left < (int)sizeof spaces - 1 ? (size_t)left
+                                                                  : sizeof spaces - 1))
+                return -1;
         i += len;
     }
     return 0;
+}
+
+/* v dumped with flags through the kept buffer to out. */
+static int dump(json_t *v, size_t flags, int pad, FILE *out)
+{
+    sink s = {kept_buf, 0, kept_cap, pad};
+    int rc = json_dump_callback(v, gather, &s, flags);
+    kept_buf = s.buf;
+    kept_cap = s.cap;
+    if (rc == 0 && s.len && fwrite(s.buf, 1, s.len, out) != s.len)
+        rc = -1;
+    return rc;
 }
 
 /* The flags both layouts share: key order as built, seventeen
@@ -90,13 +130,12 @@ static int write_padded(const char *buf, size_t size, void *data)
 
 int sb_json_dump_at(json_t *v, int pad, FILE *out)
 {
-    sink s = {out, pad};
-    return json_dump_callback(v, write_padded, &s, JSON_INDENT(2) | DUMP_FLAGS);
+    return dump(v, JSON_INDENT(2) | DUMP_FLAGS, pad, out);
 }
 
 int sb_json_dump_line(json_t *v, FILE *out)
 {
     /* Without JSON_INDENT jansson writes no newline, and without
        JSON_COMPACT it keeps the spaces after ',' and ':'. */
-    return json_dumpf(v, out, DUMP_FLAGS);
+    return dump(v, DUMP_FLAGS, 0, out);
 }

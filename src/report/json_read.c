@@ -6,6 +6,7 @@
  * default (older files lack some), a present one must be right. */
 #include "report/json_read.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
@@ -15,230 +16,14 @@
 #include <string.h>
 
 #include "model.h"
+#include "report/json_fields.h"
+#include "report/json_read_head.h"
 #include "report/json_stream.h"
 #include "text.h"
-
-/* ---------------------------------------------------------------- fields */
-
-/* The record a field belongs to, for messages ("results[3]",
- * "results[3].model[0].pattern"), and where the first problem is said. */
-typedef struct field_ctx {
-    char rec[80];
-    char *why;
-    size_t wn;
-} field_ctx;
-
-/* A nested record's context: rec.SUFFIX. */
-static field_ctx nested(const field_ctx *c, const char *suffix)
-{
-    field_ctx n = *c;
-    snprintf(n.rec, sizeof n.rec, "%.40s.%.32s", c->rec, suffix);
-    return n;
-}
-
-/* "the string \"4096\"", "an object", ... for a message about v. */
-static void describe(json_t *v, char *buf, size_t n)
-{
-    static const char *const names[] = {
-        [JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",  [JSON_STRING] = "a string",
-        [JSON_INTEGER] = "a number", [JSON_REAL] = "a number",   [JSON_TRUE] = "true",
-        [JSON_FALSE] = "false",      [JSON_NULL] = "null"};
-    if (json_is_string(v))
-        snprintf(buf, n, "the string \"%.40s\"", json_string_value(v));
-    else
-        snprintf(buf, n, "%s", names[json_typeof(v)]);
-}
-
-static int wrong_type(const field_ctx *c, const char *field, json_t *v, const char *want)
-{
-    char got[64];
-    describe(v, got, sizeof got);
-    snprintf(c->why, c->wn, "%s.%s: expected %s, got %s", c->rec, field, want, got);
-    return -1;
-}
-
-/* v as a whole number in lo..hi into *out; 0, or -1 with the reason. */
-static int whole_number(json_t *v, const char *field, long long lo, long long hi,
-                        long long *out, const field_ctx *c)
-{
-    if (json_is_integer(v)) {
-        long long x = json_integer_value(v);
-        if (x >= lo && x <= hi) {
-            *out = x;
-            return 0;
-        }
-        snprintf(c->why, c->wn, "%s.%s: %lld is out of range (%lld..%lld)", c->rec, field, x, lo,
-                 hi);
-        return -1;
-    }
-    if (!json_is_real(v))
-        return wrong_type(c, field, v, "a whole number");
-    /* A real is taken where it is whole and in range, checked before the
-       conversion: (double)hi + 1 is exact at the powers of two that
-       matter. */
-    double d = json_real_value(v);
-    if (!(d >= (double)lo && d < (double)hi + 1.0)) {
-        snprintf(c->why, c->wn, "%s.%s: %.15g is out of range (%lld..%lld)", c->rec, field, d, lo,
-                 hi);
-        return -1;
-    }
-    if (d != floor(d)) {
-        snprintf(c->why, c->wn, "%s.%s: %.15g is not a whole number", c->rec, field, d);
-        return -1;
-    }
-    *out = (long long)d;
-    return 0;
-}
-
-/* A whole-number field: 1 read into *out, 0 absent, -1 wrong. */
-static int get_integer(json_t *o, const char *key, long long lo, long long hi, long long *out,
-                       const field_ctx *c)
-{
-    json_t *v = json_object_get(o, key);
-    if (!v)
-        return 0;
-    return whole_number(v, key, lo, hi, out, c) ? -1 : 1;
-}
-
-static int get_int(json_t *o, const char *key, int lo, int hi, int *out, const field_ctx *c)
-{
-    long long v;
-    int rc = get_integer(o, key, lo, hi, &v, c);
-    if (rc == 1)
-        *out = (int)v;
-    return rc < 0 ? -1 : 0;
-}
-
-static int get_long(json_t *o, const char *key, long lo, long hi, long *out, const field_ctx *c)
-{
-    long long v;
-    int rc = get_integer(o, key, lo, hi, &v, c);
-    if (rc == 1)
-        *out = (long)v;
-    return rc < 0 ? -1 : 0;
-}
-
-static int get_u64(json_t *o, const char *key, uint64_t *out, const field_ctx *c)
-{
-    long long v;
-    int rc = get_integer(o, key, 0, LLONG_MAX, &v, c);
-    if (rc == 1)
-        *out = (uint64_t)v;
-    return rc < 0 ? -1 : 0;
-}
-
-static int get_size(json_t *o, const char *key, size_t *out, const field_ctx *c)
-{
-    long long v;
-    int rc = get_integer(o, key, 0, LLONG_MAX, &v, c);
-    if (rc == 1)
-        *out = (size_t)v;
-    return rc < 0 ? -1 : 0;
-}
-
-/* A count the API may not have given: null is -1, "unknown". */
-static int get_known(json_t *o, const char *key, long hi, long *out, const field_ctx *c)
-{
-    if (json_is_null(json_object_get(o, key))) {
-        *out = -1;
-        return 0;
-    }
-    return get_long(o, key, 0, hi, out, c);
-}
-
-static int get_known_int(json_t *o, const char *key, int *out, const field_ctx *c)
-{
-    long v = *out;
-    int rc = get_known(o, key, INT_MAX, &v, c);
-    *out = (int)v;
-    return rc;
-}
-
-/* A number in lo..hi; null is if_null (the writer's word for "none", or
- * for a figure that was not finite). */
-static int get_real(json_t *o, const char *key, double lo, double hi, double if_null, double *out,
-                    const field_ctx *c)
-{
-    json_t *v = json_object_get(o, key);
-    if (!v)
-        return 0;
-    if (json_is_null(v)) {
-        *out = if_null;
-        return 0;
-    }
-    if (!json_is_number(v))
-        return wrong_type(c, key, v, "a number");
-    double d = json_number_value(v);
-    if (!(d >= lo && d <= hi)) {
-        snprintf(c->why, c->wn, "%s.%s: %.15g is out of range (%s)", c->rec, key, d,
-                 lo == 0 ? "0 or more" : "a finite number");
-        return -1;
-    }
-    *out = d;
-    return 0;
-}
 
 /* Shorthands for get_real: at least 0, or any finite number. */
 #define POSITIVE 0.0, HUGE_VAL
 #define ANY -HUGE_VAL, HUGE_VAL
-
-static int get_bool(json_t *o, const char *key, int *out, const field_ctx *c)
-{
-    json_t *v = json_object_get(o, key);
-    if (!v)
-        return 0;
-    if (!json_is_boolean(v))
-        return wrong_type(c, key, v, "true or false");
-    *out = json_is_true(v);
-    return 0;
-}
-
-/* A string field into dst, cut to fit between two characters (a cut
- * inside one would leave bytes that no JSON writer takes, and the run could
- * not be written again); absent leaves dst as it was. */
-static int get_str(json_t *o, const char *key, char *dst, size_t n, const field_ctx *c)
-{
-    json_t *v = json_object_get(o, key);
-    if (!v)
-        return 0;
-    if (!json_is_string(v))
-        return wrong_type(c, key, v, "a string");
-    sb_utf8_copy(dst, n, json_string_value(v));
-    return 0;
-}
-
-/* A string field that must be there. */
-static int need_str(json_t *o, const char *key, char *dst, size_t n, const field_ctx *c)
-{
-    if (!json_object_get(o, key)) {
-        snprintf(c->why, c->wn, "%s has no string \"%s\"", c->rec, key);
-        return -1;
-    }
-    return get_str(o, key, dst, n, c);
-}
-
-/* One of the names name_at(0), name_at(1), ... into *out, its index. */
-static int get_name(json_t *o, const char *key, const char *(*name_at)(int), int *out,
-                    const field_ctx *c)
-{
-    json_t *v = json_object_get(o, key);
-    if (!v)
-        return 0;
-    if (!json_is_string(v))
-        return wrong_type(c, key, v, "a string");
-    char names[128] = "";
-    for (int i = 0; name_at(i); i++) {
-        if (strcmp(json_string_value(v), name_at(i)) == 0) {
-            *out = i;
-            return 0;
-        }
-        size_t used = strlen(names);
-        snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", name_at(i));
-    }
-    snprintf(c->why, c->wn, "%s.%s: \"%.40s\" is not one of %s", c->rec, key,
-             json_string_value(v), names);
-    return -1;
-}
 
 static const char *space_at(int i)
 {
@@ -283,45 +68,37 @@ static sb_size_kind size_kind_before_the_field(const sb_result *r)
 
 /* What the size counts: the name; null where the run did not know; absent
  * in a file older than the field, the experiment's kind of that time. */
-static int read_size_kind(json_t *o, sb_result *r, const field_ctx *c)
+static int read_size_kind(json_t *o, sb_result *r, const sb_field_ctx *c)
 {
     json_t *v = json_object_get(o, "size_kind");
     int kind = -1;
     if (!v)
         r->size_kind = size_kind_before_the_field(r);
-    else if (!json_is_null(v) && get_name(o, "size_kind", size_kind_at, &kind, c))
+    else if (!json_is_null(v) && sb_field_get_name(o, "size_kind", size_kind_at, &kind, c))
         return -1;
     else if (kind >= 0)
         r->size_kind = (sb_size_kind)(kind + 1);
     return 0;
 }
 
-/* An object field (NULL when absent); -1 when it is something else. */
-static int get_object(json_t *o, const char *key, json_t **out, const field_ctx *c)
-{
-    json_t *v = json_object_get(o, key);
-    *out = json_is_object(v) ? v : NULL;
-    return v && !*out ? wrong_type(c, key, v, "an object") : 0;
-}
-
 /* ---------------------------------------------------------------- records */
 
 /* The clocks at the run's start and end: each a positive integer or null
  * (unknown, 0 here). */
-static int read_clocks(json_t *d, sb_run_device *out, const field_ctx *c)
+static int read_clocks(json_t *d, sb_run_device *out, const sb_field_ctx *c)
 {
     json_t *clocks = json_object_get(d, "clocks_mhz");
-    if (get_str(d, "clocks_mhz_reason", out->clocks_note, sizeof out->clocks_note, c))
+    if (sb_field_get_str(d, "clocks_mhz_reason", out->clocks_note, sizeof out->clocks_note, c))
         return -1;
     if (!clocks)
         return 0;
     if (!json_is_object(clocks))
-        return wrong_type(c, "clocks_mhz", clocks, "an object");
-    field_ctx cc = nested(c, "clocks_mhz");
+        return sb_field_wrong_type(c, "clocks_mhz", clocks, "an object");
+    sb_field_ctx cc = sb_field_nested(c, "clocks_mhz");
     const char *keys[4] = {"sm_start", "memory_start", "sm_end", "memory_end"};
     int *v[4] = {&out->sm_mhz_start, &out->mem_mhz_start, &out->sm_mhz_end, &out->mem_mhz_end};
     for (int i = 0; i < 4; i++) {
-        if (get_known_int(clocks, keys[i], v[i], &cc))
+        if (sb_field_get_known_int(clocks, keys[i], v[i], &cc))
             return -1;
         if (*v[i] < 0)
             *v[i] = 0; /* null: not known */
@@ -331,59 +108,58 @@ static int read_clocks(json_t *d, sb_run_device *out, const field_ctx *c)
 
 /* The drift check's two roofs (absent in files older than them, null
  * where not measured); the drift itself is derived again. */
-static int read_drift(json_t *d, sb_run_device *out, const field_ctx *c)
+static int read_drift(json_t *d, sb_run_device *out, const sb_field_ctx *c)
 {
     json_t *drift = json_object_get(d, "drift");
     if (!drift || json_is_null(drift))
         return 0;
     if (!json_is_object(drift))
-        return wrong_type(c, "drift", drift, "an object or null");
-    field_ctx dc = nested(c, "drift");
-    return get_real(drift, "roof_start_gbs", POSITIVE, 0.0, &out->roof_start_gbs, &dc) ||
-           get_real(drift, "roof_end_gbs", POSITIVE, 0.0, &out->roof_end_gbs, &dc);
+        return sb_field_wrong_type(c, "drift", drift, "an object or null");
+    sb_field_ctx dc = sb_field_nested(c, "drift");
+    return sb_field_get_real(drift, "roof_start_gbs", POSITIVE, 0.0, &out->roof_start_gbs, &dc) ||
+           sb_field_get_real(drift, "roof_end_gbs", POSITIVE, 0.0, &out->roof_end_gbs, &dc);
 }
 
-static int get_str_or_null(json_t *o, const char *key, char *dst, size_t n, const field_ctx *c);
 
 /* Which device it is (absent in files older than the fields): the
  * indices the API opened it at, its PCI address and UUID (null where the
  * API gave none), and in a merged result the run it came from (checked
  * against the runs once they are read). */
-static int read_identity_fields(json_t *d, sb_run_device *out, const field_ctx *c)
+static int read_identity_fields(json_t *d, sb_run_device *out, const sb_field_ctx *c)
 {
     sb_device_info *in = &out->info;
-    return get_int(d, "platform_index", 0, INT_MAX, &in->platform_index, c) ||
-           get_int(d, "device_index", 0, INT_MAX, &in->device_index, c) ||
-           get_str_or_null(d, "pci_bus_id", in->pci_bus_id, sizeof in->pci_bus_id, c) ||
-           get_str_or_null(d, "uuid", in->uuid, sizeof in->uuid, c) ||
-           get_int(d, "source", 0, INT_MAX, &out->source, c);
+    return sb_field_get_int(d, "platform_index", 0, INT_MAX, &in->platform_index, c) ||
+           sb_field_get_int(d, "device_index", 0, INT_MAX, &in->device_index, c) ||
+           sb_field_get_str_or_null(d, "pci_bus_id", in->pci_bus_id, sizeof in->pci_bus_id, c) ||
+           sb_field_get_str_or_null(d, "uuid", in->uuid, sizeof in->uuid, c) ||
+           sb_field_get_int(d, "source", 0, INT_MAX, &out->source, c);
 }
 
-static int read_device(json_t *d, sb_run_device *out, const field_ctx *c)
+static int read_device(json_t *d, sb_run_device *out, const sb_field_ctx *c)
 {
     memset(out, 0, sizeof *out);
     sb_device_info *in = &out->info;
-    return need_str(d, "backend", out->backend, sizeof out->backend, c) ||
-           need_str(d, "name", in->name, sizeof in->name, c) ||
-           get_str(d, "platform", in->platform, sizeof in->platform, c) ||
-           get_str(d, "vendor", in->vendor, sizeof in->vendor, c) ||
-           get_str(d, "driver", in->driver, sizeof in->driver, c) ||
-           get_str(d, "api_version", in->api_version, sizeof in->api_version, c) ||
-           get_str(d, "arch", in->arch, sizeof in->arch, c) ||
-           get_bool(d, "is_gpu", &in->is_gpu, c) ||
-           get_int(d, "compute_units", 0, INT_MAX, &in->compute_units, c) ||
-           get_int(d, "clock_mhz", 0, INT_MAX, &in->clock_mhz, c) ||
-           get_int(d, "mem_clock_mhz", 0, INT_MAX, &in->mem_clock_mhz, c) ||
-           get_int(d, "bus_width_bits", 0, INT_MAX, &in->bus_width_bits, c) ||
-           get_u64(d, "global_mem_bytes", &in->global_mem_bytes, c) ||
-           get_u64(d, "l2_bytes", &in->l2_bytes, c) ||
-           get_str(d, "cache_name", in->cache_name, sizeof in->cache_name, c) ||
-           get_u64(d, "local_mem_bytes", &in->local_mem_bytes, c) ||
-           get_int(d, "max_group_size", 0, INT_MAX, &in->max_group_size, c) ||
-           get_int(d, "warp_size", 0, INT_MAX, &in->warp_size, c) ||
-           get_real(d, "memcpy_gbs", POSITIVE, 0.0, &out->memcpy_gbs, c) ||
-           get_real(d, "copy_kernel_gbs", POSITIVE, 0.0, &out->copy_gbs, c) ||
-           get_real(d, "fma_peak_gflops", POSITIVE, 0.0, &out->fma_gflops, c) ||
+    return sb_field_need_str(d, "backend", out->backend, sizeof out->backend, c) ||
+           sb_field_need_str(d, "name", in->name, sizeof in->name, c) ||
+           sb_field_get_str(d, "platform", in->platform, sizeof in->platform, c) ||
+           sb_field_get_str(d, "vendor", in->vendor, sizeof in->vendor, c) ||
+           sb_field_get_str(d, "driver", in->driver, sizeof in->driver, c) ||
+           sb_field_get_str(d, "api_version", in->api_version, sizeof in->api_version, c) ||
+           sb_field_get_str(d, "arch", in->arch, sizeof in->arch, c) ||
+           sb_field_get_bool(d, "is_gpu", &in->is_gpu, c) ||
+           sb_field_get_int(d, "compute_units", 0, INT_MAX, &in->compute_units, c) ||
+           sb_field_get_int(d, "clock_mhz", 0, INT_MAX, &in->clock_mhz, c) ||
+           sb_field_get_int(d, "mem_clock_mhz", 0, INT_MAX, &in->mem_clock_mhz, c) ||
+           sb_field_get_int(d, "bus_width_bits", 0, INT_MAX, &in->bus_width_bits, c) ||
+           sb_field_get_u64(d, "global_mem_bytes", &in->global_mem_bytes, c) ||
+           sb_field_get_u64(d, "l2_bytes", &in->l2_bytes, c) ||
+           sb_field_get_str(d, "cache_name", in->cache_name, sizeof in->cache_name, c) ||
+           sb_field_get_u64(d, "local_mem_bytes", &in->local_mem_bytes, c) ||
+           sb_field_get_int(d, "max_group_size", 0, INT_MAX, &in->max_group_size, c) ||
+           sb_field_get_int(d, "warp_size", 0, INT_MAX, &in->warp_size, c) ||
+           sb_field_get_real(d, "memcpy_gbs", POSITIVE, 0.0, &out->memcpy_gbs, c) ||
+           sb_field_get_real(d, "copy_kernel_gbs", POSITIVE, 0.0, &out->copy_gbs, c) ||
+           sb_field_get_real(d, "fma_peak_gflops", POSITIVE, 0.0, &out->fma_gflops, c) ||
            read_clocks(d, out, c) || read_drift(d, out, c) ||
            read_identity_fields(d, out, c);
 }
@@ -394,7 +170,7 @@ static const char *kind_at(int i)
 }
 
 /* A list walk's lane indices: 32 whole numbers, where the walk is one. */
-static int read_lane_index(json_t *pat, sb_pattern *q, const field_ctx *c)
+static int read_lane_index(json_t *pat, sb_pattern *q, const sb_field_ctx *c)
 {
     json_t *lanes = json_object_get(pat, "lane_index");
     if (q->walk != SB_WALK_LIST && !lanes)
@@ -406,7 +182,7 @@ static int read_lane_index(json_t *pat, sb_pattern *q, const field_ctx *c)
     }
     for (int l = 0; l < SB_WARP_LANES; l++) {
         long long v;
-        if (whole_number(json_array_get(lanes, (size_t)l), "lane_index", 0, SB_MODEL_MAX_INDEX,
+        if (sb_field_whole_number(json_array_get(lanes, (size_t)l), "lane_index", 0, SB_MODEL_MAX_INDEX,
                          &v, c))
             return -1;
         q->lane_index[l] = (int32_t)v;
@@ -414,26 +190,26 @@ static int read_lane_index(json_t *pat, sb_pattern *q, const field_ctx *c)
     return 0;
 }
 
-static int read_pattern(json_t *pat, sb_pattern *q, const field_ctx *c)
+static int read_pattern(json_t *pat, sb_pattern *q, const sb_field_ctx *c)
 {
     *q = sb_pattern_default();
     int space = (int)q->space, perm = (int)q->perm, walk = (int)q->walk;
     long long perm_arg = q->perm_arg, active = 0;
-    int rc = get_name(pat, "space", space_at, &space, c) ||
-             get_int(pat, "word_bytes", 0, INT_MAX, &q->word_bytes, c) ||
-             get_long(pat, "stride", LONG_MIN, LONG_MAX, &q->stride, c) ||
-             get_long(pat, "offset", LONG_MIN, LONG_MAX, &q->offset, c) ||
-             get_name(pat, "perm", perm_at, &perm, c) ||
-             get_integer(pat, "perm_arg", 0, UINT_MAX, &perm_arg, c) < 0 ||
-             get_int(pat, "spread", 0, INT_MAX, &q->spread, c) ||
-             get_int(pat, "same", 0, INT_MAX, &q->same, c) ||
-             get_int(pat, "tile_rows", 0, INT_MAX, &q->tile_rows, c) ||
-             get_int(pat, "tile_cols", 0, INT_MAX, &q->tile_cols, c) ||
-             get_int(pat, "pad", 0, INT_MAX, &q->pad, c) ||
-             get_int(pat, "swizzle", 0, INT_MAX, &q->swizzle, c) ||
-             get_name(pat, "walk", walk_at, &walk, c) ||
-             get_int(pat, "walk_index", 0, INT_MAX, &q->walk_index, c) ||
-             get_integer(pat, "active", 0, UINT32_MAX, &active, c) < 0;
+    int rc = sb_field_get_name(pat, "space", space_at, &space, c) ||
+             sb_field_get_int(pat, "word_bytes", 0, INT_MAX, &q->word_bytes, c) ||
+             sb_field_get_long(pat, "stride", LONG_MIN, LONG_MAX, &q->stride, c) ||
+             sb_field_get_long(pat, "offset", LONG_MIN, LONG_MAX, &q->offset, c) ||
+             sb_field_get_name(pat, "perm", perm_at, &perm, c) ||
+             sb_field_get_integer(pat, "perm_arg", 0, UINT_MAX, &perm_arg, c) < 0 ||
+             sb_field_get_int(pat, "spread", 0, INT_MAX, &q->spread, c) ||
+             sb_field_get_int(pat, "same", 0, INT_MAX, &q->same, c) ||
+             sb_field_get_int(pat, "tile_rows", 0, INT_MAX, &q->tile_rows, c) ||
+             sb_field_get_int(pat, "tile_cols", 0, INT_MAX, &q->tile_cols, c) ||
+             sb_field_get_int(pat, "pad", 0, INT_MAX, &q->pad, c) ||
+             sb_field_get_int(pat, "swizzle", 0, INT_MAX, &q->swizzle, c) ||
+             sb_field_get_name(pat, "walk", walk_at, &walk, c) ||
+             sb_field_get_int(pat, "walk_index", 0, INT_MAX, &q->walk_index, c) ||
+             sb_field_get_integer(pat, "active", 0, UINT32_MAX, &active, c) < 0;
     q->space = (sb_space)space;
     q->perm = (sb_perm)perm;
     q->walk = (sb_walk)walk;
@@ -443,14 +219,14 @@ static int read_pattern(json_t *pat, sb_pattern *q, const field_ctx *c)
 }
 
 /* The model's prediction, every field of the table model.h lists. */
-static int read_prediction(json_t *pred, sb_prediction *p, const field_ctx *c)
+static int read_prediction(json_t *pred, sb_prediction *p, const sb_field_ctx *c)
 {
     memset(p, 0, sizeof *p);
     for (size_t f = 0; sb_prediction_field_at(f); f++) {
         const sb_prediction_field *pf = sb_prediction_field_at(f);
         void *at = (char *)p + pf->offset;
-        if (pf->type == SB_FIELD_INT ? get_int(pred, pf->name, 0, INT_MAX, at, c)
-                                     : get_real(pred, pf->name, ANY, NAN, at, c))
+        if (pf->type == SB_FIELD_INT ? sb_field_get_int(pred, pf->name, 0, INT_MAX, at, c)
+                                     : sb_field_get_real(pred, pf->name, ANY, NAN, at, c))
             return -1;
     }
     return 0;
@@ -459,12 +235,12 @@ static int read_prediction(json_t *pred, sb_prediction *p, const field_ctx *c)
 /* What a declared access is beside its pattern: kind, requests and whether
  * the variant is about it; a file older than the fields has only loads
  * and stores it is about, of requests unknown (0). */
-static int read_access(json_t *entry, sb_result *r, size_t m, const field_ctx *c)
+static int read_access(json_t *entry, sb_result *r, size_t m, const sb_field_ctx *c)
 {
     int kind = SB_ACCESS_LOAD, studied = 1;
-    int rc = get_name(entry, "kind", kind_at, &kind, c) ||
-             get_real(entry, "requests", POSITIVE, 0.0, &r->pattern_requests[m], c) ||
-             get_bool(entry, "studied", &studied, c);
+    int rc = sb_field_get_name(entry, "kind", kind_at, &kind, c) ||
+             sb_field_get_real(entry, "requests", POSITIVE, 0.0, &r->pattern_requests[m], c) ||
+             sb_field_get_bool(entry, "studied", &studied, c);
     r->pattern_kind[m] = (sb_access_kind)kind;
     r->pattern_extra[m] = !studied;
     return rc;
@@ -472,18 +248,18 @@ static int read_access(json_t *entry, sb_result *r, size_t m, const field_ctx *c
 
 /* The model's per-launch totals, where the file has them: the counts, from
  * which the ratios are made again. */
-static int read_totals(json_t *o, sb_result *r, const field_ctx *c)
+static int read_totals(json_t *o, sb_result *r, const sb_field_ctx *c)
 {
     json_t *t;
-    field_ctx tc = nested(c, "model_totals");
-    if (get_object(o, "model_totals", &t, c))
+    sb_field_ctx tc = sb_field_nested(c, "model_totals");
+    if (sb_field_get_object(o, "model_totals", &t, c))
         return -1;
     memset(&r->totals, 0, sizeof r->totals);
     r->has_totals = t != NULL;
     for (size_t i = 0; t && sb_access_totals_field_at(i); i++) {
         const sb_access_totals_field *f = sb_access_totals_field_at(i);
         double *at = (double *)(void *)((char *)&r->totals + f->offset);
-        if (!f->ratio && get_real(t, f->name, POSITIVE, 0.0, at, &tc))
+        if (!f->ratio && sb_field_get_real(t, f->name, POSITIVE, 0.0, at, &tc))
             return -1;
     }
     sb_access_totals_ratios(&r->totals);
@@ -492,22 +268,22 @@ static int read_totals(json_t *o, sb_result *r, const field_ctx *c)
 
 /* The declared accesses, at most the SB_MAX_PATTERNS a result holds, and
    their totals. */
-static int read_model(json_t *o, sb_result *r, const field_ctx *c)
+static int read_model(json_t *o, sb_result *r, const sb_field_ctx *c)
 {
     json_t *model = json_object_get(o, "model");
     if (model && !json_is_array(model))
-        return wrong_type(c, "model", model, "an array");
+        return sb_field_wrong_type(c, "model", model, "an array");
     r->npatterns = 0;
     for (size_t m = 0; m < json_array_size(model) && m < SB_MAX_PATTERNS; m++) {
         json_t *entry = json_array_get(model, m), *pat, *pred;
         char at[16];
         snprintf(at, sizeof at, "model[%zu]", m);
-        field_ctx e = nested(c, at);
+        sb_field_ctx e = sb_field_nested(c, at);
         if (!json_is_object(entry))
-            return wrong_type(c, at, entry, "an object");
-        field_ctx pc = nested(&e, "pattern"), qc = nested(&e, "prediction");
-        if (get_str(entry, "label", r->pattern_label[m], sizeof r->pattern_label[m], &e) ||
-            get_object(entry, "pattern", &pat, &e) || get_object(entry, "prediction", &pred, &e) ||
+            return sb_field_wrong_type(c, at, entry, "an object");
+        sb_field_ctx pc = sb_field_nested(&e, "pattern"), qc = sb_field_nested(&e, "prediction");
+        if (sb_field_get_str(entry, "label", r->pattern_label[m], sizeof r->pattern_label[m], &e) ||
+            sb_field_get_object(entry, "pattern", &pat, &e) || sb_field_get_object(entry, "prediction", &pred, &e) ||
             read_pattern(pat, &r->pattern[m], &pc) ||
             read_prediction(pred, &r->prediction[m], &qc) || read_access(entry, r, m, &e))
             return -1;
@@ -518,14 +294,14 @@ static int read_model(json_t *o, sb_result *r, const field_ctx *c)
 
 /* The family's model figures: at most SB_MAX_FIGURES, each a name, a
  * finite value and a unit. */
-static int read_figures(json_t *o, sb_result *r, const field_ctx *c)
+static int read_figures(json_t *o, sb_result *r, const sb_field_ctx *c)
 {
     json_t *figs = json_object_get(o, "figures");
     r->nfigures = 0;
     if (!figs)
         return 0;
     if (!json_is_array(figs))
-        return wrong_type(c, "figures", figs, "an array");
+        return sb_field_wrong_type(c, "figures", figs, "an array");
     if (json_array_size(figs) > SB_MAX_FIGURES) {
         snprintf(c->why, c->wn, "%s has %zu \"figures\", more than %d", c->rec,
                  json_array_size(figs), SB_MAX_FIGURES);
@@ -536,14 +312,14 @@ static int read_figures(json_t *o, sb_result *r, const field_ctx *c)
         sb_figure *f = &r->figure[i];
         char at[16];
         snprintf(at, sizeof at, "figures[%zu]", i);
-        field_ctx e = nested(c, at);
+        sb_field_ctx e = sb_field_nested(c, at);
         if (!json_is_object(entry))
-            return wrong_type(c, at, entry, "an object");
+            return sb_field_wrong_type(c, at, entry, "an object");
         memset(f, 0, sizeof *f);
         f->value = NAN;
-        if (need_str(entry, "name", f->name, sizeof f->name, &e) ||
-            get_str(entry, "unit", f->unit, sizeof f->unit, &e) ||
-            get_real(entry, "value", ANY, NAN, &f->value, &e))
+        if (sb_field_need_str(entry, "name", f->name, sizeof f->name, &e) ||
+            sb_field_get_str(entry, "unit", f->unit, sizeof f->unit, &e) ||
+            sb_field_get_real(entry, "value", ANY, NAN, &f->value, &e))
             return -1;
         if (!f->name[0] || isnan(f->value)) {
             snprintf(c->why, c->wn, "%s.%s needs a name and a finite value", c->rec, at);
@@ -557,19 +333,19 @@ static int read_figures(json_t *o, sb_result *r, const field_ctx *c)
 /* The hardware's counts (--counters): an object of the known keys, each
  * a number of 0 or more or null; null or absent is none, with its reason
  * where the run gave one. */
-static int read_counters(json_t *o, sb_result *r, const field_ctx *c)
+static int read_counters(json_t *o, sb_result *r, const sb_field_ctx *c)
 {
     json_t *counters = json_object_get(o, "counters");
     r->counted = 0;
     for (int i = 0; i < SB_COUNTER_COUNT; i++)
         r->counts[i] = NAN;
-    if (get_str(o, "counters_reason", r->counters_note, sizeof r->counters_note, c))
+    if (sb_field_get_str(o, "counters_reason", r->counters_note, sizeof r->counters_note, c))
         return -1;
     if (!counters || json_is_null(counters))
         return 0;
     if (!json_is_object(counters))
-        return wrong_type(c, "counters", counters, "an object or null");
-    field_ctx cc = nested(c, "counters");
+        return sb_field_wrong_type(c, "counters", counters, "an object or null");
+    sb_field_ctx cc = sb_field_nested(c, "counters");
     const char *key;
     json_t *v;
     json_object_foreach(counters, key, v) {
@@ -578,7 +354,7 @@ static int read_counters(json_t *o, sb_result *r, const field_ctx *c)
             snprintf(c->why, c->wn, "%s.counters has an unknown counter \"%s\"", c->rec, key);
             return -1;
         }
-        if (get_real(counters, key, POSITIVE, NAN, &r->counts[i], &cc))
+        if (sb_field_get_real(counters, key, POSITIVE, NAN, &r->counts[i], &cc))
             return -1;
     }
     r->counted = 1;
@@ -587,7 +363,7 @@ static int read_counters(json_t *o, sb_result *r, const field_ctx *c)
 
 /* Statistics of repetitions under key: a positive median, then the
  * rest; -1 with why naming the key when the median is missing. */
-static int read_stats(json_t *o, const char *key, sb_stats *ms, const field_ctx *c)
+static int read_stats(json_t *o, const char *key, sb_stats *ms, const sb_field_ctx *c)
 {
     json_t *t = json_object_get(o, key);
     json_t *median = json_object_get(t, "median");
@@ -596,25 +372,25 @@ static int read_stats(json_t *o, const char *key, sb_stats *ms, const field_ctx 
         return -1;
     }
     ms->median = json_number_value(median);
-    field_ctx tc = nested(c, key);
-    return get_real(t, "min", POSITIVE, NAN, &ms->min, &tc) ||
-           get_real(t, "max", POSITIVE, NAN, &ms->max, &tc) ||
-           get_real(t, "mean", POSITIVE, NAN, &ms->mean, &tc) ||
-           get_real(t, "stddev", POSITIVE, NAN, &ms->stddev, &tc) ||
-           get_real(t, "spread", POSITIVE, NAN, &ms->spread, &tc) ||
-           get_size(t, "fastest_rep", &ms->fastest, &tc) ||
-           get_size(t, "slowest_rep", &ms->slowest, &tc);
+    sb_field_ctx tc = sb_field_nested(c, key);
+    return sb_field_get_real(t, "min", POSITIVE, NAN, &ms->min, &tc) ||
+           sb_field_get_real(t, "max", POSITIVE, NAN, &ms->max, &tc) ||
+           sb_field_get_real(t, "mean", POSITIVE, NAN, &ms->mean, &tc) ||
+           sb_field_get_real(t, "stddev", POSITIVE, NAN, &ms->stddev, &tc) ||
+           sb_field_get_real(t, "spread", POSITIVE, NAN, &ms->spread, &tc) ||
+           sb_field_get_size(t, "fastest_rep", &ms->fastest, &tc) ||
+           sb_field_get_size(t, "slowest_rep", &ms->slowest, &tc);
 }
 
 /* The statistics of the timed repetitions; a median is required. */
-static int read_times(json_t *o, sb_stats *ms, const field_ctx *c)
+static int read_times(json_t *o, sb_stats *ms, const sb_field_ctx *c)
 {
     return read_stats(o, "time_ms", ms, c);
 }
 
 /* What the host's clock saw (the launch family); absent where it was not
  * measured, and then none of it may be there. */
-static int read_host_observed(json_t *o, sb_result *r, const field_ctx *c)
+static int read_host_observed(json_t *o, sb_result *r, const sb_field_ctx *c)
 {
     if (!json_object_get(o, "host_observed_ms")) {
         if (json_object_get(o, "launches_per_s") || json_object_get(o, "queued_launches")) {
@@ -625,8 +401,8 @@ static int read_host_observed(json_t *o, sb_result *r, const field_ctx *c)
         return 0;
     }
     if (read_stats(o, "host_observed_ms", &r->host_observed, c) ||
-        get_real(o, "launches_per_s", POSITIVE, 0.0, &r->launches_per_s, c) ||
-        get_int(o, "queued_launches", 0, INT_MAX, &r->queued_launches, c))
+        sb_field_get_real(o, "launches_per_s", POSITIVE, 0.0, &r->launches_per_s, c) ||
+        sb_field_get_int(o, "queued_launches", 0, INT_MAX, &r->queued_launches, c))
         return -1;
     r->host_observed.n = (size_t)r->reps;
     return 0;
@@ -634,13 +410,13 @@ static int read_host_observed(json_t *o, sb_result *r, const field_ctx *c)
 
 /* Every repetition's time, into r->samples (the caller's to free): as many
  * as r->reps, each a positive finite number; absent in older files. */
-static int read_samples(json_t *o, sb_result *r, const field_ctx *c)
+static int read_samples(json_t *o, sb_result *r, const sb_field_ctx *c)
 {
     json_t *a = json_object_get(o, "samples_ms");
     if (!a)
         return 0;
     if (!json_is_array(a))
-        return wrong_type(c, "samples_ms", a, "an array of times");
+        return sb_field_wrong_type(c, "samples_ms", a, "an array of times");
     size_t n = json_array_size(a);
     if (n != (size_t)r->reps || n > SB_RESULT_MAX_SAMPLES) {
         snprintf(c->why, c->wn, "%s.samples_ms: %zu time%s for %d repetitions%s", c->rec, n,
@@ -659,7 +435,7 @@ static int read_samples(json_t *o, sb_result *r, const field_ctx *c)
         char at[32];
         snprintf(at, sizeof at, "samples_ms[%zu]", i);
         if (!json_is_number(v))
-            return wrong_type(c, at, v, "a positive number");
+            return sb_field_wrong_type(c, at, v, "a positive number");
         double d = json_number_value(v);
         if (!(d > 0) || !isfinite(d)) {
             snprintf(c->why, c->wn, "%s.%s: %.15g is not a positive time", c->rec, at, d);
@@ -672,18 +448,18 @@ static int read_samples(json_t *o, sb_result *r, const field_ctx *c)
 }
 
 /* A launch shape, [x, y, z]. */
-static int read_dims(json_t *o, const char *key, unsigned dims[3], const field_ctx *c)
+static int read_dims(json_t *o, const char *key, unsigned dims[3], const sb_field_ctx *c)
 {
     json_t *a = json_object_get(o, key);
     if (!a)
         return 0;
     if (!json_is_array(a) || json_array_size(a) != 3)
-        return wrong_type(c, key, a, "an array of 3 whole numbers");
+        return sb_field_wrong_type(c, key, a, "an array of 3 whole numbers");
     for (size_t k = 0; k < 3; k++) {
         char at[24];
         long long v;
         snprintf(at, sizeof at, "%s[%zu]", key, k);
-        if (whole_number(json_array_get(a, k), at, 0, UINT_MAX, &v, c))
+        if (sb_field_whole_number(json_array_get(a, k), at, 0, UINT_MAX, &v, c))
             return -1;
         dims[k] = (unsigned)v;
     }
@@ -691,11 +467,11 @@ static int read_dims(json_t *o, const char *key, unsigned dims[3], const field_c
 }
 
 /* What identifies a result, and its figure's unit. */
-static int read_identity(json_t *o, sb_result *r, const field_ctx *c)
+static int read_identity(json_t *o, sb_result *r, const sb_field_ctx *c)
 {
-    if (need_str(o, "backend", r->backend, sizeof r->backend, c) ||
-        need_str(o, "experiment", r->experiment, sizeof r->experiment, c) ||
-        need_str(o, "variant", r->variant, sizeof r->variant, c))
+    if (sb_field_need_str(o, "backend", r->backend, sizeof r->backend, c) ||
+        sb_field_need_str(o, "experiment", r->experiment, sizeof r->experiment, c) ||
+        sb_field_need_str(o, "variant", r->variant, sizeof r->variant, c))
         return -1;
     json_t *dev = json_object_get(o, "device");
     long long slot;
@@ -703,12 +479,12 @@ static int read_identity(json_t *o, sb_result *r, const field_ctx *c)
         snprintf(c->why, c->wn, "%s has no \"device\" index into the devices array", c->rec);
         return -1;
     }
-    if (whole_number(dev, "device", 0, SB_RUN_MAX_DEVICES - 1, &slot, c))
+    if (sb_field_whole_number(dev, "device", 0, SB_RUN_MAX_DEVICES - 1, &slot, c))
         return -1;
     r->device_slot = (int)slot;
     json_t *unit = json_object_get(o, "unit");
     if (unit && !json_is_string(unit))
-        return wrong_type(c, "unit", unit, "a string");
+        return sb_field_wrong_type(c, "unit", unit, "a string");
     if (sb_quantity_parse(json_string_value(unit), &r->quantity)) {
         snprintf(c->why, c->wn, "%s.unit: unknown unit \"%.40s\"", c->rec,
                  unit ? json_string_value(unit) : "");
@@ -717,7 +493,7 @@ static int read_identity(json_t *o, sb_result *r, const field_ctx *c)
     return 0;
 }
 
-static int read_result(json_t *o, sb_result *r, const field_ctx *c)
+static int read_result(json_t *o, sb_result *r, const sb_field_ctx *c)
 {
     memset(r, 0, sizeof *r);
     /* unknown unless the file says: null where the API did not say,
@@ -729,32 +505,32 @@ static int read_result(json_t *o, sb_result *r, const field_ctx *c)
         return -1;
     }
     int rc = read_identity(o, r, c) || read_times(o, &r->ms, c) ||
-             get_str(o, "family", r->family, sizeof r->family, c) ||
-             get_str(o, "kernel", r->kernel, sizeof r->kernel, c) ||
-             get_str(o, "params", r->params, sizeof r->params, c) ||
-             get_str(o, "ptx_file", r->ptx_file, sizeof r->ptx_file, c) ||
-             get_str(o, "ptx_memory", r->ptx_memory, sizeof r->ptx_memory, c) ||
-             get_long(o, "rows", 1, INT_MAX, &r->rows, c) ||
-             get_long(o, "cols", 1, INT_MAX, &r->cols, c) || read_size_kind(o, r, c) ||
+             sb_field_get_str(o, "family", r->family, sizeof r->family, c) ||
+             sb_field_get_str(o, "kernel", r->kernel, sizeof r->kernel, c) ||
+             sb_field_get_str(o, "params", r->params, sizeof r->params, c) ||
+             sb_field_get_str(o, "ptx_file", r->ptx_file, sizeof r->ptx_file, c) ||
+             sb_field_get_str(o, "ptx_memory", r->ptx_memory, sizeof r->ptx_memory, c) ||
+             sb_field_get_long(o, "rows", 1, INT_MAX, &r->rows, c) ||
+             sb_field_get_long(o, "cols", 1, INT_MAX, &r->cols, c) || read_size_kind(o, r, c) ||
              read_dims(o, "grid", r->grid, c) || read_dims(o, "block", r->block, c) ||
-             get_int(o, "reps", 1, INT_MAX, &r->reps, c) ||
-             get_int(o, "warmup", 0, INT_MAX, &r->warmup, c) || read_samples(o, r, c) ||
-             get_real(o, "bytes", POSITIVE, NAN, &r->bytes, c) ||
-             get_real(o, "flops", POSITIVE, NAN, &r->flops, c) ||
-             get_real(o, "accesses", POSITIVE, NAN, &r->accesses, c) ||
-             get_real(o, "intensity", POSITIVE, 0.0, &r->intensity, c) ||
-             get_real(o, "value", POSITIVE, NAN, &r->value, c) ||
-             get_real(o, "value_best", POSITIVE, NAN, &r->value_best, c) ||
-             get_real(o, "roof_share", POSITIVE, 0.0, &r->roof_share, c) ||
-             get_real(o, "slowdown", POSITIVE, 0.0, &r->slowdown, c) ||
-             get_known_int(o, "occupancy_blocks_per_unit", &r->occupancy, c) ||
-             get_known(o, "threads_in_flight", LONG_MAX, &r->threads_in_flight, c) ||
-             get_known_int(o, "registers", &r->regs, c) ||
-             get_known(o, "shared_bytes", LONG_MAX, &r->shared_bytes, c) ||
-             get_known(o, "private_bytes", LONG_MAX, &r->private_bytes, c) ||
-             get_bool(o, "verified", &r->verified, c) ||
-             get_real(o, "host_ms", POSITIVE, NAN, &r->host_ms, c) ||
-             get_real(o, "verify_ms", POSITIVE, NAN, &r->verify_ms, c) || read_model(o, r, c) ||
+             sb_field_get_int(o, "reps", 1, INT_MAX, &r->reps, c) ||
+             sb_field_get_int(o, "warmup", 0, INT_MAX, &r->warmup, c) || read_samples(o, r, c) ||
+             sb_field_get_real(o, "bytes", POSITIVE, NAN, &r->bytes, c) ||
+             sb_field_get_real(o, "flops", POSITIVE, NAN, &r->flops, c) ||
+             sb_field_get_real(o, "accesses", POSITIVE, NAN, &r->accesses, c) ||
+             sb_field_get_real(o, "intensity", POSITIVE, 0.0, &r->intensity, c) ||
+             sb_field_get_real(o, "value", POSITIVE, NAN, &r->value, c) ||
+             sb_field_get_real(o, "value_best", POSITIVE, NAN, &r->value_best, c) ||
+             sb_field_get_real(o, "roof_share", POSITIVE, 0.0, &r->roof_share, c) ||
+             sb_field_get_real(o, "slowdown", POSITIVE, 0.0, &r->slowdown, c) ||
+             sb_field_get_known_int(o, "occupancy_blocks_per_unit", &r->occupancy, c) ||
+             sb_field_get_known(o, "threads_in_flight", LONG_MAX, &r->threads_in_flight, c) ||
+             sb_field_get_known_int(o, "registers", &r->regs, c) ||
+             sb_field_get_known(o, "shared_bytes", LONG_MAX, &r->shared_bytes, c) ||
+             sb_field_get_known(o, "private_bytes", LONG_MAX, &r->private_bytes, c) ||
+             sb_field_get_bool(o, "verified", &r->verified, c) ||
+             sb_field_get_real(o, "host_ms", POSITIVE, NAN, &r->host_ms, c) ||
+             sb_field_get_real(o, "verify_ms", POSITIVE, NAN, &r->verify_ms, c) || read_model(o, r, c) ||
              read_figures(o, r, c) || read_counters(o, r, c) ||
              read_host_observed(o, r, c);
     r->ms.n = (size_t)r->reps;
@@ -784,7 +560,7 @@ static int read_devices(json_t *devices, sb_run *run, char *why, size_t wn)
         return -1;
     }
     for (size_t i = 0; i < json_array_size(devices); i++) {
-        field_ctx c = {"", why, wn};
+        sb_field_ctx c = {"", why, wn};
         snprintf(c.rec, sizeof c.rec, "devices[%zu]", i);
         json_t *d = json_array_get(devices, i);
         if (!json_is_object(d)) {
@@ -798,11 +574,36 @@ static int read_devices(json_t *devices, sb_run *run, char *why, size_t wn)
     return 0;
 }
 
+/* Append where the record just found wrong starts to its message (called
+ * only for a record read while nothing was wrong). */
+static void say_where(reading *rd, const sb_json_where *at)
+{
+    size_t len = strlen(rd->why);
+    if (len)
+        snprintf(rd->why + len, sizeof rd->why - len, " (line %d, column %d)", at->line,
+                 at->column);
+}
+
+/* The top-level members read; any other is passed over unparsed, so that
+ * one of any size costs nothing (the writers make "fleet" and the
+ * comparisons but the first's reference again). */
+static int wanted(void *ctx, const char *key)
+{
+    static const char *const known[] = {
+        "schema",      "tool",    "date",      "host",        "provenance", "unavailable",
+        "sources",     "devices", "reference", "results",     "comparisons"};
+    (void)ctx;
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+        if (strcmp(key, known[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static int streamed(void *ctx, const char *key)
 {
     reading *rd = ctx;
     if (strcmp(key, "results") != 0)
-        return strcmp(key, "comparisons") == 0 || strcmp(key, "fleet") == 0;
+        return strcmp(key, "comparisons") == 0;
     if (rd->results_seen++ && !rd->why[0])
         snprintf(rd->why, sizeof rd->why, "\"results\" appears twice");
     return 1;
@@ -810,12 +611,13 @@ static int streamed(void *ctx, const char *key)
 
 /* A member kept for the end; the devices read at once, so that a wrong
  * one is reported before the results that follow them. */
-static int keep_member(void *ctx, const char *key, json_t *value)
+static int keep_member(void *ctx, const char *key, json_t *value, const sb_json_where *at)
 {
     reading *rd = ctx;
     if (strcmp(key, "devices") == 0 && !rd->why[0]) {
         rd->run->ndevices = 0;
         rd->devices_seen = read_devices(value, rd->run, rd->why, sizeof rd->why) == 0;
+        say_where(rd, at);
     }
     if (json_object_set(rd->head, key, value))
         rd->nomem = 1;
@@ -825,11 +627,10 @@ static int keep_member(void *ctx, const char *key, json_t *value)
 /* A result converted and kept, or the first comparison's reference slot
  * (what a file that predates "reference" says); the rest of the
  * comparisons are the writer's to make again. */
-static int take_element(void *ctx, const char *key, size_t index, json_t *value)
+static int take_element(void *ctx, const char *key, size_t index, json_t *value,
+                        const sb_json_where *at)
 {
     reading *rd = ctx;
-    if (strcmp(key, "fleet") == 0)
-        return 0; /* the writers make the fleet again */
     if (strcmp(key, "comparisons") == 0) {
         json_t *slot = json_object_get(json_object_get(value, "reference"), "slot");
         if (index == 0 && json_is_integer(slot))
@@ -838,11 +639,12 @@ static int take_element(void *ctx, const char *key, size_t index, json_t *value)
     }
     if (rd->why[0])
         return 0; /* read on: a broken file or a foreign schema says more */
-    field_ctx c = {"", rd->why, sizeof rd->why};
+    sb_field_ctx c = {"", rd->why, sizeof rd->why};
     snprintf(c.rec, sizeof c.rec, "results[%zu]", index);
     sb_result r;
     if (read_result(value, &r, &c) == 0 && sb_run_add(rd->run, &r))
         rd->nomem = 1;
+    say_where(rd, at);
     free(r.samples); /* the run holds its own copy */
     return rd->nomem;
 }
@@ -871,132 +673,6 @@ static int read_reference(const reading *rd, int *reference, char *why, size_t w
     return 0;
 }
 
-/* The backends the run left out, with why: optional (files older than
- * the field have none), at most what a run holds, each with a backend
- * and a reason. */
-static int read_unavailable(json_t *head, sb_run *run, char *why, size_t wn)
-{
-    json_t *list = json_object_get(head, "unavailable");
-    if (!list)
-        return 0;
-    if (!json_is_array(list)) {
-        char got[64];
-        describe(list, got, sizeof got);
-        snprintf(why, wn, "\"unavailable\": expected an array, got %s", got);
-        return -1;
-    }
-    if (json_array_size(list) > SB_RUN_MAX_DEVICES) {
-        snprintf(why, wn, "more than %d unavailable backends", SB_RUN_MAX_DEVICES);
-        return -1;
-    }
-    for (size_t i = 0; i < json_array_size(list); i++) {
-        field_ctx c = {"", why, wn};
-        snprintf(c.rec, sizeof c.rec, "unavailable[%zu]", i);
-        json_t *u = json_array_get(list, i);
-        sb_run_unavailable *out = &run->unavailable[i];
-        if (!json_is_object(u)) {
-            snprintf(why, wn, "%s is not an object", c.rec);
-            return -1;
-        }
-        if (need_str(u, "backend", out->backend, sizeof out->backend, &c) ||
-            need_str(u, "reason", out->reason, sizeof out->reason, &c))
-            return -1;
-        run->nunavailable = (int)i + 1;
-    }
-    return 0;
-}
-
-/* An optional string that may be null (unknown): absent or null leaves
- * dst as it was. */
-static int get_str_or_null(json_t *o, const char *key, char *dst, size_t n, const field_ctx *c)
-{
-    return json_is_null(json_object_get(o, key)) ? 0 : get_str(o, key, dst, n, c);
-}
-
-/* Where the run came from: optional (files older than the field have
- * none), each member a string or null.  Its "start" is the run's "date". */
-static int read_provenance(json_t *head, sb_run *run, char *why, size_t wn)
-{
-    field_ctx c = {"provenance", why, wn};
-    sb_run_provenance *p = &run->provenance;
-    json_t *o = json_object_get(head, "provenance");
-    if (!o)
-        return 0;
-    if (!json_is_object(o)) {
-        char got[64];
-        describe(o, got, sizeof got);
-        snprintf(why, wn, "\"provenance\": expected an object, got %s", got);
-        return -1;
-    }
-    return get_str_or_null(o, "revision", p->revision, sizeof p->revision, &c) ||
-           get_str_or_null(o, "command", p->command, sizeof p->command, &c) ||
-           get_str_or_null(o, "os", p->os, sizeof p->os, &c) ||
-           get_str_or_null(o, "kernel", p->kernel, sizeof p->kernel, &c) ||
-           get_str_or_null(o, "machine", p->machine, sizeof p->machine, &c) ||
-           get_str_or_null(o, "cpu", p->cpu, sizeof p->cpu, &c) ||
-           get_str_or_null(o, "end", p->end, sizeof p->end, &c);
-}
-
-/* One run of a merged result: each member a string or null but
- * "interrupted"; its provenance as a run's is. */
-static int read_source(json_t *o, sb_run_source *src, const field_ctx *c)
-{
-    if (!json_is_object(o)) {
-        snprintf(c->why, c->wn, "%s is not an object", c->rec);
-        return -1;
-    }
-    json_t *p;
-    field_ctx pc = nested(c, "provenance");
-    sb_run_provenance *v = &src->provenance;
-    if (get_str_or_null(o, "file", src->file, sizeof src->file, c) ||
-        get_str_or_null(o, "tool_version", src->tool_version, sizeof src->tool_version, c) ||
-        get_str_or_null(o, "date", src->date, sizeof src->date, c) ||
-        get_str_or_null(o, "host", src->host, sizeof src->host, c) ||
-        get_bool(o, "interrupted", &src->interrupted, c) || get_object(o, "provenance", &p, c))
-        return -1;
-    return p && (get_str_or_null(p, "revision", v->revision, sizeof v->revision, &pc) ||
-                 get_str_or_null(p, "command", v->command, sizeof v->command, &pc) ||
-                 get_str_or_null(p, "os", v->os, sizeof v->os, &pc) ||
-                 get_str_or_null(p, "kernel", v->kernel, sizeof v->kernel, &pc) ||
-                 get_str_or_null(p, "machine", v->machine, sizeof v->machine, &pc) ||
-                 get_str_or_null(p, "cpu", v->cpu, sizeof v->cpu, &pc) ||
-                 get_str_or_null(p, "end", v->end, sizeof v->end, &pc))
-               ? -1
-               : 0;
-}
-
-/* A merged result's runs (absent in a run of its own), and each device's
- * source among them. */
-static int read_sources(json_t *head, sb_run *run, char *why, size_t wn)
-{
-    json_t *list = json_object_get(head, "sources");
-    if (list && !json_is_array(list)) {
-        char got[64];
-        describe(list, got, sizeof got);
-        snprintf(why, wn, "\"sources\": expected an array, got %s", got);
-        return -1;
-    }
-    size_t n = json_array_size(list);
-    if (list && !(run->sources = calloc(n + 1, sizeof *run->sources))) {
-        snprintf(why, wn, "out of host memory");
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        field_ctx c = {"", why, wn};
-        snprintf(c.rec, sizeof c.rec, "sources[%zu]", i);
-        if (read_source(json_array_get(list, i), &run->sources[i], &c))
-            return -1;
-        run->nsources = (int)i + 1;
-    }
-    for (int i = 0; i < run->ndevices; i++)
-        if (run->devices[i].source != 0 && run->devices[i].source >= run->nsources) {
-            snprintf(why, wn, "devices[%d].source: %d is not a run of the result (it has %d)", i,
-                     run->devices[i].source, run->nsources);
-            return -1;
-        }
-    return 0;
-}
-
 /* Whether the schema is one this program reads; -1 with the message. */
 static int check_schema(const char *path, json_t *head, char *err, size_t n)
 {
@@ -1018,15 +694,15 @@ static int check_schema(const char *path, json_t *head, char *err, size_t n)
 static void finish(reading *rd, int *reference)
 {
     sb_run *run = rd->run;
-    field_ctx c = {"", rd->why, sizeof rd->why};
+    sb_field_ctx c = {"", rd->why, sizeof rd->why};
     json_t *tool;
-    if (rd->why[0] || get_object(rd->head, "tool", &tool, &c) ||
-        get_str(tool, "version", run->tool_version, sizeof run->tool_version, &c) ||
-        get_str(rd->head, "date", run->date, sizeof run->date, &c) ||
-        get_str(rd->head, "host", run->host, sizeof run->host, &c) ||
-        read_provenance(rd->head, run, rd->why, sizeof rd->why) ||
-        read_unavailable(rd->head, run, rd->why, sizeof rd->why) ||
-        read_sources(rd->head, run, rd->why, sizeof rd->why))
+    if (rd->why[0] || sb_field_get_object(rd->head, "tool", &tool, &c) ||
+        sb_field_get_str(tool, "version", run->tool_version, sizeof run->tool_version, &c) ||
+        sb_field_get_str(rd->head, "date", run->date, sizeof run->date, &c) ||
+        sb_field_get_str(rd->head, "host", run->host, sizeof run->host, &c) ||
+        sb_read_provenance(rd->head, run, rd->why, sizeof rd->why) ||
+        sb_read_unavailable(rd->head, run, rd->why, sizeof rd->why) ||
+        sb_read_sources(rd->head, run, rd->why, sizeof rd->why))
         return;
     if (!rd->results_seen || !rd->devices_seen) {
         snprintf(rd->why, sizeof rd->why, "no \"devices\" or \"results\" array");
@@ -1047,8 +723,9 @@ int sb_run_read_saved(const char *path, sb_run *run, int *reference, char *err, 
     memset(run, 0, sizeof *run);
     *reference = -1;
     reading rd = {run, json_object(), -1, 0, 0, "", 0};
-    static const sb_json_stream_handler h = {streamed, keep_member, take_element};
+    static const sb_json_stream_handler h = {streamed, keep_member, take_element, wanted};
     int rc = rd.head ? sb_json_stream_read(path, &h, &rd, err, n) : SB_JSON_STOPPED, ok = 0;
+    int nomem = rc == SB_JSON_NOMEM;
     if (rc == SB_JSON_OBJECT && check_schema(path, rd.head, err, n) == 0) {
         finish(&rd, reference);
         if (rd.why[0])
@@ -1059,13 +736,14 @@ int sb_run_read_saved(const char *path, sb_run *run, int *reference, char *err, 
                          "\"%s\")",
                  path, SB_RESULT_SCHEMA);
     } else if (rc == SB_JSON_STOPPED || rd.nomem) {
-        snprintf(err, n, "cannot read %s: out of host memory", path);
+        snprintf(err, n, "cannot read %s: out of host memory (%s)", path, strerror(ENOMEM));
+        nomem = 1;
     }
     json_decref(rd.head);
     if (!ok) {
         sb_run_free(run);
         *reference = -1;
-        return -1;
+        return nomem ? SB_RUN_READ_NOMEM : -1;
     }
     return 0;
 }

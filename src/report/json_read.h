@@ -7,9 +7,15 @@
 
 #include "result.h"
 
+/* What the readers return when the host's memory ran out: not a fault
+ * of the file, so a caller says it as a runtime error. */
+#define SB_RUN_READ_NOMEM (-2)
+
 /* Read path into run (zeroed first).  0, or -1 with one line in err that
- * names the file and says what is wrong: unreadable, not JSON, not a
- * simtbench result (a foreign schema), or a field missing or mistyped. */
+ * names the file and says what is wrong: unreadable, not JSON (with the
+ * line and column), not a simtbench result (a foreign schema), or a field
+ * missing or mistyped (with where its record starts); SB_RUN_READ_NOMEM
+ * with the line when memory ran out. */
 int sb_run_read_json(const char *path, sb_run *run, char *err, size_t n);
 
 /* As sb_run_read_json, and the device slot the saved report compared the

@@ -1,6 +1,8 @@
 #include "report/json_stream.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +23,7 @@ typedef struct scanner {
 
 static int next(scanner *s)
 {
-    int ch = getc(s->f);
+    int ch = getc_unlocked(s->f);
     if (ch == '\n') {
         s->line++;
         s->column = 0;
@@ -58,11 +60,12 @@ static int broken(scanner *s, int line, int column, const char *what)
     if (ferror(s->f))
         snprintf(s->err, s->errn, "cannot read %s: %s", s->path, strerror(errno));
     else if (s->nomem)
-        snprintf(s->err, s->errn, "cannot read %s: out of host memory", s->path);
+        snprintf(s->err, s->errn, "cannot read %s: out of host memory (%s)", s->path,
+                 strerror(ENOMEM));
     else
         snprintf(s->err, s->errn, "%s: not valid JSON (line %d, column %d: %s)", s->path, line,
                  column, what);
-    return SB_JSON_BROKEN;
+    return s->nomem && !ferror(s->f) ? SB_JSON_NOMEM : SB_JSON_BROKEN;
 }
 
 static int syntax(scanner *s, const char *what)
@@ -157,6 +160,38 @@ static int capture(scanner *s, int first)
     return 0;
 }
 
+/* Where jansson's allocations go while a value is parsed: jansson does
+ * not survive a failed allocation in its lexer (it reads past a buffer),
+ * so a failure there never returns into it.  What it had allocated is
+ * lost, once, on the way to an out-of-memory error. */
+static _Thread_local jmp_buf *parse_guard;
+
+static void *guarded_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p && parse_guard)
+        longjmp(*parse_guard, 1);
+    return p;
+}
+
+/* json_loadb of the captured text, with an allocation that fails making
+ * s->nomem 1 and the result NULL. */
+static json_t *load_guarded(scanner *s, json_error_t *je)
+{
+    jmp_buf here;
+    if (setjmp(here)) {
+        parse_guard = NULL;
+        s->nomem = 1;
+        je->line = je->column = -1;
+        je->text[0] = '\0';
+        return NULL;
+    }
+    parse_guard = &here;
+    json_t *v = json_loadb(s->text, s->len, JSON_DECODE_ANY, je);
+    parse_guard = NULL;
+    return v;
+}
+
 /* The value that starts with `first`, parsed; NULL after the message. */
 static json_t *value(scanner *s, int first)
 {
@@ -170,10 +205,178 @@ static json_t *value(scanner *s, int first)
         return NULL;
     }
     json_error_t je;
-    json_t *v = json_loadb(s->text, s->len, JSON_DECODE_ANY, &je);
+    json_t *v = load_guarded(s, &je);
+    /* jansson says a failed allocation as an error without a place. */
+    if (!v && json_error_code(&je) == json_error_out_of_memory)
+        s->nomem = 1;
     if (!v)
         broken(s, line + je.line - 1, je.line == 1 ? column - 1 + je.column : je.column, je.text);
     return v;
+}
+
+/* A value's outcome as sb_json_stream_read's: a broken file or memory. */
+static int failed(const scanner *s)
+{
+    return s->nomem && !ferror(s->f) ? SB_JSON_NOMEM : SB_JSON_BROKEN;
+}
+
+/* ------------------------------------------------ passing a value over
+ *
+ * A member nobody reads is checked as jansson would check it, without
+ * keeping it: a file is valid JSON or not whatever it is that the reader
+ * wants from it, and an unknown member of any size costs no memory. */
+
+/* jansson's limit, so that a file it would refuse is refused here too. */
+#define SKIP_MAX_DEPTH 2048
+
+static int skip_value(scanner *s, int ch, int depth);
+
+/* The continuation bytes of a UTF-8 sequence whose lead byte is ch; 0, or
+ * -1 after the message. */
+static int skip_utf8(scanner *s, int ch)
+{
+    int more = ch >= 0xC2 && ch <= 0xDF ? 1 : ch >= 0xE0 && ch <= 0xEF ? 2
+             : ch >= 0xF0 && ch <= 0xF4 ? 3 : -1;
+    if (more < 0)
+        return syntax(s, "unable to decode byte"), -1;
+    while (more--)
+        if (((ch = next(s)) & 0xC0) != 0x80 || ch == EOF)
+            return syntax(s, ch == EOF ? "premature end of input" : "invalid UTF-8"), -1;
+    return 0;
+}
+
+/* One escape after its backslash; 0, or -1 after the message. */
+static int skip_escape(scanner *s)
+{
+    int ch = next(s);
+    if (ch == 'u') {
+        for (int i = 0; i < 4; i++)
+            if (!isxdigit(ch = next(s)))
+                return syntax(s, "invalid escape"), -1;
+        return 0;
+    }
+    if (ch != EOF && strchr("\"\\/bfnrt", ch) && ch)
+        return 0;
+    return syntax(s, ch == EOF ? "premature end of input" : "invalid escape"), -1;
+}
+
+/* The rest of a string after its opening quote; 0, or -1 after the message. */
+static int skip_string(scanner *s)
+{
+    for (int ch;;) {
+        if ((ch = next(s)) == EOF)
+            return syntax(s, "premature end of input"), -1;
+        if (ch == '"')
+            return 0;
+        if (ch < 0x20)
+            return syntax(s, "control character in string"), -1;
+        if (ch == '\\' && skip_escape(s))
+            return -1;
+        if (ch >= 0x80 && skip_utf8(s, ch))
+            return -1;
+    }
+}
+
+/* Digits, at least one when `need`; the first character that is not one. */
+static int skip_digits(scanner *s, int ch, int need, int *bad)
+{
+    if (need && !isdigit(ch))
+        *bad = 1;
+    while (isdigit(ch))
+        ch = next(s);
+    return ch;
+}
+
+/* A number or a literal starting with ch (consumed), as JSON spells them:
+ * -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, true, false, null. */
+static int skip_word(scanner *s, int ch)
+{
+    int bad = 0;
+    if (ch == 't' || ch == 'f' || ch == 'n') {
+        const char *rest = ch == 't' ? "rue" : ch == 'f' ? "alse" : "ull";
+        for (; *rest; rest++)
+            if (next(s) != *rest)
+                return syntax(s, "invalid token"), -1;
+        ch = next(s);
+    } else {
+        if (ch == '-')
+            ch = next(s);
+        if (ch == '0')
+            ch = next(s);
+        else
+            ch = skip_digits(s, ch, 1, &bad);
+        if (ch == '.')
+            ch = skip_digits(s, next(s), 1, &bad);
+        if (ch == 'e' || ch == 'E') {
+            ch = next(s);
+            if (ch == '+' || ch == '-')
+                ch = next(s);
+            ch = skip_digits(s, ch, 1, &bad);
+        }
+    }
+    if (bad || is_word(ch))
+        return syntax(s, "invalid number or token"), -1;
+    if (ch != EOF && ch != '\n')
+        give_back(s, ch);
+    return 0;
+}
+
+/* The members of an object after its '{'; 0, or -1 after the message. */
+static int skip_object(scanner *s, int depth)
+{
+    int ch = next_token(s);
+    if (ch == '}')
+        return 0;
+    for (;;) {
+        if (ch != '"')
+            return syntax(s, ch == EOF ? "premature end of input" : "string or '}' expected"),
+                   -1;
+        if (skip_string(s))
+            return -1;
+        if (next_token(s) != ':')
+            return syntax(s, "':' expected"), -1;
+        if (skip_value(s, next_token(s), depth + 1))
+            return -1;
+        if ((ch = next_token(s)) == '}')
+            return 0;
+        if (ch != ',')
+            return syntax(s, ch == EOF ? "premature end of input" : "',' or '}' expected"), -1;
+        ch = next_token(s);
+    }
+}
+
+/* The elements of an array after its '['; 0, or -1 after the message. */
+static int skip_array(scanner *s, int depth)
+{
+    int ch = next_token(s);
+    if (ch == ']')
+        return 0;
+    for (;;) {
+        if (skip_value(s, ch, depth + 1))
+            return -1;
+        if ((ch = next_token(s)) == ']')
+            return 0;
+        if (ch != ',')
+            return syntax(s, ch == EOF ? "premature end of input" : "',' or ']' expected"), -1;
+        ch = next_token(s);
+    }
+}
+
+/* One value whose first character ch is consumed; 0, or -1 after the
+ * message. */
+static int skip_value(scanner *s, int ch, int depth)
+{
+    if (depth >= SKIP_MAX_DEPTH)
+        return syntax(s, "maximum parsing depth reached"), -1;
+    if (ch == '{')
+        return skip_object(s, depth);
+    if (ch == '[')
+        return skip_array(s, depth);
+    if (ch == '"')
+        return skip_string(s);
+    if (ch == '-' || isdigit(ch) || ch == 't' || ch == 'f' || ch == 'n')
+        return skip_word(s, ch);
+    return syntax(s, ch == EOF ? "premature end of input" : "'[', '{' or a value expected"), -1;
 }
 
 /* The elements of an array member, after its '[', handed over one by one. */
@@ -183,10 +386,11 @@ static int stream_array(scanner *s, const sb_json_stream_handler *h, void *ctx, 
     if (ch == ']')
         return SB_JSON_OBJECT;
     for (size_t i = 0;; i++) {
+        sb_json_where at = {s->line, s->column};
         json_t *v = value(s, ch);
         if (!v)
-            return SB_JSON_BROKEN;
-        int stop = h->element(ctx, key, i, v);
+            return failed(s);
+        int stop = h->element(ctx, key, i, v, &at);
         json_decref(v);
         if (stop)
             return SB_JSON_STOPPED;
@@ -198,6 +402,24 @@ static int stream_array(scanner *s, const sb_json_stream_handler *h, void *ctx, 
     }
 }
 
+/* The value of one member after its key and ':' (the value's first
+ * character is ch, consumed): passed over, streamed, or parsed whole. */
+static int member_value(scanner *s, const sb_json_stream_handler *h, void *ctx, const char *key,
+                        int ch)
+{
+    sb_json_where at = {s->line, s->column};
+    if (h->wants && !h->wants(ctx, key))
+        return skip_value(s, ch, 0) ? SB_JSON_BROKEN : SB_JSON_OBJECT;
+    if (ch == '[' && h->streams(ctx, key))
+        return stream_array(s, h, ctx, key);
+    json_t *v = value(s, ch);
+    if (!v)
+        return failed(s);
+    int rc = h->member(ctx, key, v, &at) ? SB_JSON_STOPPED : SB_JSON_OBJECT;
+    json_decref(v);
+    return rc;
+}
+
 /* One member, from its key's opening quote (consumed) through its value. */
 static int member(scanner *s, const sb_json_stream_handler *h, void *ctx, int first)
 {
@@ -205,26 +427,18 @@ static int member(scanner *s, const sb_json_stream_handler *h, void *ctx, int fi
         return syntax(s, "string or '}' expected");
     json_t *k = value(s, first);
     if (!k)
-        return SB_JSON_BROKEN;
+        return failed(s);
     char *key = strdup(json_string_value(k));
     json_decref(k);
     if (!key) {
         s->nomem = 1;
         return syntax(s, "out of host memory");
     }
-    int rc = SB_JSON_OBJECT, ch = next_token(s);
+    int rc, ch = next_token(s);
     if (ch != ':')
         rc = syntax(s, "':' expected");
-    else if ((ch = next_token(s)) == '[' && h->streams(ctx, key))
-        rc = stream_array(s, h, ctx, key);
-    else {
-        json_t *v = value(s, ch);
-        if (!v)
-            rc = SB_JSON_BROKEN;
-        else if (h->member(ctx, key, v))
-            rc = SB_JSON_STOPPED;
-        json_decref(v);
-    }
+    else
+        rc = member_value(s, h, ctx, key, next_token(s));
     free(key);
     return rc;
 }
@@ -238,7 +452,7 @@ static int top(scanner *s, const sb_json_stream_handler *h, void *ctx)
     if (ch != '{') {
         json_t *v = value(s, ch);
         if (!v)
-            return SB_JSON_BROKEN;
+            return failed(s);
         json_decref(v);
         rc = SB_JSON_NOT_OBJECT;
     } else if ((ch = next_token(s)) != '}') {
@@ -265,6 +479,7 @@ int sb_json_stream_read(const char *path, const sb_json_stream_handler *h, void 
         snprintf(err, n, "cannot read %s: it is a directory", path);
         return SB_JSON_BROKEN;
     }
+    json_set_alloc_funcs(guarded_malloc, free);
     scanner s = {.path = path, .line = 1, .err = err, .errn = n};
     if (!(s.f = fopen(path, "r"))) {
         snprintf(err, n, "cannot read %s: %s", path, strerror(errno));

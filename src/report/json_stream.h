@@ -9,16 +9,28 @@
 #include <jansson.h>
 #include <stddef.h>
 
+/* Where a value starts in the file, as jansson counts: line from 1, column
+ * of its first character from 1. */
+typedef struct sb_json_where {
+    int line, column;
+} sb_json_where;
+
 /* What the reader calls.  Each gets the value as a borrowed reference,
- * freed after the call (json_incref to keep it).  A nonzero return stops
- * the reading: sb_json_stream_read then returns SB_JSON_STOPPED. */
+ * freed after the call (json_incref to keep it), and where it starts.  A
+ * nonzero return stops the reading: sb_json_stream_read then returns
+ * SB_JSON_STOPPED. */
 typedef struct sb_json_stream_handler {
     /* Whether the array member called key is handed over element by element. */
     int (*streams)(void *ctx, const char *key);
     /* A member that is not streamed, whole. */
-    int (*member)(void *ctx, const char *key, json_t *value);
+    int (*member)(void *ctx, const char *key, json_t *value, const sb_json_where *at);
     /* One element of a streamed array member. */
-    int (*element)(void *ctx, const char *key, size_t index, json_t *value);
+    int (*element)(void *ctx, const char *key, size_t index, json_t *value,
+                   const sb_json_where *at);
+    /* Whether the member called key is wanted at all; one that is not is
+     * checked as JSON and passed over in constant memory, never parsed
+     * into a value.  NULL: every member is wanted. */
+    int (*wants)(void *ctx, const char *key);
 } sb_json_stream_handler;
 
 /* What sb_json_stream_read returns. */
@@ -26,7 +38,8 @@ enum {
     SB_JSON_OBJECT = 0,      /* read to the end */
     SB_JSON_NOT_OBJECT = 1,  /* valid JSON, but not an object: no member was handed over */
     SB_JSON_BROKEN = -1,     /* unreadable or not JSON: one line in err naming the file */
-    SB_JSON_STOPPED = -2     /* a handler stopped the reading */
+    SB_JSON_STOPPED = -2,    /* a handler stopped the reading */
+    SB_JSON_NOMEM = -3       /* out of memory while reading: one line in err naming the file */
 };
 
 /* Read the JSON file at path through the handler. */

@@ -153,6 +153,7 @@ make_saved_runs() {
     hostile surrogate 's/"coarse1"/"coarse\\ud800"/'
     long=$(head -c 10000 /dev/zero | tr '\0' v)
     hostile long-variant "s/\"coarse1\"/\"$long\"/"
+    make_unknown_members
     awk 'BEGIN { printf "{\"schema\": \"simtbench-result/1\", \"results\": []," ;
                  printf "\"devices\": [" ;
                  for (i = 0; i < 1000; i++)
@@ -169,6 +170,41 @@ make_saved_runs() {
                  for (i = 0; i < 100000; i++) printf "[" ;
                  for (i = 0; i < 100000; i++) printf "]" ;
                  print "}" }' >"$FIX/deep.json"
+}
+
+# unknown NAME VALUE: good.json with one more top-level member, "x": VALUE.
+unknown() { hostile "$1" "s/^  \"comparisons\": \[\]\$/  \"comparisons\": [], \"x\": $2/"; }
+
+# Saved runs with a member the reader does not know: one of 50 MB (numbers
+# and a long string), valid and broken small ones, and a known field too
+# large for memory under a limit.
+make_unknown_members() {
+    { head -n -2 "$FIX/good.json"
+      printf '  "comparisons": [],\n  "unknown": {"numbers": ['
+      yes '1.5,' | head -n 6000000
+      printf '0], "text": "'
+      head -c 20000000 /dev/zero | tr '\0' x
+      printf '"}\n}\n'; } >"$FIX/unknown-50mb.json"
+    line=$(grep -m1 '"params": "COARSE=1"' "$FIX/good.json")
+    { sed -n '1,/"params": "COARSE=1"/p' "$FIX/good.json" | head -n -1
+      printf '%s"' "${line%%\"COARSE=1\"*}"
+      head -c 60000000 /dev/zero | tr '\0' y
+      printf '"%s\n' "${line#*\"COARSE=1\"}"
+      sed -n '/"params": "COARSE=1"/,$p' "$FIX/good.json" | sed 1d; } >"$FIX/params-60mb.json"
+    unknown unknown-nested '{"a": [1, -0.5e+3, 0, true, false, null, "\\u00e9\\n\\\\"], "b": {}, "c": []}'
+    unknown unknown-bad-number '[1, 2.]'
+    unknown unknown-leading-zero '[01]'
+    unknown unknown-nan '[NaN]'
+    unknown unknown-literal '[tru]'
+    unknown unknown-bad-escape '"a\\q"'
+    unknown unknown-control "\"a$(printf '\t')b\""
+    unknown unknown-bad-utf8 "\"a${NU}b\""
+    unknown unknown-no-colon '{"a" 1}'
+    unknown unknown-open '{"a": [1, 2}'
+    head -c 2000 "$FIX/unknown-50mb.json" >"$FIX/unknown-truncated.json"
+    deep=$(head -c 3000 /dev/zero | tr '\0' '[')$(head -c 3000 /dev/zero | tr '\0' ']')
+    unknown unknown-deep "$deep"
+    hostile median-bad 's/"median": 0.000631,/"median": 1.2.3,/'
 }
 
 # A folder holding one file under the OpenCL module's name.
@@ -355,6 +391,8 @@ check_one() {
     noout) [ ! -s "$tmp/io/out" ] || why="stdout is not empty" ;;
     out) [ -s "$tmp/io/out" ] || why="stdout is empty" ;;
     said=*) grep -qF -- "$arg" "$tmp/io/err" || why="stderr does not say '$arg'" ;;
+    where=*) grep -qF -- "line ${arg%:*}, column ${arg#*:}" "$tmp/io/err" ||
+        why="stderr does not give line ${arg%:*}, column ${arg#*:}" ;;
     unsaid=*) ! grep -qF -- "$arg" "$tmp/io/err" || why="stderr says '$arg'" ;;
     shows=*) grep -qF -- "$arg" "$tmp/io/out" || why="stdout does not show '$arg'" ;;
     reason) grep -E "$ERROR_LINE" "$tmp/io/err" | grep -Eqv ':[[:space:]]*$' ||
