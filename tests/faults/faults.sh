@@ -494,7 +494,7 @@ skip_reason() {
         module) [ -r "$REAL_MODULE" ] || { echo "no OpenCL module built"; return; } ;;
         libm) [ -n "$libm" ] || { echo "no libm.so.6 found"; return; } ;;
         tmpfs) [ "$have_tmpfs" = 1 ] ||
-            { echo "needs the privilege to mount a tmpfs: root, or user namespaces (unshare -rm)"; return; } ;;
+            { echo "needs the privilege of a mount namespace for a tmpfs: root outside a chroot, or user namespaces"; return; } ;;
         # AddressSanitizer reserves terabytes of address space for its
         # shadow memory, so a process under ulimit -v cannot even start.
         root) [ "$(id -u)" = 0 ] || { echo "not root (chown to another owner)"; return; } ;;
