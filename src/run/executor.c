@@ -1114,7 +1114,9 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
         prepare_start(suite, sessions, nsessions, 0, 0, now);
         prepare_wait(now);
     }
+    int ran = 0;
     for (int x = 0; pair && x < suite->nexperiments && !sb_interrupted(); x++) {
+        ran = 1;
         if (x + 1 < suite->nexperiments)
             prepare_start(suite, sessions, nsessions, x + 1,
                           may_prepare_ahead(now, suite, sessions, nsessions, x + 1), next);
@@ -1132,6 +1134,10 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
                 now->e->release(now->host); /* made, never measured */
         }
     }
+    /* A signal before the first experiment ran: its inputs were made for
+       nothing. */
+    if (pair && suite->nexperiments > 0 && !ran && !now->failed)
+        now->e->release(now->host);
     sb_progress_clear();
     for (int x = 0; x < suite->nexperiments; x++)
         for (int si = 0; si < nsessions; si++)
