@@ -74,7 +74,7 @@ check "no cycle among src/ objects through the symbols they share"
 check "no CUDA or OpenCL header outside cuda/ and opencl/"
 
 # 4. Backends are named by the registry alone.
-(cd "$src" && grep -nE '"(cuda|opencl)"' $(echo "$frontend" | grep -v '^src/run/registry\.[ch]$')) \
+(cd "$src" && grep -nE '"(cuda|opencl)"' $(echo "$frontend" | grep -v '^src/exec/registry\.[ch]$')) \
     >"$tmp/why" || true
 check "no backend named in frontend code outside the registry"
 

@@ -28,7 +28,7 @@
  *   loop_trips     word >> 8 trips of TRIP_WORK FMAs each (path 0's
  *                  constants): a warp runs until its last lane is done
  *
- * How the PTX was checked: tests/run/test_divergence_ptx.c compiles this
+ * How the PTX was checked: tests/exec/test_divergence_ptx.c compiles this
  * file with NVRTC for sm_90 (no GPU needed) and asserts that
  * select_on_key's PTX selects its constants with selp.f32 and has no fma
  * with a path's constant as an immediate, that branch_on_key's has no

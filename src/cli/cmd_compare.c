@@ -16,8 +16,8 @@
 #include "report/json_read.h"
 #include "report/layout.h"
 #include "report/output_file.h"
-#include "run/counter_check.h"
-#include "run/crossapi.h"
+#include "analysis/counter_check.h"
+#include "analysis/crossapi.h"
 #include "text.h"
 
 #define PROG "simtbench compare"

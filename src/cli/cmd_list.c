@@ -8,7 +8,7 @@
 
 #include "experiments/catalogue.h"
 #include "report/layout.h"
-#include "run/registry.h"
+#include "exec/registry.h"
 
 /* The variants listed by name, at most; the count says how many there are. */
 #define LISTED_VARIANTS 12

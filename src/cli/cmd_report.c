@@ -11,8 +11,8 @@
 #include "report/report.h"
 #include "report/json_read.h"
 #include "report/output_file.h"
-#include "run/analysis.h"
-#include "run/interrupt.h"
+#include "analysis/analysis.h"
+#include "exec/interrupt.h"
 #include "text.h"
 
 #define PROG "simtbench report"

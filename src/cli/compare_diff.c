@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "run/crossapi.h"
+#include "analysis/crossapi.h"
 
 static int add_diff(sb_difference *d, int nd, int max, const char *what, const char *a,
                     const char *b)

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "result.h"
-#include "run/crossapi.h"
+#include "analysis/crossapi.h"
 
 /* One matched, or unmatched, row. */
 typedef struct sb_compare_match {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "report/format.h"
-#include "run/registry.h"
+#include "exec/registry.h"
 
 /* The row of values for option name, or NULL. */
 static const sb_option_value *value_of(const sb_option_value *values, const char *name)

@@ -11,7 +11,7 @@
 #include "config.h"
 #include "report/layout.h"
 #include "report/plot.h"
-#include "run/registry.h"
+#include "exec/registry.h"
 
 void sb_options_defaults(sb_options *o)
 {

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "compute.h"
-#include "run/host_data.h"
+#include "experiments/host_data.h"
 #include "experiments/variant.h"
 
 #define FMA_BLOCK 256

@@ -32,7 +32,7 @@
 
 #include "divergence_model.h"
 #include "dram.h"
-#include "run/host_data.h"
+#include "experiments/host_data.h"
 #include "experiments/variant.h"
 
 #define DIV_BLOCK 256

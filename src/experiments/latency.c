@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/host_data.h"
+#include "experiments/host_data.h"
 #include "experiments/variant.h"
 
 #define LINE_BYTES 128

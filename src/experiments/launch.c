@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/host_data.h"
+#include "experiments/host_data.h"
 #include "experiments/variant.h"
 
 /* BabelStream's CUDA TBSIZE, and the elements a thread's loop takes (its

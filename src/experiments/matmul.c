@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "dram.h"
-#include "run/host_data.h"
+#include "experiments/host_data.h"
 #include "experiments/variant.h"
 
 #define MATMUL_REL_TOL 1e-5

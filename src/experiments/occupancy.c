@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/host_data.h"
+#include "experiments/host_data.h"
 #include "experiments/variant.h"
 
 #define OCC_MAX_ELEMENTS (1L << 30) /* keeps the grid-stride index inside an int */

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "atomics_model.h"
-#include "run/host_data.h"
+#include "experiments/host_data.h"
 #include "experiments/variant.h"
 
 #define BLOCK 256

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/host_data.h"
+#include "experiments/host_data.h"
 #include "experiments/transpose_access.h"
 #include "experiments/variant.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "dram.h"
-#include "run/host_data.h"
+#include "experiments/host_data.h"
 #include "experiments/variant.h"
 
 #define VECADD_BLOCK 256

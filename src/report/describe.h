@@ -8,7 +8,7 @@
 
 #include "compute.h"
 #include "result.h"
-#include "run/analysis.h"
+#include "analysis/analysis.h"
 
 /* Room for sb_result_model_text's whole text. */
 #define SB_MODEL_TEXT 512

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "run/analysis.h"
+#include "analysis/analysis.h"
 
 /* The outlier rule and what the fleet blocks show; nothing without two
  * like devices. */

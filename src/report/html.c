@@ -12,7 +12,7 @@
 #include "report/plot.h"
 #include "report/report.h"
 #include "report/summary_print.h"
-#include "run/interrupt.h"
+#include "exec/interrupt.h"
 
 static void esc(FILE *out, const char *s)
 {

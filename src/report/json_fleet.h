@@ -4,7 +4,7 @@
 #define SB_JSON_FLEET_H
 
 #include "report/json_build.h"
-#include "run/analysis.h"
+#include "analysis/analysis.h"
 
 /* The runs of a merged result, "sources": one object each (file, tool
  * version, start, host, provenance, interrupted); NULL out of memory. */

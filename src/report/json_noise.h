@@ -6,7 +6,7 @@
 #include <jansson.h>
 
 #include "report/json_build.h"
-#include "run/noise.h"
+#include "analysis/noise.h"
 
 /* A result's "noise" member: its spread (null without samples), whether
  * it is noisy and why, and whether its roof_share is withheld. */

@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include "run/summary.h"
+#include "analysis/summary.h"
 
 /* {"lines": [{"topic", "experiment" (headlines only), "text"}, ...]}, in
  * the order printed; every string made printable (json_build.h), so that

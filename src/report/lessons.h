@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 
-#include "run/analysis.h"
+#include "analysis/analysis.h"
 
 #define SB_LESSONS_MAX 4
 #define SB_LESSON_BYTES 1024 /* a lesson of two devices, each its own clause */

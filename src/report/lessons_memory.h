@@ -21,7 +21,7 @@
 
 #include <stddef.h>
 
-#include "run/analysis.h"
+#include "analysis/analysis.h"
 
 /* dram_burst: the 90% chunk. */
 int sb_lesson_burst(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "run/analysis.h"
+#include "analysis/analysis.h"
 
 /* The verdict on other against ref, both of a's run: as
  * sb_verdict_judge, so SB_VERDICT_NOISY where either row is noisy. */

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "run/analysis.h"
+#include "analysis/analysis.h"
 
 /* Nothing where no device's drift was measured and no row is noisy. */
 void sb_table_noise_footer(const sb_analysis *a, int width, FILE *out);

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "run/cleanup.h"
+#include "exec/cleanup.h"
 
 /* As the kernel's own limit on symlinks followed in one lookup. */
 #define MAX_LINKS 40

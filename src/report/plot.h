@@ -64,7 +64,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "run/analysis.h"
+#include "analysis/analysis.h"
 
 #define SB_PLOT_MAX 64
 

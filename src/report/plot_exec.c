@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run/cleanup.h"
-#include "run/interrupt.h"
+#include "exec/cleanup.h"
+#include "exec/interrupt.h"
 
 int sb_plot_find_gnuplot(char *buf, size_t n)
 {

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "report/format.h"
-#include "run/analysis.h"
+#include "analysis/analysis.h"
 
 /* What a writer and the calls below return besides 0. */
 enum {

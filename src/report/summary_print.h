@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "run/summary.h"
+#include "analysis/summary.h"
 
 /* How a format writes a piece of text: escaped for it. */
 typedef void sb_summary_text(FILE *out, const char *text);

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "run/analysis.h"
+#include "analysis/analysis.h"
 
 /* The run's title, the devices and the legend of what follows. */
 void sb_table_header(const sb_analysis *a, FILE *out);

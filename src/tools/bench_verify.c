@@ -20,12 +20,12 @@
 #endif
 
 #include "experiments/catalogue.h"
-#include "run/host_data.h"
-#include "run/kernel_source.h"
+#include "experiments/host_data.h"
+#include "exec/kernel_source.h"
 #include "cli/options.h"
-#include "run/registry.h"
-#include "run/session.h"
-#include "run/timing.h"
+#include "exec/registry.h"
+#include "exec/session.h"
+#include "exec/timing.h"
 
 #define MAX_THREAD_COUNTS 8
 

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "backend.h"
-#include "run/kernel_source.h"
-#include "run/registry.h"
+#include "exec/kernel_source.h"
+#include "exec/registry.h"
 
 #ifndef TEST_BACKEND
 #error "TEST_BACKEND must name the backend under test"

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "experiments/catalogue.h"
-#include "run/kernel_source.h"
-#include "run/registry.h"
+#include "exec/kernel_source.h"
+#include "exec/registry.h"
 #include "experiments/variant.h"
 
 static sb_backend_slot slot;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/registry.h"
+#include "exec/registry.h"
 
 static sb_backend_slot slot;
 static const sb_backend *vt;

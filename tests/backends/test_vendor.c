@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "backend.h"
-#include "run/registry.h"
+#include "exec/registry.h"
 
 #ifndef TEST_BACKEND
 #error "TEST_BACKEND must name the backend under test"

@@ -18,7 +18,7 @@
 #include "cli/options.h"
 #include "report/report.h"
 #include "report/json_read.h"
-#include "run/analysis.h"
+#include "analysis/analysis.h"
 
 static char dir[] = "/tmp/simtbench-compare-XXXXXX";
 static char old_path[256], new_path[256];

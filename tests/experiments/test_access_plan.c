@@ -15,8 +15,8 @@
 
 #include "atomics_model.h"
 #include "experiments/catalogue.h"
-#include "run/kernel_source.h"
-#include "run/registry.h"
+#include "exec/kernel_source.h"
+#include "exec/registry.h"
 #include "experiments/variant.h"
 
 /* ---- helpers --------------------------------------------------------- */

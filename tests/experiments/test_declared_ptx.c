@@ -18,9 +18,9 @@
 
 #include "experiments/catalogue.h"
 #include "experiments/variant.h"
-#include "run/kernel_source.h"
-#include "run/ptx_summary.h"
-#include "run/registry.h"
+#include "exec/kernel_source.h"
+#include "exec/ptx_summary.h"
+#include "exec/registry.h"
 
 static sb_backend_slot slot;
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "experiments/catalogue.h"
-#include "run/host_data.h"
+#include "experiments/host_data.h"
 #include "experiments/variant.h"
 
 static const sb_experiment *experiment(const char *name)

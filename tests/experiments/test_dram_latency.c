@@ -12,7 +12,7 @@
 
 #include "experiments/catalogue.h"
 #include "experiments/dram_gather.h"
-#include "run/host_data.h"
+#include "experiments/host_data.h"
 #include "experiments/variant.h"
 
 static const sb_experiment *experiment(const char *name)

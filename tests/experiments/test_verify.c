@@ -15,7 +15,7 @@
 #endif
 
 #include "experiments/catalogue.h"
-#include "run/host_data.h"
+#include "experiments/host_data.h"
 #include "experiments/variant.h"
 
 /* The catalogue's experiment called `name`. */

@@ -88,7 +88,7 @@ check "--plot with GNUPLOT empty: data and scripts, exit 0, one note" \
     '[ $rc -eq 0 ] && [ -s "$tmp/plots2/transpose-bars.gp" ] && [ ! -e "$tmp/plots2/transpose-bars.png" ] && [ "$(lines "$tmp/err")" = 1 ]'
 
 # The plan refuses a --plot directory it can see is unwritable before the
-# run (tests/run/plan.sh); one that fails only when the plots are written
+# run (tests/plan/plan.sh); one that fails only when the plots are written
 # (a directory where a plot's file goes) costs the plots, not the report.
 mkdir -p "$tmp/plots-blocked/transpose-bars.dat"
 run $ARGS --plot "$tmp/plots-blocked"

@@ -12,7 +12,7 @@
 #include "report/describe.h"
 #include "report/json_read.h"
 #include "report/report.h"
-#include "run/analysis.h"
+#include "analysis/analysis.h"
 
 static char dir[] = "/tmp/simtbench-json-write-XXXXXX";
 

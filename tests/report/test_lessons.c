@@ -16,7 +16,7 @@
 
 #include "report/lessons.h"
 #include "report/report.h"
-#include "run/analysis.h"
+#include "analysis/analysis.h"
 
 static void devices(sb_run *run, int ndevices)
 {

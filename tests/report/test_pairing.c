@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "report/report.h"
-#include "run/analysis.h"
-#include "run/crossapi.h"
+#include "analysis/analysis.h"
+#include "analysis/crossapi.h"
 
 static void random_run(sb_run *run, unsigned seed, size_t n, int ndevices)
 {

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "report/plot.h"
-#include "run/interrupt.h"
+#include "exec/interrupt.h"
 
 static void add(sb_run *run, int slot, const char *exp, const char *variant, const char *kernel,
                 const char *unit, double ms, const sb_pattern *p)

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "run/analysis.h"
-#include "run/crossapi.h"
+#include "analysis/analysis.h"
+#include "analysis/crossapi.h"
 #include "report/json_read.h"
 #include "report/describe.h"
 #include "report/plot.h"

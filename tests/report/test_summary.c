@@ -16,8 +16,8 @@
 #include "report/json_read.h"
 #include "report/report.h"
 #include "experiments/catalogue.h"
-#include "run/analysis.h"
-#include "run/summary.h"
+#include "analysis/analysis.h"
+#include "analysis/summary.h"
 
 /* A saved run read back and analysed as `simtbench report` does. */
 static void analyse_saved(const char *path, sb_run *run, sb_analysis *a)

@@ -12,8 +12,8 @@
 
 #include "report/layout.h"
 #include "report/report.h"
-#include "run/analysis.h"
-#include "run/noise.h"
+#include "analysis/analysis.h"
+#include "analysis/noise.h"
 
 #define LONG_NAME "32x32-xor-column-store"       /* 22 characters */
 #define LONGER_NAME "corner_turn_pad_a4_coarse8_x" /* 28 */

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "report/report.h"
-#include "run/analysis.h"
-#include "run/crossapi.h"
-#include "run/noise.h"
+#include "analysis/analysis.h"
+#include "analysis/crossapi.h"
+#include "analysis/noise.h"
 
 /* ---------------------------------------------------------------- noise */
 
