@@ -1,8 +1,8 @@
 /* The CUDA backend's hardware counters: CUPTI's range profiler around one
  * launch, its counter data turned into metric values by CUPTI's profiler
- * host API.  backend.c finds and opens libcupti (as it does NVRTC and
- * cuBLAS) and makes the launch; this file knows CUPTI's protocol and which
- * metric gives each of backend.h's sb_counter counts. */
+ * host API.  libraries.c finds and opens libcupti (as it does NVRTC and
+ * cuBLAS), launches.c makes the launch; this file knows CUPTI's protocol
+ * and which metric gives each of backend.h's sb_counter counts. */
 #ifndef SB_CUDA_COUNTERS_H
 #define SB_CUDA_COUNTERS_H
 
