@@ -7,21 +7,18 @@
 #include "exec/progress.h"
 #include "exec/registry.h"
 
-/* Sessions whose missing counters were said already. */
-static int said[SB_RUN_MAX_DEVICES];
-
-static void note_missing(sb_result *r, const char *backend, int session, int quiet,
+static void note_missing(sb_result *r, const char *backend, int *said, int quiet,
                          const char *why)
 {
     snprintf(r->counters_note, sizeof r->counters_note, "%s", why);
-    if (session >= 0 && session < SB_RUN_MAX_DEVICES && !said[session]) {
-        said[session] = 1;
+    if (said && !*said) {
+        *said = 1;
         if (!quiet)
             sb_say("note: %s: no hardware counters: %s", backend, why);
     }
 }
 
-void sb_count_launch(const sb_timed_op *op, int provided, const char *backend, int session,
+void sb_count_launch(const sb_timed_op *op, int provided, const char *backend, int *said,
                      int quiet, sb_result *r)
 {
     r->counted = 0;
@@ -31,12 +28,12 @@ void sb_count_launch(const sb_timed_op *op, int provided, const char *backend, i
     if (!op->k)
         return;
     if (!provided) {
-        note_missing(r, backend, session, quiet, "this backend has no profiler");
+        note_missing(r, backend, said, quiet, "this backend has no profiler");
         return;
     }
     double counts[SB_COUNTER_COUNT];
     if (op->vt->launch_counted(op->k, &op->plan->geometry, op->args, op->plan->nargs, counts)) {
-        note_missing(r, backend, session, quiet, sb_registry_error(op->vt));
+        note_missing(r, backend, said, quiet, sb_registry_error(op->vt));
         return;
     }
     memcpy(r->counts, counts, sizeof counts);

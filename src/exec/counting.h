@@ -11,11 +11,12 @@
 
 /* Profile one launch of op's kernel into r (counted, counts,
  * counters_note).  provided: the backend has a launch_counted of its own;
- * session: the run's index of the session, so the reason counters are
- * missing is said once per session; quiet: say nothing.  Rows with no
+ * said: the run's flag for the session, set once the reason counters are
+ * missing is said, so that it is said once per session (NULL: never
+ * said); quiet: say nothing.  Rows with no
  * kernel of ours (the API copy, the vendor row) are left uncounted with no
  * note. */
-void sb_count_launch(const sb_timed_op *op, int provided, const char *backend, int session,
+void sb_count_launch(const sb_timed_op *op, int provided, const char *backend, int *said,
                      int quiet, sb_result *r);
 
 #endif

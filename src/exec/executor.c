@@ -38,25 +38,31 @@ typedef struct host_time {
     /* the variants' steps */
     double alloc, first, warm, timed, poison, download, compare, record;
 } host_time;
-static _Thread_local host_time spent;
-static host_time spent_by_lanes;
-/* Guards spent_by_lanes and the run's results while devices are measured
-   at the same time. */
-static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
-/* The failures reported so far, from every device's thread, for the run's
-   summary to count. */
-static atomic_int failures;
 
-/* How warm each session's device is: device time in the current busy
+/* How warm a session's device is: device time in the current busy
    stretch, and when that stretch's last launch ended (timing.h). */
-static struct {
+typedef struct warmth {
     int seen;
     double busy_ms;
     struct timespec last_end;
-} warmth[SB_RUN_MAX_DEVICES];
+} warmth;
 
-/* Each session's host buffers for read-backs, for the whole run. */
-static sb_host_sets *hosts[SB_RUN_MAX_DEVICES];
+/* What one sb_execute holds for its whole run, made by it and passed down
+   to every step that needs it: the executor keeps no state of its own
+   between calls (the interrupt flag, interrupt.c, is the process's). */
+typedef struct exec_run {
+    /* Guards the run's results while devices are measured at the same
+       time. */
+    pthread_mutex_t lock;
+    /* The failures reported so far, from every device's thread, for the
+       run's summary to count. */
+    atomic_int failures;
+    warmth warmth[SB_RUN_MAX_DEVICES];
+    /* Each session's host buffers for read-backs, for the whole run. */
+    sb_host_sets *hosts[SB_RUN_MAX_DEVICES];
+    /* Sessions whose missing counters were said already (counting.h). */
+    int counters_said[SB_RUN_MAX_DEVICES];
+} exec_run;
 
 /* Adds the seconds since *t to *acc and restarts *t. */
 static void lap(double *acc, struct timespec *t)
@@ -70,6 +76,8 @@ static void lap(double *acc, struct timespec *t)
 
 /* Everything one variant on one session holds while it runs. */
 typedef struct variant_run {
+    exec_run *xr;
+    host_time *spent;        /* this thread's */
     const sb_suite *suite;
     sb_session *s;
     const sb_experiment *e;
@@ -101,6 +109,8 @@ typedef struct variant_run {
 /* The variant read back last, compared on the checker meanwhile: its
  * record is kept once the checker passes it, and reported if not. */
 typedef struct pending {
+    exec_run *xr;
+    host_time *spent;        /* this thread's */
     sb_checker checker;
     sb_result r;
     const sb_session *s;
@@ -109,11 +119,12 @@ typedef struct pending {
     int status;              /* the first failure a check found, or SB_EXIT_OK */
 } pending;
 
-static void report_failure(const sb_session *s, const sb_experiment *e, const sb_variant *v,
-                           const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void report_failure(exec_run *xr, const sb_session *s, const sb_experiment *e,
+                           const sb_variant *v, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
-static void report_failure(const sb_session *s, const sb_experiment *e, const sb_variant *v,
-                           const char *fmt, ...)
+static void report_failure(exec_run *xr, const sb_session *s, const sb_experiment *e,
+                           const sb_variant *v, const char *fmt, ...)
 {
     char msg[ERR_LEN];
     va_list ap;
@@ -121,7 +132,7 @@ static void report_failure(const sb_session *s, const sb_experiment *e, const sb
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     sb_say("%s: %s/%s: %s", s->label, e->name, v ? v->name : "*", msg);
-    atomic_fetch_add(&failures, 1);
+    atomic_fetch_add(&xr->failures, 1);
 }
 
 /* A backend call failed: its message, and the status it earns. */
@@ -249,7 +260,7 @@ static int first_launch(variant_run *vr, int *left_out)
    before counted; 0 when warm, or when no warm-up was asked for. */
 static double warm_floor(const variant_run *vr)
 {
-    typeof(&warmth[0]) w = &warmth[vr->s->run_device];
+    warmth *w = &vr->xr->warmth[vr->s->run_device];
     if (!w->seen || ms_since(&w->last_end) > SB_WARM_GAP_MS)
         w->busy_ms = 0;
     return vr->suite->warmup > 0 && w->busy_ms < SB_WARM_MS ? SB_WARM_MS - w->busy_ms : 0;
@@ -264,7 +275,7 @@ static int time_variant(variant_run *vr)
         return SB_EXIT_RUNTIME;
     /* A first launch made alone was the first warm-up launch. */
     int warmup = vr->suite->warmup;
-    typeof(&warmth[0]) w = &warmth[vr->s->run_device];
+    warmth *w = &vr->xr->warmth[vr->s->run_device];
     double floor_ms = vr->floor_ms;
     double warm_ms = 0, lead_ms = 0;
     int launches = warmup - vr->launched > 0 ? warmup - vr->launched : 0;
@@ -278,11 +289,11 @@ static int time_variant(variant_run *vr)
     } else if (sb_warm_up(&vr->op, launches, floor_ms, &warm_ms, vr->err, sizeof vr->err)) {
         return SB_EXIT_RUNTIME;
     }
-    lap(&spent.warm, &t);
+    lap(&vr->spent->warm, &t);
     if (sb_time_launches_led(&vr->op, reps, SB_BATCH_LEAD, first_lead, vr->samples, &lead_ms,
                              vr->err, sizeof vr->err))
         return SB_EXIT_RUNTIME;
-    lap(&spent.timed, &t);
+    lap(&vr->spent->timed, &t);
     warm_ms += lead_ms;
     w->busy_ms += warm_ms;
     for (int i = 0; i < reps; i++)
@@ -354,7 +365,7 @@ static int read_back(variant_run *vr)
             vt->download(vr->outputs[nout++], vr->bufs[i], plan->buffer[i].bytes))
             return backend_failure(vr);
     vr->download_ms = ms_since(&t0);
-    lap(&spent.download, &t);
+    lap(&vr->spent->download, &t);
     return SB_EXIT_OK;
 }
 
@@ -365,21 +376,21 @@ static void settle(pending *pd, sb_run *run)
     sb_check *c = sb_checker_wait(&pd->checker);
     if (!c)
         return;
-    spent.compare += c->compare_ms * 1e-3;
+    pd->spent->compare += c->compare_ms * 1e-3;
     int status = SB_EXIT_OK;
     if (c->wrong) {
-        report_failure(pd->s, c->e, c->v, "wrong result, no figure reported: %s", c->why);
+        report_failure(pd->xr, pd->s, c->e, c->v, "wrong result, no figure reported: %s", c->why);
         status = SB_EXIT_WRONG;
     } else {
         snprintf(pd->r.ptx_memory, sizeof pd->r.ptx_memory, "%s", c->ptx_memory);
         pd->r.verified = 1;
         pd->r.verify_ms = pd->download_ms + c->compare_ms;
         pd->r.host_ms = pd->host_ms + c->compare_ms;
-        pthread_mutex_lock(&run_lock);
+        pthread_mutex_lock(&pd->xr->lock);
         int full = sb_run_add(run, &pd->r);
-        pthread_mutex_unlock(&run_lock);
+        pthread_mutex_unlock(&pd->xr->lock);
         if (full) {
-            report_failure(pd->s, c->e, c->v, "out of host memory");
+            report_failure(pd->xr, pd->s, c->e, c->v, "out of host memory");
             status = SB_EXIT_RUNTIME;
         }
     }
@@ -513,7 +524,7 @@ static void record_ptx(variant_run *vr, sb_result *r)
     char *ptx = NULL;
     if (s->slot.vt->program_ptx(vr->prog, &ptx)) {
         if (dir)
-            report_failure(s, vr->e, vr->v, "no PTX to save: %s",
+            report_failure(vr->xr, s, vr->e, vr->v, "no PTX to save: %s",
                            s->slot.provides.program_ptx ? sb_registry_error(s->slot.vt)
                                                         : "not supported");
         return;
@@ -526,7 +537,7 @@ static void record_ptx(variant_run *vr, sb_result *r)
                  s->label);
         FILE *f = make_dir(dir) ? NULL : fopen(path, "w");
         if (!f || fputs(ptx, f) == EOF || fclose(f))
-            report_failure(s, vr->e, vr->v, "cannot write %s", path);
+            report_failure(vr->xr, s, vr->e, vr->v, "cannot write %s", path);
         else
             snprintf(r->ptx_file, sizeof r->ptx_file, "%s", path);
     }
@@ -553,7 +564,7 @@ static int record_result(variant_run *vr, sb_result *r)
     record_compiler(vr, r);
     if (vr->suite->counters)
         sb_count_launch(&vr->op, vr->s->slot.provides.launch_counted, vr->s->slot.name,
-                        vr->s->run_device, vr->suite->quiet, r);
+                        &vr->xr->counters_said[vr->s->run_device], vr->suite->quiet, r);
     int status = record_patterns(vr, r);
     if (status)
         return status;
@@ -589,10 +600,10 @@ static int measure_variant(variant_run *vr, pending *pd, sb_run *run)
         resolve_arguments(vr);
         status = prepare_launch(vr);
     }
-    lap(&spent.alloc, &t);
+    lap(&vr->spent->alloc, &t);
     if (!status)
         status = poison_outputs(vr);
-    lap(&spent.poison, &t);
+    lap(&vr->spent->poison, &t);
     /* A first launch alone, which fails fast, where a vendor library may be
        missing or the device is cold; on a warm device the warm-up launches
        open the timed batch instead. */
@@ -601,7 +612,7 @@ static int measure_variant(variant_run *vr, pending *pd, sb_run *run)
         status = first_launch(vr, &left_out);
         vr->launched = 1;
     }
-    lap(&spent.first, &t);
+    lap(&vr->spent->first, &t);
     if (status || left_out)
         return status;
     if (!(status = time_variant(vr)) && !(status = time_on_host(vr)))
@@ -610,7 +621,7 @@ static int measure_variant(variant_run *vr, pending *pd, sb_run *run)
     sb_result r;
     if (!status && !(status = record_result(vr, &r)))
         hand_over(vr, pd, &r, run);
-    lap(&spent.record, &t);
+    lap(&vr->spent->record, &t);
     return status;
 }
 
@@ -652,12 +663,12 @@ static int run_variant(variant_run *vr, pending *pd, sb_run *run, left_out *lo)
         return SB_EXIT_OK;
     }
     if (planned) {
-        report_failure(vr->s, vr->e, vr->v, "%s", vr->err);
+        report_failure(vr->xr, vr->s, vr->e, vr->v, "%s", vr->err);
         return SB_EXIT_USAGE;
     }
     int status = measure_variant(vr, pd, run);
     if (status)
-        report_failure(vr->s, vr->e, vr->v, "%s", vr->err);
+        report_failure(vr->xr, vr->s, vr->e, vr->v, "%s", vr->err);
     release_variant(vr);
     return status;
 }
@@ -665,9 +676,9 @@ static int run_variant(variant_run *vr, pending *pd, sb_run *run, left_out *lo)
 /* Whether the variant can run on this session at all: a vendor row needs a
  * backend built with its library (a note, not a failure), a kernel its
  * program.  *prog: the program, NULL for rows with no kernel of ours. */
-static int variant_ready(const sb_suite *suite, sb_session *s, const sb_experiment *e,
-                         const sb_variant *v, sb_workspace *ws, const char *source,
-                         sb_program **prog, int *status)
+static int variant_ready(exec_run *xr, const sb_suite *suite, sb_session *s,
+                         const sb_experiment *e, const sb_variant *v, sb_workspace *ws,
+                         const char *source, sb_program **prog, int *status)
 {
     char err[ERR_LEN];
     *prog = NULL;
@@ -681,7 +692,7 @@ static int variant_ready(const sb_suite *suite, sb_session *s, const sb_experime
         return 1;
     *prog = sb_workspace_program(ws, source, v, err, sizeof err);
     if (!*prog) {
-        report_failure(s, e, v, "kernel build failed: %s", err);
+        report_failure(xr, s, e, v, "kernel build failed: %s", err);
         if (!*status)
             *status = SB_EXIT_RUNTIME;
         return 0;
@@ -711,15 +722,19 @@ static int status_fatal(const variant_run *vr, const pending *pd, const left_out
 /* The variants one by one: each measured and read back while the one
    before is compared; the last is settled before the workspace goes;
    those the size left out are said once at the end. */
-static int run_variants(const sb_suite *suite, sb_session *s, const sb_suite_experiment *se,
-                        const sb_problem *size, void *host, sb_workspace *ws,
-                        const char *source, sb_run *run)
+static int run_variants(exec_run *xr, host_time *spent, const sb_suite *suite, sb_session *s,
+                        const sb_suite_experiment *se, const sb_problem *size, void *host,
+                        sb_workspace *ws, const char *source, sb_run *run)
 {
     const sb_experiment *e = se->e;
     variant_run *vr = malloc(sizeof *vr);
     pending *pd = calloc(1, sizeof *pd);
     left_out *lo = calloc(1, sizeof *lo);
     int status = vr && pd && lo ? SB_EXIT_OK : SB_EXIT_RUNTIME;
+    if (pd) {
+        pd->xr = xr;
+        pd->spent = spent;
+    }
     for (int i = 0; i < se->nvariants && !status_fatal(vr, pd, lo) && !sb_interrupted(); i++) {
         const sb_variant *v = &se->variants[i];
         sb_progress_step(s->label, e->name, v->name);
@@ -730,15 +745,16 @@ static int run_variants(const sb_suite *suite, sb_session *s, const sb_suite_exp
         sb_program *prog;
         struct timespec t0;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        int ready = variant_ready(suite, s, e, v, ws, source, &prog, &status);
-        lap(&spent.build, &t0);
+        int ready = variant_ready(xr, suite, s, e, v, ws, source, &prog, &status);
+        lap(&spent->build, &t0);
         if (ready) {
-            *vr = (variant_run){.suite = suite, .s = s, .e = e, .p = size, .v = v,
-                                .host = host, .prog = prog, .ws = ws, .set = pd->next_set};
+            *vr = (variant_run){.xr = xr, .spent = spent, .suite = suite, .s = s, .e = e,
+                                .p = size, .v = v, .host = host, .prog = prog, .ws = ws,
+                                .set = pd->next_set};
             int st = run_variant(vr, pd, run, lo);
             if (st && !status)
                 status = st;
-            lap(&spent.variants, &t0);
+            lap(&spent->variants, &t0);
         }
         sb_progress_done();
     }
@@ -788,8 +804,8 @@ static const sb_variant *fitting_variants(const sb_suite_experiment *se, const s
     return keep;
 }
 
-static void workspaces_make(const sb_suite *suite, sb_session *sessions, int nsessions,
-                            workspaces *all)
+static void workspaces_make(exec_run *xr, host_time *spent, const sb_suite *suite,
+                            sb_session *sessions, int nsessions, workspaces *all)
 {
     size_t most = (size_t)(suite->nexperiments * nsessions) + 1;
     sb_prebuild_job *jobs = calloc(most, sizeof *jobs);
@@ -799,13 +815,13 @@ static void workspaces_make(const sb_suite *suite, sb_session *sessions, int nse
         for (int si = 0; si < nsessions; si++) {
             sb_session *s = &sessions[si];
             char err[ERR_LEN];
-            if (!hosts[s->run_device])
-                hosts[s->run_device] =
-                    sb_host_sets_new(s->slot.vt, s->dev, s->slot.provides.host_alloc);
+            sb_host_sets **hosts = &xr->hosts[s->run_device];
+            if (!*hosts)
+                *hosts = sb_host_sets_new(s->slot.vt, s->dev, s->slot.provides.host_alloc);
             all->source[x][si] = sb_kernel_source(s->slot.vt->prelude,
                                                   suite->experiments[x].e->source, err, sizeof err);
-            all->ws[x][si] = hosts[s->run_device] && all->source[x][si]
-                                 ? sb_workspace_new(s->slot.vt, s->dev, hosts[s->run_device])
+            all->ws[x][si] = *hosts && all->source[x][si]
+                                 ? sb_workspace_new(s->slot.vt, s->dev, *hosts)
                                  : NULL;
             if (jobs && copies) {
                 int n;
@@ -820,7 +836,7 @@ static void workspaces_make(const sb_suite *suite, sb_session *sessions, int nse
         struct timespec t0;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         sb_workspace_prebuild_all(jobs, njobs, sb_workspace_threads());
-        lap(&spent.build, &t0);
+        lap(&spent->build, &t0);
     }
     for (int j = 0; copies && j < njobs; j++)
         free(copies[j]);
@@ -837,21 +853,21 @@ static void workspace_done(workspaces *all, int x, int si)
 }
 
 /* Every chosen variant of one experiment on one session, in order. */
-static int run_on_session(const sb_suite *suite, sb_session *s, const sb_suite_experiment *se,
-                          const sb_problem *size, void *host, sb_workspace *ws,
-                          const char *source, sb_run *run)
+static int run_on_session(exec_run *xr, host_time *spent, const sb_suite *suite,
+                          sb_session *s, const sb_suite_experiment *se, const sb_problem *size,
+                          void *host, sb_workspace *ws, const char *source, sb_run *run)
 {
     const sb_experiment *e = se->e;
     char err[ERR_LEN];
     if (!source) {
         /* Read again for its message: the plan had found it readable. */
         free(sb_kernel_source(s->slot.vt->prelude, e->source, err, sizeof err));
-        report_failure(s, e, NULL, "%s", err);
+        report_failure(xr, s, e, NULL, "%s", err);
         return SB_EXIT_IO;
     }
     if (!ws)
         return SB_EXIT_RUNTIME;
-    return run_variants(suite, s, se, size, host, ws, source, run);
+    return run_variants(xr, spent, suite, s, se, size, host, ws, source, run);
 }
 
 /* The variants the run will try: every chosen one on every session. */
@@ -916,12 +932,12 @@ static void prepare_start(const sb_suite *suite, sb_session *sessions, int nsess
         prepare_now(p);
 }
 
-static void prepare_wait(prepared *p)
+static void prepare_wait(prepared *p, host_time *spent)
 {
     if (p->threaded)
         pthread_join(p->thread, NULL);
     p->threaded = 0;
-    spent.prepare += p->seconds;
+    spent->prepare += p->seconds;
 }
 
 /* Whether two sessions may be on one physical device: one where their
@@ -966,6 +982,9 @@ static int make_lanes(const sb_session *sessions, int nsessions, int *lane_of)
 
 /* One lane's share of an experiment, on a thread of its own. */
 typedef struct lane_job {
+    exec_run *xr;
+    host_time *spent; /* own, on a thread of its own; else the caller's */
+    host_time own;
     const sb_suite *suite;
     sb_session *sessions;
     int nsessions, x, lane;
@@ -995,16 +1014,12 @@ static void *run_lane(void *arg)
     for (int si = 0; si < j->nsessions && !sb_interrupted(); si++) {
         if (j->lane >= 0 && j->lane_of[si] != j->lane)
             continue;
-        int st = run_on_session(j->suite, &j->sessions[si], se, &j->p->size, j->p->host,
-                                j->all->ws[j->x][si], j->all->source[j->x][si], j->run);
+        int st = run_on_session(j->xr, j->spent, j->suite, &j->sessions[si], se, &j->p->size,
+                                j->p->host, j->all->ws[j->x][si], j->all->source[j->x][si],
+                                j->run);
         if (st && !j->status)
             j->status = st;
         workspace_done(j->all, j->x, si);
-    }
-    if (j->threaded) {
-        pthread_mutex_lock(&run_lock);
-        add_time(&spent_by_lanes, &spent);
-        pthread_mutex_unlock(&run_lock);
     }
     return NULL;
 }
@@ -1047,13 +1062,14 @@ static void order_results(sb_run *run, size_t first)
    the same time, each on a thread (--serial, or a single lane: one after
    another, here); the run's status so far, with this experiment's first
    failure if it had none. */
-static int run_experiment(const sb_suite *suite, sb_session *sessions, int nsessions, int x,
-                          prepared *p, workspaces *all, sb_run *run, int status)
+static int run_experiment(exec_run *xr, host_time *spent, const sb_suite *suite,
+                          sb_session *sessions, int nsessions, int x, prepared *p,
+                          workspaces *all, sb_run *run, int status)
 {
     const sb_suite_experiment *se = &suite->experiments[x];
     if (p->failed) {
         sb_say("%s: %s", se->e->name, p->err);
-        atomic_fetch_add(&failures, 1);
+        atomic_fetch_add(&xr->failures, 1);
         return status ? status : SB_EXIT_RUNTIME;
     }
     int lane_of[SB_RUN_MAX_DEVICES];
@@ -1061,16 +1077,22 @@ static int run_experiment(const sb_suite *suite, sb_session *sessions, int nsess
     lane_job jobs[SB_RUN_MAX_DEVICES];
     size_t first = run->nresults;
     for (int l = 0; l < nlanes; l++) {
-        jobs[l] = (lane_job){suite, sessions, nsessions, x, nlanes > 1 ? l : -1, lane_of, p,
-                             all, run, SB_EXIT_OK, 0, 0};
+        jobs[l] = (lane_job){.xr = xr, .suite = suite, .sessions = sessions,
+                             .nsessions = nsessions, .x = x, .lane = nlanes > 1 ? l : -1,
+                             .lane_of = lane_of, .p = p, .all = all, .run = run};
+        jobs[l].spent = &jobs[l].own;
         jobs[l].threaded =
             nlanes > 1 && pthread_create(&jobs[l].thread, NULL, run_lane, &jobs[l]) == 0;
-        if (!jobs[l].threaded)
+        if (!jobs[l].threaded) {
+            jobs[l].spent = spent;
             run_lane(&jobs[l]);
+        }
     }
     for (int l = 0; l < nlanes; l++) {
-        if (jobs[l].threaded)
+        if (jobs[l].threaded) {
             pthread_join(jobs[l].thread, NULL);
+            add_time(spent, &jobs[l].own);
+        }
         if (jobs[l].status && !status)
             status = jobs[l].status;
     }
@@ -1093,26 +1115,45 @@ static int may_prepare_ahead(const prepared *now, const sb_suite *suite, sb_sess
     return avail > 0 && (double)avail > 2 * need;
 }
 
+/* Where the run's host time went, when SIMTBENCH_TIMINGS asks. */
+static void say_timings(const host_time *spent)
+{
+    if (!getenv("SIMTBENCH_TIMINGS"))
+        return;
+    sb_say("timings: inputs and references %.2f s, kernel builds %.2f s, variants %.2f s",
+           spent->prepare, spent->build, spent->variants);
+    sb_say("timings: variants: allocate %.2f s, first launch %.2f s, warm-up %.2f s, timed "
+           "%.2f s, poison %.2f s, read back %.2f s, compare %.2f s, "
+           "record %.2f s",
+           spent->alloc, spent->first, spent->warm, spent->timed, spent->poison,
+           spent->download, spent->compare, spent->record);
+}
+
 int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_run *run,
                sb_experiment_done *done, void *ctx)
 {
     int status = SB_EXIT_OK;
-    atomic_store(&failures, 0);
-    memset(&spent, 0, sizeof spent);
-    memset(&spent_by_lanes, 0, sizeof spent_by_lanes);
-    memset(warmth, 0, sizeof warmth);
+    exec_run *xr = calloc(1, sizeof *xr);
+    host_time spent = {0};
+    if (!xr) {
+        sb_say("out of host memory");
+        return SB_EXIT_RUNTIME;
+    }
+    pthread_mutex_init(&xr->lock, NULL);
+    atomic_init(&xr->failures, 0);
     sb_progress_begin(count_variants(suite, nsessions), count_builds(suite, nsessions),
                       !suite->quiet && isatty(STDERR_FILENO));
     workspaces *all = calloc(1, sizeof *all);
     if (!all) {
         sb_say("out of host memory");
+        free(xr);
         return SB_EXIT_RUNTIME;
     }
-    workspaces_make(suite, sessions, nsessions, all);
+    workspaces_make(xr, &spent, suite, sessions, nsessions, all);
     prepared *pair = calloc(2, sizeof *pair), *now = pair, *next = pair ? pair + 1 : NULL;
     if (pair && suite->nexperiments > 0) {
         prepare_start(suite, sessions, nsessions, 0, 0, now);
-        prepare_wait(now);
+        prepare_wait(now, &spent);
     }
     int ran = 0;
     for (int x = 0; pair && x < suite->nexperiments && !sb_interrupted(); x++) {
@@ -1120,13 +1161,13 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
         if (x + 1 < suite->nexperiments)
             prepare_start(suite, sessions, nsessions, x + 1,
                           may_prepare_ahead(now, suite, sessions, nsessions, x + 1), next);
-        status = run_experiment(suite, sessions, nsessions, x, now, all, run, status);
+        status = run_experiment(xr, &spent, suite, sessions, nsessions, x, now, all, run, status);
         if (done && !sb_interrupted()) {
             sb_progress_clear();
             done(ctx, run);
         }
         if (x + 1 < suite->nexperiments) {
-            prepare_wait(next);
+            prepare_wait(next, &spent);
             prepared *t = now;
             now = next;
             next = t;
@@ -1144,21 +1185,12 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
             workspace_done(all, x, si);
     free(all);
     free(pair);
-    for (int i = 0; i < SB_RUN_MAX_DEVICES; i++) {
-        sb_host_sets_free(hosts[i]);
-        hosts[i] = NULL;
-    }
+    for (int i = 0; i < SB_RUN_MAX_DEVICES; i++)
+        sb_host_sets_free(xr->hosts[i]);
     run->interrupted = sb_interrupted() != 0;
-    run->failures = atomic_load(&failures);
-    add_time(&spent, &spent_by_lanes);
-    if (getenv("SIMTBENCH_TIMINGS")) {
-        sb_say("timings: inputs and references %.2f s, kernel builds %.2f s, variants %.2f s",
-               spent.prepare, spent.build, spent.variants);
-        sb_say("timings: variants: allocate %.2f s, first launch %.2f s, warm-up %.2f s, timed "
-               "%.2f s, poison %.2f s, read back %.2f s, compare %.2f s, "
-               "record %.2f s",
-               spent.alloc, spent.first, spent.warm, spent.timed, spent.poison,
-               spent.download, spent.compare, spent.record);
-    }
+    run->failures = atomic_load(&xr->failures);
+    pthread_mutex_destroy(&xr->lock);
+    free(xr);
+    say_timings(&spent);
     return status;
 }
