@@ -21,6 +21,7 @@
 #include "analysis/crossapi.h"
 #include "analysis/drift.h"
 #include "exec/executor.h"
+#include "exec/fatal_signal.h"
 #include "exec/interrupt.h"
 #include "plan/preflight.h"
 #include "exec/progress.h"
@@ -229,6 +230,7 @@ int sb_cmd_run(const sb_options *o)
         return status;
     }
     sb_interrupt_catch("simtbench");
+    sb_fatal_catch("simtbench");
     sb_run run;
     memset(&run, 0, sizeof run);
     stamp(&run, o);
@@ -256,6 +258,9 @@ int sb_cmd_run(const sb_options *o)
            before, there was nothing to keep. */
         sb_interrupt_defer(!o->output && !suite.save && !suite.plot_dir);
         stream_header(&st, &run);
+        /* After the backends loaded their runtimes, whose own crash
+           handlers (LLVM's) would otherwise come first. */
+        sb_fatal_catch("simtbench");
         status = sb_execute(&suite, sessions, nsessions, &run, stream_blocks, &st);
     }
     if (run.ndevices > 0 && !sb_interrupted())

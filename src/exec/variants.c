@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "file_name.h"
 #include "experiments/variant.h"
 #include "exec/checker.h"
 #include "experiments/host_data.h"
@@ -469,12 +470,14 @@ static void record_ptx(variant_run *vr, sb_result *r)
         return;
     }
     if (dir) {
-        /* Named by the device's label (the backend's name, and its index
-           where it has several), which holds no slash in a run of one host. */
-        char path[sizeof r->ptx_file];
-        snprintf(path, sizeof path, "%s/%s.%s.%s.ptx", dir, vr->e->name, vr->v->name,
-                 s->label);
-        FILE *f = make_dir(dir) ? NULL : fopen(path, "w");
+        /* Named by the experiment, the variant and the device's label,
+           each made safe for a file name (file_name.h). */
+        const char *const parts[] = {vr->e->name, vr->v->name, s->label, "ptx"};
+        char name[256], path[sizeof r->ptx_file];
+        sb_file_name(name, sizeof name, '.', parts, 4, "x");
+        int len = snprintf(path, sizeof path, "%s/%s", dir, name);
+        FILE *f = len < 0 || (size_t)len >= sizeof path || make_dir(dir) ? NULL
+                                                                         : fopen(path, "w");
         if (!f || fputs(ptx, f) == EOF || fclose(f))
             sb_exec_failure(vr->xr, s, vr->e, vr->v, "cannot write %s", path);
         else

@@ -12,17 +12,21 @@
  * record, and every record is checked before the first byte is written.
  * The backends the run left out ("unavailable") have a message each,
  * written whatever its bytes (\xNN where jansson would refuse them).
- * The results and comparisons are written one record at a time, so that a
- * run of any size needs no tree of all of it, and one record a line, so
+ * The results and comparisons are built one record at a time, so that a
+ * run of any size needs no tree of all of it (only their text is held
+ * until all are checked), and written one record a line, so
  * that a saved run of thousands of results greps and diffs by record; the
  * rest is indented as jansson lays out a document. */
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
 #include "report/describe.h"
 #include "report/json_build.h"
+#include "report/json_comparisons.h"
 #include "report/json_fleet.h"
 #include "report/json_summary.h"
 #include "report/json_noise.h"
@@ -385,121 +389,6 @@ static json_t *result_json(const sb_result *r, sb_json_builder *b)
     return o;
 }
 
-static const char *verdict_name(sb_verdict_kind k)
-{
-    return k == SB_VERDICT_SAME     ? "same"
-           : k == SB_VERDICT_FASTER ? "faster"
-           : k == SB_VERDICT_NOISY  ? "noisy"
-                                    : "slower";
-}
-
-/* One side of a comparison: the device, its slot, its result and time. */
-static void side_fields(json_t *o, const sb_crossapi *x, int slot, long result,
-                        const sb_result *r, sb_json_builder *b)
-{
-    sb_json_put_str(o, "device", x->label[slot], b);
-    sb_json_put_int(o, "slot", slot, b);
-    sb_json_put_int(o, "result", result, b);
-    sb_json_put_real(o, "median_ms", r->ms.median, b);
-    sb_json_put_real(o, "spread", r->ms.spread, b);
-}
-
-/* The speed ratio's 95% interval, null under the spread rule, and what
- * the verdict was reached by: "interval", or the spread rule's reason. */
-static void interval_fields(json_t *c, const sb_verdict *v, sb_json_builder *b)
-{
-    if (v->basis == SB_BASIS_INTERVAL) {
-        sb_json_put_real(c, "ci_low", 1.0 / v->ratio_high, b);
-        sb_json_put_real(c, "ci_high", 1.0 / v->ratio_low, b);
-        sb_json_put_str(c, "basis", "interval", b);
-        return;
-    }
-    char basis[48];
-    sb_verdict_interval_text(v, SB_INTERVAL_SPEED, basis, sizeof basis);
-    sb_json_put(c, "ci_low", json_null(), b);
-    sb_json_put(c, "ci_high", json_null(), b);
-    sb_json_put_str(c, "basis", basis, b);
-}
-
-/* Beside the device times, where both sides have them, the host-observed
- * ones (the launch family): each side's median and the verdict on them. */
-static void host_comparison(json_t *c, const sb_crossapi *x, const sb_cross_row *row, int s,
-                            const sb_result *ref, const sb_result *oth, sb_json_builder *b)
-{
-    const sb_verdict *v = &row->host_verdict[s];
-    if (v->kind == SB_VERDICT_NONE)
-        return;
-    char text[96];
-    sb_verdict_text(v, x->label[x->reference], x->label[s], text, sizeof text);
-    json_t *h = sb_json_put_object(c, "host_observed", b);
-    if (!h)
-        return;
-    sb_json_put_real(h, "reference_ms", ref->host_observed.median, b);
-    sb_json_put_real(h, "other_ms", oth->host_observed.median, b);
-    sb_json_put_real(h, "speed_ratio", v->speed_ratio, b);
-    sb_json_put_real(h, "margin", v->margin, b);
-    sb_json_put_str(h, "verdict", verdict_name(v->kind), b);
-    sb_json_put_str(h, "summary", text, b);
-}
-
-/* Row j's comparison of slot s with the reference: the side-by-side report
- * as data.  "verdict" is the other device's against the reference
- * ("faster": the other is faster), "results" index the results array. */
-static json_t *comparison_json(const sb_run *run, const sb_crossapi *x, const sb_cross_row *row,
-                               int s, sb_json_builder *b)
-{
-    const sb_verdict *v = &row->verdict[s];
-    const sb_result *ref = &run->results[row->result[x->reference]];
-    const sb_result *oth = &run->results[row->result[s]];
-    char text[96];
-    sb_verdict_text(v, x->label[x->reference], x->label[s], text, sizeof text);
-    const char *faster = v->kind == SB_VERDICT_FASTER   ? x->label[s]
-                         : v->kind == SB_VERDICT_SLOWER ? x->label[x->reference]
-                                                        : NULL;
-    json_t *c = json_object(), *side;
-    sb_json_put_str(c, "experiment", ref->experiment, b);
-    sb_json_put_str(c, "variant", ref->variant, b);
-    sb_json_put_int(c, "rows", ref->rows, b);
-    sb_json_put_int(c, "cols", ref->cols, b);
-    if ((side = sb_json_put_object(c, "reference", b)))
-        side_fields(side, x, x->reference, row->result[x->reference], ref, b);
-    if ((side = sb_json_put_object(c, "other", b)))
-        side_fields(side, x, s, row->result[s], oth, b);
-    sb_json_put_real(c, "speed_ratio", v->speed_ratio, b);
-    interval_fields(c, v, b);
-    sb_json_put_real(c, "margin", v->margin, b);
-    sb_json_put_str(c, "verdict", verdict_name(v->kind), b);
-    if (faster)
-        sb_json_put_str(c, "faster", faster, b);
-    else
-        sb_json_put(c, "faster", json_null(), b);
-    sb_json_put_real(c, "by", v->by, b);
-    if (v->kind == SB_VERDICT_NOISY)
-        sb_json_put_real(c, "noise", v->noise, b);
-    sb_json_put_str(c, "summary", text, b);
-    if (row->ptx[s][0])
-        sb_json_put_str(c, "ptx", row->ptx[s], b);
-    host_comparison(c, x, row, s, ref, oth, b);
-    return c;
-}
-
-/* Whether row j compares slot s with the reference. */
-static int compared(const sb_crossapi *x, const sb_cross_row *row, int s)
-{
-    return s != x->reference && row->verdict[s].kind != SB_VERDICT_NONE;
-}
-
-/* The device the others are compared with: its slot and label, or null
- * in a run without devices. */
-static json_t *reference_json(const sb_crossapi *x, sb_json_builder *b)
-{
-    if (x->ndevices == 0)
-        return json_null();
-    json_t *o = json_object();
-    sb_json_put_int(o, "slot", x->reference, b);
-    sb_json_put_str(o, "device", x->label[x->reference], b);
-    return o;
-}
 
 /* Every block's lessons, in the order of the blocks: what its numbers
  * show, one {"experiment", "text"} a sentence. */
@@ -644,10 +533,10 @@ static int comparisons_pass(const sb_run *run, const sb_crossapi *x, FILE *write
     size_t count = 0;
     for (size_t j = 0; j < x->nrows; j++)
         for (int s = 0; s < x->ndevices; s++) {
-            if (!compared(x, &x->rows[j], s))
+            if (!sb_json_compared(x, &x->rows[j], s))
                 continue;
             sb_json_builder b = {NULL, NULL};
-            json_t *c = comparison_json(run, x, &x->rows[j], s, &b);
+            json_t *c = sb_json_comparison(run, x, &x->rows[j], s, &b);
             if (b.refused) {
                 json_decref(c);
                 return refused_result(&run->results[x->rows[j].result[s]],
@@ -784,6 +673,48 @@ static json_t *checked_head(const sb_run *run, json_t **devices, char *err, size
     return head;
 }
 
+/* The records of the results, comparisons and fleet, built, checked and
+ * written once into memory before the first byte goes out: a refused
+ * record leaves out untouched, and none is built twice.  (The text is a
+ * few hundred bytes a record, far less than the records themselves.) */
+#define NPASSES 3
+typedef struct held {
+    char *buf;
+    size_t len;
+} held;
+
+static void held_free(held *h)
+{
+    for (int i = 0; i < NPASSES; i++)
+        free(h[i].buf);
+}
+
+/* The three passes into h: 0, SB_REPORT_REFUSED with the record named in
+ * err, or SB_REPORT_IO_ERROR out of memory; h is to be freed either way. */
+static int checked_passes(const sb_analysis *a, held *h, char *err, size_t n)
+{
+    int rc = 0;
+    for (int i = 0; i < NPASSES; i++) {
+        h[i] = (held){NULL, 0};
+        FILE *f = rc ? NULL : open_memstream(&h[i].buf, &h[i].len);
+        if (!f) {
+            rc = rc ? rc : SB_REPORT_IO_ERROR;
+            continue;
+        }
+        rc = i == 0   ? results_pass(a, f, err, n)
+             : i == 1 ? comparisons_pass(a->run, &a->cross, f, err, n)
+                      : fleet_pass(a, f, err, n);
+        if ((fclose(f) || !h[i].buf) && !rc)
+            rc = SB_REPORT_IO_ERROR;
+    }
+    return rc;
+}
+
+static int put_held(FILE *out, const held *h)
+{
+    return h->len && fwrite(h->buf, 1, h->len, out) != h->len ? SB_REPORT_IO_ERROR : 0;
+}
+
 sb_report_writer sb_report_json;
 
 int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
@@ -793,13 +724,10 @@ int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
     json_t *head = checked_head(run, &devices, err, n);
     if (!head)
         return SB_REPORT_REFUSED;
-    int rc = results_pass(a, NULL, err, n);
-    if (!rc)
-        rc = comparisons_pass(run, &a->cross, NULL, err, n);
-    if (!rc)
-        rc = fleet_pass(a, NULL, err, n);
+    held h[NPASSES];
+    int rc = checked_passes(a, h, err, n);
     sb_json_builder b = {NULL, NULL}, lb = {NULL, NULL};
-    json_t *reference = reference_json(&a->cross, &b);
+    json_t *reference = sb_json_reference(&a->cross, &b);
     sb_json_builder sb = {NULL, NULL};
     json_t *sources = run->sources ? sb_json_sources(run, &sb) : NULL;
     json_t *lessons = lessons_json(a, &lb);
@@ -810,6 +738,7 @@ int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
     if (!rc && lb.refused)
         rc = SB_REPORT_REFUSED, snprintf(err, n, "a lesson's %s %s", lb.refused, lb.why);
     if (rc) {
+        held_free(h);
         json_decref(head);
         json_decref(devices);
         json_decref(reference);
@@ -828,12 +757,13 @@ int sb_report_json(const sb_analysis *a, FILE *out, char *err, size_t n)
     rc |= member(out, "devices", devices, ",\n");
     rc |= unavailable_pass(run, out);
     fputs("  \"results\": ", out);
-    rc |= results_pass(a, out, err, n);
+    rc |= put_held(out, &h[0]);
     rc |= member(out, "reference", reference, ",\n");
     fputs("  \"comparisons\": ", out);
-    rc |= comparisons_pass(run, &a->cross, out, err, n);
+    rc |= put_held(out, &h[1]);
     fputs("  \"fleet\": ", out);
-    rc |= fleet_pass(a, out, err, n);
+    rc |= put_held(out, &h[2]);
+    held_free(h);
     rc |= member(out, "lessons", lessons, ",\n");
     rc |= member(out, "summary", sb_json_summary(&a->summary), ",\n");
     rc |= member(out, "noise", sb_json_noise_run(&a->noise, &b), ",\n");

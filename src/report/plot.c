@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "dram.h"
+#include "file_name.h"
 #include "report/describe.h"
 #include "report/gnuplot_text.h"
 #include "report/output_file.h"
@@ -16,18 +17,11 @@
 /* ---------------------------------------------------------------- helpers */
 
 /* A file stem from an experiment name: nothing a shell or gnuplot would
- * read specially. */
+ * read specially (file_name.h). */
 static void stem(const char *experiment, const char *kind, char *buf, size_t n)
 {
-    char safe[64];
-    size_t k = 0;
-    for (const char *p = experiment; *p && k + 1 < sizeof safe; p++)
-        safe[k++] = (char)((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                                   (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'
-                               ? *p
-                               : '_');
-    safe[k] = '\0';
-    snprintf(buf, n, "%s-%s", k ? safe : "experiment", kind);
+    const char *const parts[] = {experiment, kind};
+    sb_file_name(buf, n, '-', parts, 2, "experiment");
 }
 
 /* s in a script, in gnuplot's single quotes (gnuplot_text.h). */
