@@ -295,6 +295,12 @@ counters_rows() {
             print held, status, e "/" v, r "x" c, why
         }'
 }
+# Each named reason of the held rows in ROWS (counters_rows' lines), and
+# how many rows it names (a row may name several, for different figures).
+counters_reasons() { # ROWS
+    awk '$1 == "held" && $2 == "named" { n = split($5, r, "+"); for (i = 1; i <= n; i++) c[r[i]]++ }
+         END { for (x in c) printf "  named reason %s: %d rows\n", x, c[x] }' "$1" | sort
+}
 # N sizes from the seed: odd sides, rectangles both ways, below one block
 # (fewer than 32 x 32 elements or threads) and any, in turn; at most 4M
 # elements, so that each host check stays short.
@@ -311,6 +317,16 @@ random_sizes() { # SEED N
         esac
         echo "${r}x${c}"
     done
+}
+# Slice K of N of the sizes, one a line: the K-th run of ceil(count / N)
+# in the list's order (which mixes the kinds random_sizes draws); the N
+# slices together are the list, each size once.
+sizes_slice() { # K N SIZE...
+    local k=$1 m=$2
+    shift 2
+    printf '%s\n' "$@" | awk -v k="$k" -v m="$m" '{ s[NR] = $0 } END {
+        w = int((NR + m - 1) / m)
+        for (i = (k - 1) * w + 1; i <= k * w && i <= NR; i++) print s[i] }'
 }
 # The sizes part over the sizes given: the edge families with every
 # variant, the others with their default ones; the sweeps over working
@@ -384,11 +400,9 @@ if want counters; then
             echo "counters: sizes (the random ones from SB_COUNTERS_SEED=$seed): $sizes" | keep
             slice=$sizes
             if [ "$part" != sizes ]; then
-                k=${part#sizes:} k=${k%/*} m=${part#*/}
-                # Slice K of N in the list's order, which mixes the kinds.
-                slice=$(echo "$sizes" | tr ' ' '\n' | grep . | awk -v k="$k" -v m="$m" \
-                    '{ s[NR] = $0 } END { w = int((NR + m - 1) / m)
-                       for (i = (k - 1) * w + 1; i <= k * w && i <= NR; i++) print s[i] }')
+                k=${part#sizes:} k=${k%/*}
+                # shellcheck disable=SC2086
+                slice=$(sizes_slice "$k" "${part#*/}" $sizes)
                 echo "counters: $part: $(echo "$slice" | paste -sd' ')" | keep
             fi
             counters_sizes $slice || st=$? ;;
@@ -415,11 +429,7 @@ transpose/padded transpose/vec64x64_cm transpose/tiled matmul/tiled32}
         echo "  $what: $(grep -c "^held $what " "$out/counters-rows.txt") rows held," \
             "$(grep -c "^not-held $what " "$out/counters-rows.txt") not held"
     done | keep
-    # Each named reason, and how many held rows it names (a row may name
-    # several, for different figures).
-    awk '$1 == "held" && $2 == "named" { n = split($5, r, "+"); for (i = 1; i <= n; i++) c[r[i]]++ }
-         END { for (x in c) printf "  named reason %s: %d rows\n", x, c[x] }' \
-        "$out/counters-rows.txt" | sort | keep
+    counters_reasons "$out/counters-rows.txt" | keep
     grep -E '^held (differs|uncounted|wrong) ' "$out/counters-rows.txt" | head -50 | keep
     bad=$(grep -cE '^held (differs|uncounted|wrong) ' "$out/counters-rows.txt")
     matched=$(grep -c '^held matches ' "$out/counters-rows.txt")
