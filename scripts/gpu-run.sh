@@ -18,8 +18,9 @@
 # 7. compute-sanitizer's memcheck, racecheck, synccheck and initcheck over
 #    every default variant of every family through CUDA, each family at a
 #    size where its kernels take every path and racecheck finishes (the
-#    shared families at one block, the matrix multiply at 72x40; racecheck
-#    takes the shared-memory-heavy families a variant a process); any error,
+#    shared families at one block, the matrix multiply at 72x40, the
+#    histogram and sums at 4097 inputs; racecheck takes the
+#    shared-memory-heavy families a variant a process); any error,
 #    or a run that does not finish, fails the script;
 # 8. --counters (CUPTI) over every family: every variant at its default
 #    size, the shared families at one block a multiprocessor, and sizes
@@ -173,14 +174,17 @@ fi
 # loads, and racecheck, which follows every shared access, takes minutes
 # over a family's modules at a GPU size.  So each family runs at a size
 # where every kernel still takes all its paths (the shared families at one
-# block of threads, the matrix multiply at sizes no tile divides), and
-# racecheck takes the families with many shared-memory variants one
-# variant a process.  Any error, or a run that does not finish, fails the
+# block of threads, the matrix multiply at sizes no tile divides, the
+# histogram and the sums at 4097 inputs: 16 full blocks, one of a single
+# input, a coarsened block that ends inside), and racecheck takes the
+# families with many shared-memory variants (the histogram's 41 among
+# them) one variant a process.  Any error, or a run that does not finish, fails the
 # script.
 sanitize_size() { # EXPERIMENT: the size it is sanitized at
     case $1 in
     shared_*) echo "${SB_SANITIZE_SHARED_SIZE:-1x256}" ;;
     matmul) echo "${SB_SANITIZE_MATMUL_SIZE:-72x40}" ;;
+    histogram | sum) echo "${SB_SANITIZE_PRIV_SIZE:-4097x1}" ;;
     *) echo "${SB_SANITIZE_SIZE:-256}" ;;
     esac
 }
@@ -198,7 +202,7 @@ default_variants() { # EXPERIMENT SIZE: its default variants, one a line (a plai
 if want sanitize && command -v compute-sanitizer >/dev/null; then
     say "compute-sanitizer, every default variant through CUDA"
     experiments=$(./simtbench --list | awk '/^Backends/{exit} /^  [a-z_]+ +[a-z]+ /{print $1}')
-    split=" ${SB_SANITIZE_SPLIT:-matmul shared_broadcast shared_stride shared_tile} "
+    split=" ${SB_SANITIZE_SPLIT:-matmul shared_broadcast shared_stride shared_tile histogram} "
     for tool in ${SB_SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
         t0=$(date +%s)
         rm -f "$out"/sanitize-"$tool"-*.txt
