@@ -7,11 +7,17 @@
  * The rules used by hand (those of test_edge_plan.c): a warp with no lane
  * past the guard makes no request; 32 consecutive words from a 128-byte
  * line take 4 sectors, 1 to 8 of them one; a shared request of distinct
- * banks takes one wavefront, a broadcast one.  The atomics are declared
- * as the manual's "Atomics" paragraph says the H200 counts them: one
- * ATOMG request (global_atom_requests) a warp instruction, one sector for
- * a lane alone (the done count, the merges of one bin); one ATOMS request
- * (shared_atom_requests) a warp instruction.  Where the inputs place the
+ * banks takes one wavefront, a broadcast one.  The atomics' requests are
+ * declared as the manual's "Atomics" paragraph says the H200 counts them
+ * (Nsight Compute): one ATOMG request (global_atom_requests, the count
+ * --counters holds) a warp instruction, of one sector for a lane alone
+ * (the done count, a merge of one bin); one ATOMS request
+ * (shared_atom_requests) a warp instruction.  Their other costs are the
+ * model's own rule, which the manual says the hardware does not follow
+ * and --counters does not hold: an update's distinct sectors (the H200
+ * counts 32 for a warp on one bin), a shared update's lanes in its
+ * busiest bank, lanes on one word each (it counts one wavefront for a
+ * warp on one word).  Where the inputs place the
  * lanes (an update's sectors or busiest bank, a merge's filled bins) the
  * skewed inputs (every value a multiple of 65536: all in bin 0) and one
  * bin are worked by hand; the uniform ones are random words that no hand
