@@ -31,7 +31,7 @@
 #    other row fails the script (SB_COUNTERS_NOT_HELD: families reported,
 #    not held); the summary counts the rows each named reason names;
 #    SB_COUNTERS_PARTS splits the step over calls (default, default:E,F,
-#    wave, sizes, sizes:K/N) and SB_COUNTERS_DEADLINE keeps it inside one;
+#    default-except:E,F, wave, sizes, sizes:K/N) and SB_COUNTERS_DEADLINE keeps it inside one;
 #    with SB_NCU=1 also Nsight Compute on a sample at 1000x777, whose
 #    counts must equal CUPTI's.  scripts/h200-calls/ runs every step in
 #    calls of under 9 minutes.
@@ -369,6 +369,8 @@ if want counters; then
     # OUTDIR/counters is judged, those of earlier calls too):
     #   default        every variant of every family at its default size
     #   default:E,F    the same for the experiments named
+    #   default-except:E,F  for every experiment but those (so that a
+    #                  call plan covers a family added since)
     #   wave           the shared families at one block a multiprocessor
     #   sizes          a few fixed awkward sizes and SB_COUNTERS_RANDOM
     #                  drawn from the seed, the transposes, the matrix
@@ -389,9 +391,13 @@ if want counters; then
     for part in $parts; do
         tp=$(date +%s)
         case $part in
-        default | default:*)
+        default | default:* | default-except:*)
             chosen=$experiments
-            [ "$part" = default ] || chosen=$(echo "${part#default:}" | tr ',' '\n')
+            case $part in
+            default:*) chosen=$(echo "${part#default:}" | tr ',' '\n') ;;
+            default-except:*)
+                chosen=$(echo "$experiments" | grep -vxF "$(echo "${part#*:}" | tr ',' '\n')") ;;
+            esac
             for e in $chosen; do
                 rm -f "$out/counters/default-$e".*
                 counters_run "default-$e" "$e" "" "${SB_COUNTERS_VARIANTS:-all}" 1 || st=$?
@@ -410,7 +416,8 @@ if want counters; then
                 echo "counters: $part: $(echo "$slice" | paste -sd' ')" | keep
             fi
             counters_sizes $slice || st=$? ;;
-        *) echo "counters: no part '$part' (default, default:E,F, wave, sizes, sizes:K/N)" | keep
+        *) echo "counters: no part '$part' (default, default:E,F, default-except:E,F, wave," \
+               "sizes, sizes:K/N)" | keep
            st=2 ;;
         esac
         echo "counters: part $part: $(( $(date +%s) - tp )) s" | keep
