@@ -57,6 +57,7 @@ struct sb_cupti {
     size_t nmetrics;
     uint8_t *config, *data;
     size_t config_size, data_size;
+    sb_CUpti_ProfilerReplayMode replay; /* user replay, or CUPTI's kernel replay */
 };
 
 const char *sb_cupti_metric(int c)
@@ -292,8 +293,22 @@ int sb_cupti_open(sb_CUcontext ctx, int ordinal, sb_cupti **out, char *why, size
         sb_cupti_close(p);
         return -1;
     }
+    p->replay = getenv("SIMTBENCH_CUPTI_REPLAY") &&
+                        strcmp(getenv("SIMTBENCH_CUPTI_REPLAY"), "kernel") == 0
+                    ? SB_CUPTI_KernelReplay
+                    : SB_CUPTI_UserReplay;
     *out = p;
     return 0;
+}
+
+int sb_cupti_user_replay(const sb_cupti *p)
+{
+    return p->replay == SB_CUPTI_UserReplay;
+}
+
+void sb_cupti_kernel_replay(sb_cupti *p)
+{
+    p->replay = SB_CUPTI_KernelReplay;
 }
 
 int sb_cupti_begin(sb_cupti *p, char *why, size_t n)
@@ -313,17 +328,35 @@ int sb_cupti_begin(sb_cupti *p, char *why, size_t n)
     c.counterDataImageSize = p->data_size;
     c.pCounterDataImage = p->data;
     c.range = SB_CUPTI_AutoRange;
-    c.replayMode = SB_CUPTI_KernelReplay;
+    c.replayMode = p->replay;
     c.maxRangesPerPass = 1;
     c.numNestingLevels = 1;
     c.minNestingLevel = 1;
     c.targetNestingLevel = 1;
-    sb_CUpti_RangeProfiler_Start_Params s = {
-        SB_CUPTI_SIZE(sb_CUpti_RangeProfiler_Start_Params, pRangeProfilerObject), NULL, p->range};
-    return failed(cupti.cuptiRangeProfilerSetConfig(&c), why, n, "cuptiRangeProfilerSetConfig") ||
-                   failed(cupti.cuptiRangeProfilerStart(&s), why, n, "cuptiRangeProfilerStart")
+    return failed(cupti.cuptiRangeProfilerSetConfig(&c), why, n,
+                  "cuptiRangeProfilerSetConfig(%s replay)",
+                  p->replay == SB_CUPTI_UserReplay ? "user" : "kernel")
                ? -1
                : 0;
+}
+
+int sb_cupti_pass_start(sb_cupti *p, char *why, size_t n)
+{
+    sb_CUpti_RangeProfiler_Start_Params s = {
+        SB_CUPTI_SIZE(sb_CUpti_RangeProfiler_Start_Params, pRangeProfilerObject), NULL, p->range};
+    return failed(cupti.cuptiRangeProfilerStart(&s), why, n, "cuptiRangeProfilerStart") ? -1 : 0;
+}
+
+int sb_cupti_pass_stop(sb_cupti *p, int *all_submitted, char *why, size_t n)
+{
+    sb_CUpti_RangeProfiler_Stop_Params s;
+    memset(&s, 0, sizeof s);
+    s.structSize = SB_CUPTI_SIZE(sb_CUpti_RangeProfiler_Stop_Params, isAllPassSubmitted);
+    s.pRangeProfilerObject = p->range;
+    if (failed(cupti.cuptiRangeProfilerStop(&s), why, n, "cuptiRangeProfilerStop"))
+        return -1;
+    *all_submitted = s.isAllPassSubmitted != 0;
+    return 0;
 }
 
 /* The counter data of the one range, decoded, as the chosen metrics'
@@ -364,16 +397,6 @@ static int evaluate(sb_cupti *p, double *values, char *why, size_t n)
 
 int sb_cupti_end(sb_cupti *p, double *counts, char *why, size_t n)
 {
-    sb_CUpti_RangeProfiler_Stop_Params s;
-    memset(&s, 0, sizeof s);
-    s.structSize = SB_CUPTI_SIZE(sb_CUpti_RangeProfiler_Stop_Params, isAllPassSubmitted);
-    s.pRangeProfilerObject = p->range;
-    if (failed(cupti.cuptiRangeProfilerStop(&s), why, n, "cuptiRangeProfilerStop"))
-        return -1;
-    if (!s.isAllPassSubmitted) {
-        snprintf(why, n, "CUPTI's kernel replay left passes unsubmitted");
-        return -1;
-    }
     double values[SB_COUNTER_COUNT + 1];
     if (evaluate(p, values, why, n))
         return -1;

@@ -22,14 +22,36 @@ int sb_cupti_resolve(void *lib, const char *file, char *why, size_t n);
  * for the process. */
 int sb_cupti_open(sb_CUcontext ctx, int ordinal, sb_cupti **out, char *why, size_t n);
 
-/* Arm the profiler for the next launch in the context (one range, the
- * kernel replayed as many passes as the metrics need); 0 or -1 with why. */
+/* One collection, in passes (the metrics take several: the chip counts
+ * only so many at once):
+ *
+ *   sb_cupti_begin; do { sb_cupti_pass_start; launch; sb_cupti_pass_stop }
+ *   until every pass is submitted; sb_cupti_end
+ *
+ * By default the caller replays the launch itself, once a pass (CUPTI's
+ * user replay): CUPTI's kernel replay saves every allocation of the
+ * context, device and page-locked host memory alike, before the first
+ * pass and restores it before each other one, which for the gigabytes a
+ * run at a DRAM size holds costs far more than the kernel; the counts
+ * held against the model (requests, sectors, wavefronts) depend on the
+ * inputs and the grid, which no pass changes.  With kernel replay
+ * (SIMTBENCH_CUPTI_REPLAY=kernel, or sb_cupti_kernel_replay) the first
+ * pass is the only launch and submits every pass.  Each returns 0 or -1
+ * with why (n bytes). */
 int sb_cupti_begin(sb_cupti *p, char *why, size_t n);
+int sb_cupti_pass_start(sb_cupti *p, char *why, size_t n);
+int sb_cupti_pass_stop(sb_cupti *p, int *all_submitted, char *why, size_t n);
 
-/* After that launch returned: the metric values into counts[0..
+/* After the last pass: the metric values into counts[0..
  * SB_COUNTER_COUNT), NaN for each the device does not count; 0 or -1 with
  * why.  The profiler is ready for the next sb_cupti_begin. */
 int sb_cupti_end(sb_cupti *p, double *counts, char *why, size_t n);
+
+/* Whether the caller replays the launch (1), or CUPTI does (0). */
+int sb_cupti_user_replay(const sb_cupti *p);
+
+/* CUPTI's kernel replay from now on: where user replay fails. */
+void sb_cupti_kernel_replay(sb_cupti *p);
 
 /* Release the profiler (NULL is nothing); the context must still exist. */
 void sb_cupti_close(sb_cupti *p);

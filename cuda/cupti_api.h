@@ -37,6 +37,7 @@ typedef struct CUpti_RangeProfiler_Object sb_CUpti_RangeProfiler_Object;
     X(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, 35)                                                   \
     X(CUPTI_AutoRange, 1)                                                                        \
     X(CUPTI_KernelReplay, 2)                                                                     \
+    X(CUPTI_UserReplay, 3)                                                                       \
     X(CUPTI_PROFILER_TYPE_RANGE_PROFILER, 0)
 
 /* The size CUPTI expects in a struct's first member: up to the end of the

@@ -18,8 +18,9 @@
 # 7. compute-sanitizer's memcheck, racecheck, synccheck and initcheck over
 #    every default variant of every family through CUDA, each family at a
 #    size where its kernels take every path and racecheck finishes (the
-#    shared families at one block, the matrix multiply at 72x40; racecheck
-#    takes the shared-memory-heavy families a variant a process); any error,
+#    shared families at one block, the matrix multiply at 72x40, the
+#    histogram and sums at 4097 inputs; racecheck takes the
+#    shared-memory-heavy families a variant a process); any error,
 #    or a run that does not finish, fails the script;
 # 8. --counters (CUPTI) over every family: every variant at its default
 #    size, the shared families at one block a multiprocessor, and sizes
@@ -28,9 +29,12 @@
 #    1000x777: a row passes where the model's totals match the counts
 #    within 2% or every figure that differs names a measured reason; any
 #    other row fails the script (SB_COUNTERS_NOT_HELD: families reported,
-#    not held); SB_COUNTERS_PARTS splits the step over calls; with SB_NCU=1
-#    also Nsight Compute on a sample at 1000x777, whose counts must equal
-#    CUPTI's.
+#    not held); the summary counts the rows each named reason names;
+#    SB_COUNTERS_PARTS splits the step over calls (default, default:E,F,
+#    default-except:E,F, wave, sizes, sizes:K/N) and SB_COUNTERS_DEADLINE keeps it inside one;
+#    with SB_NCU=1 also Nsight Compute on a sample at 1000x777, whose
+#    counts must equal CUPTI's.  scripts/h200-calls/ runs every step in
+#    calls of under 9 minutes.
 # 9. peers (only when SB_STEPS names it): scripts/peers.sh, BabelStream,
 #    gpu-benches, clpeak and mixbench built from the trees SB_PEER_* name
 #    and run beside simtbench, one table of both (OUTDIR/peers/peers.md).
@@ -170,14 +174,17 @@ fi
 # loads, and racecheck, which follows every shared access, takes minutes
 # over a family's modules at a GPU size.  So each family runs at a size
 # where every kernel still takes all its paths (the shared families at one
-# block of threads, the matrix multiply at sizes no tile divides), and
-# racecheck takes the families with many shared-memory variants one
-# variant a process.  Any error, or a run that does not finish, fails the
+# block of threads, the matrix multiply at sizes no tile divides, the
+# histogram and the sums at 4097 inputs: 16 full blocks, one of a single
+# input, a coarsened block that ends inside), and racecheck takes the
+# families with many shared-memory variants (the histogram's 41 among
+# them) one variant a process.  Any error, or a run that does not finish, fails the
 # script.
 sanitize_size() { # EXPERIMENT: the size it is sanitized at
     case $1 in
     shared_*) echo "${SB_SANITIZE_SHARED_SIZE:-1x256}" ;;
     matmul) echo "${SB_SANITIZE_MATMUL_SIZE:-72x40}" ;;
+    histogram | sum) echo "${SB_SANITIZE_PRIV_SIZE:-4097x1}" ;;
     *) echo "${SB_SANITIZE_SIZE:-256}" ;;
     esac
 }
@@ -195,7 +202,7 @@ default_variants() { # EXPERIMENT SIZE: its default variants, one a line (a plai
 if want sanitize && command -v compute-sanitizer >/dev/null; then
     say "compute-sanitizer, every default variant through CUDA"
     experiments=$(./simtbench --list | awk '/^Backends/{exit} /^  [a-z_]+ +[a-z]+ /{print $1}')
-    split=" ${SB_SANITIZE_SPLIT:-matmul shared_broadcast shared_stride shared_tile} "
+    split=" ${SB_SANITIZE_SPLIT:-matmul shared_broadcast shared_stride shared_tile histogram} "
     for tool in ${SB_SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
         t0=$(date +%s)
         rm -f "$out"/sanitize-"$tool"-*.txt
@@ -241,13 +248,24 @@ fi
 # kernel row with no counts, a wrong result or a run that fails, fails the
 # script; the families in SB_COUNTERS_NOT_HELD (none by default: every
 # family is held) are reported, not held.
+# SB_COUNTERS_DEADLINE: seconds into the step after which no further run
+# starts (each one that does not is named, and fails the step), so that
+# a call's own limit never cuts the summary.
 counters_run() { # NAME EXPERIMENT SIZE VARIANTS REPS: one --counters run, saved as NAME
-    timeout "${SB_COUNTERS_TIMEOUT:-480}" ./simtbench --backend cuda --counters --quiet \
-        --experiment "$2" ${4:+--variant "$4"} ${3:+--size "$3"} --reps "$5" --warmup 0 \
-        --save "$out/counters/$1.json" >"$out/counters/$1.txt" 2>>"$out/counters.err"
+    if [ -n "${SB_COUNTERS_DEADLINE:-}" ] &&
+        [ $(( $(date +%s) - t0 )) -ge "$SB_COUNTERS_DEADLINE" ]; then
+        echo "counters: $1 not run: past SB_COUNTERS_DEADLINE=$SB_COUNTERS_DEADLINE s" | keep
+        return 3
+    fi
+    echo "== $1" >>"$out/counters.err"
+    SIMTBENCH_TIMINGS=1 timeout "${SB_COUNTERS_TIMEOUT:-480}" ./simtbench --backend cuda \
+        --counters --quiet --experiment "$2" ${4:+--variant "$4"} ${3:+--size "$3"} \
+        --reps "$5" --warmup 0 --save "$out/counters/$1.json" >"$out/counters/$1.txt" \
+        2>>"$out/counters.err"
 }
 # A row a line: "held|not-held STATUS EXPERIMENT/VARIANT ROWSxCOLS WHY", STATUS
-# one of matches, named (every difference has a named reason), differs,
+# one of matches, named (every difference has a named reason; WHY the
+# reasons, joined by +), differs (WHY the first unnamed difference),
 # uncounted (a kernel row without counts) or wrong (not verified).
 counters_rows() {
     local not_held=" ${SB_COUNTERS_NOT_HELD-} "
@@ -271,11 +289,21 @@ counters_rows() {
                     if (fig[i] ~ /"verdict": "differs"/ && fig[i] !~ /"named_reason"/) {
                         status = "differs"
                         why = fig[i]; sub(/".*"reason": "/, ": ", why); sub(/".*/, "", why)
+                    } else if (fig[i] ~ /"named_reason"/) {
+                        nr = fig[i]; sub(/.*"named_reason": "/, "", nr); sub(/".*/, "", nr)
+                        if (index("+" why "+", "+" nr "+") == 0)
+                            why = why (why == "" ? "" : "+") nr
                     }
             } else if (k != "" && $0 ~ /"counters": null/) status = "uncounted"
             else next
             print held, status, e "/" v, r "x" c, why
         }'
+}
+# Each named reason of the held rows in ROWS (counters_rows' lines), and
+# how many rows it names (a row may name several, for different figures).
+counters_reasons() { # ROWS
+    awk '$1 == "held" && $2 == "named" { n = split($5, r, "+"); for (i = 1; i <= n; i++) c[r[i]]++ }
+         END { for (x in c) printf "  named reason %s: %d rows\n", x, c[x] }' "$1" | sort
 }
 # N sizes from the seed: odd sides, rectangles both ways, below one block
 # (fewer than 32 x 32 elements or threads) and any, in turn; at most 4M
@@ -294,6 +322,41 @@ random_sizes() { # SEED N
         echo "${r}x${c}"
     done
 }
+# Slice K of N of the sizes, one a line: the K-th run of ceil(count / N)
+# in the list's order (which mixes the kinds random_sizes draws); the N
+# slices together are the list, each size once.
+sizes_slice() { # K N SIZE...
+    local k=$1 m=$2
+    shift 2
+    printf '%s\n' "$@" | awk -v k="$k" -v m="$m" '{ s[NR] = $0 } END {
+        w = int((NR + m - 1) / m)
+        for (i = (k - 1) * w + 1; i <= k * w && i <= NR; i++) print s[i] }'
+}
+# The sizes part over the sizes given: the edge families with every
+# variant, the others with their default ones; the sweeps over working
+# sets refuse sizes under 8192 words (32 KiB), so they run only from
+# there; the rest go by twelve (a run takes 16 names).  The exit status of
+# the last run that failed.
+counters_sizes() { # SIZE...
+    local edges=transpose,matmul,global_walk
+    local floored=latency,dram_burst,dram_channels,dram_working_set,dram_read_set
+    local rest s i group status=0
+    rest=$(echo "$experiments" | grep -vxE "${edges//,/|}|${floored//,/|}" |
+        paste -d, - - - - - - - - - - - - | sed 's/,*$//')
+    for s in "$@"; do
+        rm -f "$out/counters/sizes-$s"-*
+        counters_run "sizes-$s-edges" "$edges" "$s" all 1 || status=$?
+        i=0
+        for group in $rest; do
+            i=$((i + 1))
+            counters_run "sizes-$s-rest$i" "$group" "$s" "" 1 || status=$?
+        done
+        if [ $(( ${s%x*} * ${s#*x} )) -ge 8192 ]; then
+            counters_run "sizes-$s-floored" "$floored" "$s" "" 1 || status=$?
+        fi
+    done
+    return $status
+}
 if want counters; then
     say "hardware counters against the model (--counters, CUPTI)"
     t0=$(date +%s)
@@ -303,48 +366,61 @@ if want counters; then
     wave=$((${units:-132} * 256))
     # The parts (SB_COUNTERS_PARTS, so that a device lease can split them
     # over calls; a part run again replaces its rows, and every row in
-    # OUTDIR/counters is judged, those of earlier calls too): every
-    # variant of every family at its default size; the shared families at
-    # one block a multiprocessor; and the sizes: a few fixed awkward ones
-    # and SB_COUNTERS_RANDOM drawn from the seed, the transposes, the
-    # matrix multiply and the walks (whose edges are the model's hardest
-    # part) with every variant, the other families with their default ones.
+    # OUTDIR/counters is judged, those of earlier calls too):
+    #   default        every variant of every family at its default size
+    #   default:E,F    the same for the experiments named
+    #   default-except:E,F  for every experiment but those (so that a
+    #                  call plan covers a family added since)
+    #   wave           the shared families at one block a multiprocessor
+    #   sizes          a few fixed awkward sizes and SB_COUNTERS_RANDOM
+    #                  drawn from the seed, the transposes, the matrix
+    #                  multiply and the walks (whose edges are the model's
+    #                  hardest part) with every variant, the other
+    #                  families with their default ones
+    #   sizes:K/N      the K-th of N slices of those sizes (the whole list
+    #                  and the seed printed each time)
+    # One run a family at its default size (one that fails or is cut
+    # leaves the others' rows), one variant's counts one profiled launch
+    # (a launch a CUPTI pass), one repetition timed: the step judges
+    # counts, and the suite step the times.
     parts=${SB_COUNTERS_PARTS:-default wave sizes}
+    seed=${SB_COUNTERS_SEED:-$(date +%s)}
+    sizes="${SB_COUNTERS_FIXED_SIZES-33x31 100x70 1x1 1000x777}"
+    sizes="$sizes $(random_sizes "$seed" "${SB_COUNTERS_RANDOM:-20}" | paste -sd' ')"
     st=0
     for part in $parts; do
-        rm -f "$out/counters/$part"-*
+        tp=$(date +%s)
         case $part in
-        default)
-            for e in $experiments; do
-                counters_run "default-$e" "$e" "" "${SB_COUNTERS_VARIANTS:-all}" 3 || st=$?
+        default | default:* | default-except:*)
+            chosen=$experiments
+            case $part in
+            default:*) chosen=$(echo "${part#default:}" | tr ',' '\n') ;;
+            default-except:*)
+                chosen=$(echo "$experiments" | grep -vxF "$(echo "${part#*:}" | tr ',' '\n')") ;;
+            esac
+            for e in $chosen; do
+                rm -f "$out/counters/default-$e".*
+                counters_run "default-$e" "$e" "" "${SB_COUNTERS_VARIANTS:-all}" 1 || st=$?
             done ;;
         wave)
+            rm -f "$out/counters/wave-shared".*
             counters_run "wave-shared" "shared_stride,shared_broadcast,shared_tile" "${wave}x1" \
-                "${SB_COUNTERS_VARIANTS:-all}" 3 || st=$? ;;
-        sizes)
-            seed=${SB_COUNTERS_SEED:-$(date +%s)}
-            sizes="${SB_COUNTERS_FIXED_SIZES-33x31 100x70 1x1 1000x777}"
-            sizes="$sizes $(random_sizes "$seed" "${SB_COUNTERS_RANDOM:-20}" | paste -sd' ')"
+                "${SB_COUNTERS_VARIANTS:-all}" 1 || st=$? ;;
+        sizes | sizes:*/*)
             echo "counters: sizes (the random ones from SB_COUNTERS_SEED=$seed): $sizes" | keep
-            edges=transpose,matmul,global_walk
-            # The sweeps over working sets refuse sizes under 8192 words
-            # (32 KiB); the others go by twelve (a run takes 16 names).
-            floored=latency,dram_burst,dram_channels,dram_working_set
-            rest=$(echo "$experiments" | grep -vxE "${edges//,/|}|${floored//,/|}" |
-                paste -d, - - - - - - - - - - - - | sed 's/,*$//')
-            for s in $sizes; do
-                counters_run "sizes-$s-edges" "$edges" "$s" all 1 || st=$?
-                i=0
-                for group in $rest; do
-                    i=$((i + 1))
-                    counters_run "sizes-$s-rest$i" "$group" "$s" "" 1 || st=$?
-                done
-                if [ $(( ${s%x*} * ${s#*x} )) -ge 8192 ]; then
-                    counters_run "sizes-$s-floored" "$floored" "$s" "" 1 || st=$?
-                fi
-            done ;;
-        *) echo "counters: no part '$part' (default, wave, sizes)" | keep; st=2 ;;
+            slice=$sizes
+            if [ "$part" != sizes ]; then
+                k=${part#sizes:} k=${k%/*}
+                # shellcheck disable=SC2086
+                slice=$(sizes_slice "$k" "${part#*/}" $sizes)
+                echo "counters: $part: $(echo "$slice" | paste -sd' ')" | keep
+            fi
+            counters_sizes $slice || st=$? ;;
+        *) echo "counters: no part '$part' (default, default:E,F, default-except:E,F, wave," \
+               "sizes, sizes:K/N)" | keep
+           st=2 ;;
         esac
+        echo "counters: part $part: $(( $(date +%s) - tp )) s" | keep
     done
     # With SB_NCU=1, a sample of variants at an odd size, held like the
     # others, that Nsight Compute counts again below.
@@ -364,6 +440,7 @@ transpose/padded transpose/vec64x64_cm transpose/tiled matmul/tiled32}
         echo "  $what: $(grep -c "^held $what " "$out/counters-rows.txt") rows held," \
             "$(grep -c "^not-held $what " "$out/counters-rows.txt") not held"
     done | keep
+    counters_reasons "$out/counters-rows.txt" | keep
     grep -E '^held (differs|uncounted|wrong) ' "$out/counters-rows.txt" | head -50 | keep
     bad=$(grep -cE '^held (differs|uncounted|wrong) ' "$out/counters-rows.txt")
     matched=$(grep -c '^held matches ' "$out/counters-rows.txt")

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/options.h"
 #include "experiments/catalogue.h"
 
 /* The experiment called exactly `name` (not a family). */
@@ -76,7 +77,9 @@ int sb_model_variant_plan(const char *name, long rows, long cols, int units, sb_
     void *host = NULL;
     char why[512] = "";
     const sb_experiment *e = out->experiment;
-    if (e->prepare(&out->size, 1, &host, why, sizeof why) ||
+    /* The inputs a run draws by default: where they decide a count (the
+       histogram's bins), the totals are the run's. */
+    if (e->prepare(&out->size, SB_DEFAULT_SEED, &host, why, sizeof why) ||
         e->plan(host, &out->size, &out->variant, &dev, &out->plan, why, sizeof why)) {
         if (host)
             e->release(host);

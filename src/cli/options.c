@@ -20,7 +20,7 @@ void sb_options_defaults(sb_options *o)
     o->device = -1;
     o->reps = 20;
     o->warmup = 3;
-    o->seed = 12345;
+    o->seed = SB_DEFAULT_SEED;
     o->format = SB_FORMAT_TABLE;
 }
 

@@ -6,6 +6,10 @@
 
 #include "report/format.h"
 
+/* The seed of a run's random inputs unless --seed says otherwise; `model
+   --variant` plans from the inputs it draws, as the run does. */
+#define SB_DEFAULT_SEED 12345u
+
 /* Exit statuses, documented in --help and the man page. */
 enum {
     SB_EXIT_OK = 0,
