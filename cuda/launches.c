@@ -7,6 +7,7 @@
 #endif
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "counters.h"
 #include "module.h"
