@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/run_keep.h"
 #include "report/output_file.h"
 #include "report/plot.h"
 #include "report/report.h"
@@ -86,6 +87,7 @@ static int write_output(const char *path, sb_format format, const sb_analysis *a
  * session has measured it (flushed, so a pipe sees it too). */
 typedef struct stream {
     const sb_options *o;
+    const sb_suite *suite;
     int on;         /* the report is the table on standard output */
     size_t printed; /* blocks printed so far */
 } stream;
@@ -100,11 +102,13 @@ static void stream_header(stream *st, sb_run *run)
     sb_analysis_free(&a);
 }
 
-/* sb_experiment_done: the blocks the run has finished since the last. */
+/* sb_experiment_done: the blocks the run has finished since the last;
+ * the results so far kept for a crash (run_keep.h). */
 static void stream_blocks(void *ctx, sb_run *run)
 {
     stream *st = ctx;
     sb_analysis a;
+    sb_run_keep(st->o, st->suite, run);
     if (!st->on || sb_interrupt_pipe() || sb_analyse(run, st->o->reference, &a))
         return;
     for (; st->printed < a.cross.nexperiments; st->printed++)
@@ -231,6 +235,10 @@ int sb_cmd_run(const sb_options *o)
     }
     sb_interrupt_catch("simtbench");
     sb_fatal_catch("simtbench");
+    /* A library's exit() from here (libgomp's, when the host checks'
+       threads cannot start, in the preflight or the run) is an end of
+       the run, said as one (fatal_signal.h). */
+    sb_fatal_guard_exit(1);
     sb_run run;
     memset(&run, 0, sizeof run);
     stamp(&run, o);
@@ -252,7 +260,7 @@ int sb_cmd_run(const sb_options *o)
         fprintf(stderr, "simtbench: %s\n", err);
         run.ndevices = 0;
     }
-    stream st = {.o = o, .on = o->format == SB_FORMAT_TABLE && !o->output};
+    stream st = {.o = o, .suite = &suite, .on = o->format == SB_FORMAT_TABLE && !o->output};
     if (status == SB_EXIT_OK) {
         /* From here a signal stops the run, which keeps what finished;
            before, there was nothing to keep. */
@@ -268,6 +276,10 @@ int sb_cmd_run(const sb_options *o)
     sb_sessions_clocks_end(sessions, nsessions, &run);
     sb_sessions_close(sessions, nsessions);
     sb_provenance_end(&run);
+    /* The real files are written now: a crash from here keeps what was
+       there before, as it would any other file. */
+    sb_fatal_guard_exit(0);
+    sb_run_keep_drop();
     run.interrupted = sb_interrupted() != 0;
     sb_interrupt_writing();
     sb_analysis analysis;

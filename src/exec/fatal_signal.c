@@ -2,6 +2,8 @@
 #include "exec/fatal_signal.h"
 
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -13,6 +15,20 @@ static const char *prog_name = "simtbench";
 static pid_t owner;
 /* The handler's own stack: a crash may be a stack overflow. */
 static char alt_stack[1 << 16];
+/* Whether a library's exit() now is an end of the run (sb_fatal_guard_exit). */
+static volatile sig_atomic_t guarding;
+
+/* What a crash keeps (sb_fatal_keep): two sets, the one the handler reads
+   chosen by `active` (-1: none), so that the next set is written whole
+   while the last one still stands. */
+#define KEEP_PATH 4096
+typedef struct keep_set {
+    int n;
+    char temp[SB_FATAL_KEEP][KEEP_PATH], real[SB_FATAL_KEEP][KEEP_PATH];
+    char said[1024];
+} keep_set;
+static keep_set keeps[2];
+static volatile sig_atomic_t active = -1;
 
 /* Appends s at *at in buf (size n), as far as it fits. */
 static void append(char *buf, size_t n, size_t *at, const char *s)
@@ -58,7 +74,49 @@ static const char *fatal_name(int sig)
     return sig == SIGABRT ? "SIGABRT" : sig == SIGSEGV ? "SIGSEGV" : "SIGBUS";
 }
 
-/* Only async-signal-safe calls: the heap may be where it failed. */
+/* The kept files renamed over their targets; the words for the line
+   (the empty string when none was kept). */
+static const char *put_kept(void)
+{
+    int k = active;
+    if (k < 0)
+        return "";
+    active = -1;
+    int all = 1;
+    for (int i = 0; i < keeps[k].n; i++)
+        all &= rename(keeps[k].temp[i], keeps[k].real[i]) == 0;
+    return all ? keeps[k].said : "";
+}
+
+/* The one line and the end: the kept files in place, the temporaries
+   removed, SB_EXIT_RUNTIME.  Only async-signal-safe calls: the heap may
+   be where it failed. */
+static void end_out_of_memory(const char *what, unsigned long long lim, const char *which)
+{
+    const char *kept = put_kept();
+    sb_cleanup_now();
+    char line[1536], num[24];
+    size_t at = 0;
+    line[0] = '\0';
+    append(line, sizeof line, &at, prog_name);
+    append(line, sizeof line, &at, lim ? ": out of memory: " : ": ");
+    append(line, sizeof line, &at, what);
+    if (lim) {
+        append(line, sizeof line, &at, " under the ");
+        append(line, sizeof line, &at, which);
+        append(line, sizeof line, &at, " of ");
+        append(line, sizeof line, &at, decimal(lim >> 20, num));
+        append(line, sizeof line, &at, " MiB; raise it (a kernel compiler alone can need "
+                                       "hundreds of MiB) or fill the kernel cache first");
+    }
+    append(line, sizeof line, &at, "; no file is left half-written");
+    append(line, sizeof line, &at, kept[0] ? kept : ", results not yet saved are lost");
+    append(line, sizeof line, &at, "\n");
+    ssize_t put = write(STDERR_FILENO, line, at);
+    (void)put;
+    _exit(SB_EXIT_RUNTIME);
+}
+
 static void on_fatal(int sig)
 {
     const char *which = "";
@@ -68,24 +126,64 @@ static void on_fatal(int sig)
         raise(sig);
         return;
     }
-    sb_cleanup_now();
-    char line[512], num[24];
+    char what[128];
     size_t at = 0;
-    line[0] = '\0';
-    append(line, sizeof line, &at, prog_name);
-    append(line, sizeof line, &at, ": out of memory: the backend's runtime or compiler (or the "
-                                   "program) ended with ");
-    append(line, sizeof line, &at, fatal_name(sig));
-    append(line, sizeof line, &at, " under the ");
-    append(line, sizeof line, &at, which);
-    append(line, sizeof line, &at, " of ");
-    append(line, sizeof line, &at, decimal(lim >> 20, num));
-    append(line, sizeof line, &at, " MiB; raise it (a kernel compiler alone can need hundreds "
-                                   "of MiB) or fill the kernel cache first; no file is left "
-                                   "half-written, results not yet saved are lost\n");
-    ssize_t put = write(STDERR_FILENO, line, at);
-    (void)put;
-    _exit(SB_EXIT_RUNTIME);
+    what[0] = '\0';
+    append(what, sizeof what, &at, "the backend's runtime or compiler (or the program) ended "
+                                   "with ");
+    append(what, sizeof what, &at, fatal_name(sig));
+    end_out_of_memory(what, lim, which);
+}
+
+/* exit() called while the run measures is a library's (libgomp's, when
+   it cannot start the threads of the host checks): the same end. */
+static void on_exit_call(void)
+{
+    if (!guarding || getpid() != owner)
+        return;
+    const char *which = "";
+    unsigned long long lim = memory_limit(&which);
+    end_out_of_memory(lim ? "a library (the OpenMP runtime of the host checks, when it cannot "
+                            "start its threads) ended the program"
+                          : "a library ended the program in the middle of the run",
+                      lim, which);
+}
+
+int sb_fatal_memory_limited(void)
+{
+    const char *which;
+    return memory_limit(&which) != 0;
+}
+
+int sb_fatal_keep(int n, const char *const *temps, const char *const *reals, const char *said)
+{
+    int k = active == 0 ? 1 : 0;
+    if (n < 0 || n > SB_FATAL_KEEP || strlen(said) >= sizeof keeps[k].said)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (strlen(temps[i]) >= KEEP_PATH || strlen(reals[i]) >= KEEP_PATH)
+            return -1;
+    for (int i = 0; i < n; i++) {
+        strcpy(keeps[k].temp[i], temps[i]);
+        strcpy(keeps[k].real[i], reals[i]);
+    }
+    keeps[k].n = n;
+    strcpy(keeps[k].said, said);
+    active = k;
+    return 0;
+}
+
+void sb_fatal_keep_none(void)
+{
+    active = -1;
+}
+
+void sb_fatal_guard_exit(int on)
+{
+    static int registered;
+    if (on && !registered)
+        registered = atexit(on_exit_call) == 0;
+    guarding = on != 0;
 }
 
 void sb_fatal_catch(const char *prog)

@@ -239,6 +239,17 @@ int sb_output_commit(sb_output_file *o, char *err, size_t n)
     return e ? -1 : 0;
 }
 
+int sb_output_finish(sb_output_file *o)
+{
+    int e = !o->temp || o->copy_back ? EPERM : put_in_place(o);
+    if (fclose(o->f) != 0 && !e)
+        e = errno ? errno : EIO;
+    o->f = NULL;
+    if (e)
+        sb_output_abort(o);
+    return e ? -1 : 0;
+}
+
 void sb_output_abort(sb_output_file *o)
 {
     if (o->f)

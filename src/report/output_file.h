@@ -35,6 +35,13 @@ int sb_output_open(sb_output_file *o, const char *path, char *err, size_t n);
  * untouched. */
 int sb_output_commit(sb_output_file *o, char *err, size_t n);
 
+/* Flush, sync and close the finished temporary, but leave it where it is
+ * (o->temp, still registered for removal), for a rename over o->real
+ * later (a crash's, fatal_signal.h); sb_output_abort removes it.  0, or
+ * -1 with nothing left (the target is written in place, or a rename
+ * would lose its links or owner, or a write failed). */
+int sb_output_finish(sb_output_file *o);
+
 /* Give up: close and remove the temporary, leaving the target as it was. */
 void sb_output_abort(sb_output_file *o);
 

@@ -516,6 +516,55 @@ static void fault_signal_again_at_build(sb_backend *b)
     fault_signal_at_build(b);
     signal_times = 2;
 }
+/* crash-at-new-kernel: the first launch of a kernel named otherwise than
+   the first one launched aborts, as a runtime out of memory under
+   `ulimit -v` does (std::bad_alloc into std::terminate): the run's first
+   experiment finishes, the next one crashes. */
+#define NAMED 512
+static struct {
+    sb_kernel *k;
+    char name[64];
+} named[NAMED];
+static atomic_int nnamed;
+static char first_launched[64];
+static int (*next_kernel)(sb_program *prog, const char *name, sb_kernel **k);
+static int (*next_launch)(sb_kernel *k, const sb_launch *geometry, const sb_arg *args, int nargs,
+                          double *ms);
+
+static int naming_kernel(sb_program *prog, const char *name, sb_kernel **k)
+{
+    int rc = next_kernel(prog, name, k);
+    int at = atomic_fetch_add(&nnamed, 1);
+    if (rc == 0 && at < NAMED) {
+        named[at].k = *k;
+        snprintf(named[at].name, sizeof named[at].name, "%s", name);
+    }
+    return rc;
+}
+
+static int crash_launch(sb_kernel *k, const sb_launch *geometry, const sb_arg *args, int nargs,
+                        double *ms)
+{
+    int n = atomic_load(&nnamed);
+    for (int i = 0; i < n && i < NAMED; i++) {
+        if (named[i].k != k)
+            continue;
+        if (!first_launched[0])
+            snprintf(first_launched, sizeof first_launched, "%s", named[i].name);
+        else if (strcmp(first_launched, named[i].name) != 0)
+            abort();
+    }
+    return next_launch(k, geometry, args, nargs, ms);
+}
+
+static void fault_crash_at_new_kernel(sb_backend *b)
+{
+    next_kernel = b->kernel;
+    next_launch = b->launch;
+    b->kernel = naming_kernel;
+    b->launch = crash_launch;
+}
+
 static void fault_kernel(sb_backend *b) { b->kernel = fail_kernel; }
 static void fault_alloc(sb_backend *b) { b->alloc = fail_alloc; }
 static void fault_upload(sb_backend *b) { b->upload = fail_upload; }
@@ -605,6 +654,7 @@ static const struct {
     {"build-fail", fault_build},
     {"kernel-fail", fault_kernel},
     {"alloc-fail", fault_alloc},
+    {"crash-at-new-kernel", fault_crash_at_new_kernel}, /* another kernel's launch aborts */
     {"upload-fail", fault_upload},
     {"download-fail", fault_download},
     {"download-noop-after", fault_download_noop}, /* =N: success, nothing copied */
