@@ -219,7 +219,8 @@ run_babelstream() {
 # host-timed launches are of as many.
 run_simtbench() {
     run_one simtbench-launch 240 "$simtbench" --backend cuda,opencl --quiet --reps 100 \
-        --experiment launch_small,launch_large --save "$out/simtbench-launch.json"
+        --dump-ptx "$out/ptx" --experiment launch_small,launch_large \
+        --save "$out/simtbench-launch.json"
     run_one simtbench-compute 120 "$simtbench" --backend cuda,opencl --quiet \
         --experiment compute --save "$out/simtbench-compute.json"
     run_one simtbench-memory 300 "$simtbench" --backend cuda --quiet --dump-ptx "$out/ptx" \
@@ -227,11 +228,14 @@ run_simtbench() {
 }
 
 # The chase's instructions, ours from the PTX we ran and gpu-benches' from
-# its binary: what a step costs besides the load.
+# its binary: what a step costs besides the load; and BabelStream's copy
+# kernels' PTX from its binary, to hold against the launch family's.
 ptx_of_chases() {
     local ours theirs v
     ours=$(ls "$out"/ptx/latency.ws16K.cuda.ptx 2>/dev/null | head -1)
     [ -n "$ours" ] && cp "$ours" "$out/chase-simtbench.ptx"
+    [ -x "$work/babelstream-cuda/cuda-stream" ] && command -v cuobjdump >/dev/null &&
+        cuobjdump -ptx "$work/babelstream-cuda/cuda-stream" >"$out/copy-babelstream.ptx" 2>/dev/null
     for v in "" -1warp -global; do
         theirs="$work/gpu-benches/cuda-latency$v"
         [ -x "$theirs" ] && command -v cuobjdump >/dev/null &&

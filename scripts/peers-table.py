@@ -216,6 +216,34 @@ def gbs(v):
     return "%.0f GB/s" % v
 
 
+def entry_counts(t, entry_re):
+    """(instructions, global loads, global stores) in the body of the first
+    entry of PTX text t whose name matches entry_re, or None."""
+    if not t:
+        return None
+    body = re.split(entry_re, t)
+    if len(body) < 2:
+        return None
+    body = body[1].split("\n}")[0]
+    ins = [l.strip() for l in body.splitlines()
+           if re.match(r"^\s*[a-z@]", l) and not l.strip().startswith(".")]
+    return (len(ins), sum(1 for i in ins if i.startswith("ld.global")),
+            sum(1 for i in ins if i.startswith("st.global")))
+
+
+def copy_ptx(exp, variant, backend, element_bytes):
+    """The PTX of both copies, counted: 'simtbench N instructions (L global
+    loads, S stores), BabelStream ...', or None where either is missing."""
+    ours = entry_counts(text("ptx/%s.%s.%s.ptx" % (exp, variant, backend)), r"\.entry stream_copy\b")
+    t = "f" if element_bytes == 4 else "d"
+    theirs = entry_counts(text("copy-babelstream.ptx"),
+                          r"\.entry _Z15for_each_kernelIZN10CUDAStreamI%sE4copyEv\S*" % t)
+    if not ours or not theirs:
+        return None
+    return "PTX of the copies: simtbench %d instructions (%d global loads, %d stores), " \
+        "BabelStream's %d (%d, %d)" % (ours + theirs)
+
+
 def copy_rows():
     cases = [("cuda-double", "launch_small", "copy", "cuda", "2^25 doubles"),
              ("cuda-float", "launch_small", "copy_float", "cuda", "2^25 floats"),
@@ -245,6 +273,9 @@ def copy_rows():
                        r.get("reps", 0), "its Copy alone, each launch after a copy as "
                        "simtbench's are" if only else "its default order", gbs(ours[1]),
                        gbs(t[1])))
+            ptx = copy_ptx(exp, variant, backend, eb) if backend == "cuda" else None
+            if ptx:
+                why += "; " + ptx
             if not only and alone:
                 why += ("; its default runs Copy after Dot's read-only pass, alone (--only "
                         "Copy) it gives %s: its order is worth %.3fx" % (gbs(alone[0]),

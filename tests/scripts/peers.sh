@@ -67,6 +67,13 @@ EOF
 # The same alone (--only Copy), slower than after Dot's read-only pass.
 sed 's/^Copy,100,33554432,8,3845000,0.00013962,/Copy,100,33554432,8,3700000,0.00014509,/' \
     "$o/run-babelstream-cuda-double.txt" >"$o/run-babelstream-cuda-double-only.txt"
+# The copies' PTX: ours as --dump-ptx names it, BabelStream's from its
+# binary (cuobjdump -ptx), each entry's body as ptxas prints it.
+mkdir -p "$o/ptx"
+printf '.visible .entry stream_copy(\n)\n{\n\t.reg .b64 %%rd<4>;\n\tld.global.u64 \t%%rd1, [%%rd2];\n\tst.global.u64 \t[%%rd3], %%rd1;\n\tret;\n}\n' \
+    >"$o/ptx/launch_small.copy.cuda.ptx"
+printf '.visible .entry _Z15for_each_kernelIZN10CUDAStreamIdE4copyEvEUlmE_EvmmT_(\n)\n{\n\tld.global.f64 \t%%fd1, [%%rd2];\n\tadd.s64 \t%%rd3, %%rd3, 8;\n\tst.global.f64 \t[%%rd3], %%fd1;\n\tret;\n}\n' \
+    >"$o/copy-babelstream.ptx"
 # gpu-latency: iters clock kB ms cycles (its main.cu's cout), shaped like
 # its H200 curve: the far L2 from 38 to 56 MiB, then one point 1.18x above
 # it on the way to DRAM (a step under 1.25x: only a run's span ends it).
@@ -113,7 +120,9 @@ check "the table: BabelStream's Copy alone beside ours, and what its default ord
     'row "copy GB/s, 2^25 doubles, cuda (BabelStream cuda-double --only Copy)" |
          grep -q "| 3808 GB/s | 3700 GB/s | 1.029 | .*its Copy alone, each launch after a copy" &&
      row "copy GB/s, 2^25 doubles, cuda (BabelStream cuda-double)" |
-         grep -q "alone (--only Copy) it gives 3700 GB/s: its order is worth 1.039x"'
+         grep -q "alone (--only Copy) it gives 3700 GB/s: its order is worth 1.039x" &&
+     row "copy GB/s, 2^25 doubles, cuda (BabelStream cuda-double)" |
+         grep -q "PTX of the copies: simtbench 3 instructions (1 global loads, 1 stores), BabelStream.s 4 (1, 1)"'
 # Ours: 16.9 ns x 1.98 at 16-64 KiB; far 258.9 ns over 40-56 MiB (their
 # far run from 38 MiB), theirs 496, 514, 519.5; DRAM over their 67.2-256
 # MiB: ours 128 and 256 MiB (332.6, 332.5 ns), theirs 614.9..662.0.
