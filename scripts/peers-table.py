@@ -273,6 +273,8 @@ def copy_rows():
                        r.get("reps", 0), "its Copy alone, each launch after a copy as "
                        "simtbench's are" if only else "its default order", gbs(ours[1]),
                        gbs(t[1])))
+            why += ("; inputs: BabelStream's a holds 0.1 everywhere (its init_arrays), "
+                    "simtbench's random words")
             ptx = copy_ptx(exp, variant, backend, eb) if backend == "cuda" else None
             if ptx:
                 why += "; " + ptx
