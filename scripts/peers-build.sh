@@ -216,11 +216,15 @@ run_babelstream() {
 
 # The launch family at BabelStream's 100 times (its first, like
 # simtbench's first host-timed launch, not counted), so that both fastest
-# host-timed launches are of as many.
+# host-timed launches are of as many; each experiment a run of its own, so
+# that no host work of the next one (its inputs, made ahead on every core)
+# shares the host's clock with this one's launches.
 run_simtbench() {
-    run_one simtbench-launch 240 "$simtbench" --backend cuda,opencl --quiet --reps 100 \
-        --dump-ptx "$out/ptx" --experiment launch_small,launch_large \
-        --save "$out/simtbench-launch.json"
+    local x
+    for x in launch_small launch_large; do
+        run_one simtbench-$x 150 "$simtbench" --backend cuda,opencl --quiet --reps 100 \
+            --dump-ptx "$out/ptx" --experiment $x --save "$out/simtbench-$x.json"
+    done
     run_one simtbench-compute 120 "$simtbench" --backend cuda,opencl --quiet \
         --experiment compute --save "$out/simtbench-compute.json"
     run_one simtbench-memory 300 "$simtbench" --backend cuda --quiet --dump-ptx "$out/ptx" \

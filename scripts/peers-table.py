@@ -126,7 +126,9 @@ def span(level):
 # ---- simtbench --------------------------------------------------------------
 def simtbench_rows():
     rows = []
-    for name in ("simtbench-launch.json", "simtbench-compute.json", "simtbench-memory.json"):
+    for name in ("simtbench-launch.json", "simtbench-launch_small.json",
+                 "simtbench-launch_large.json", "simtbench-compute.json",
+                 "simtbench-memory.json"):
         t = text(name)
         if not t:
             continue

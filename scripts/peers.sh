@@ -33,8 +33,8 @@
 #   clpeak (OpenCL only): --single-precision-compute --global-memory-bandwidth.
 #   mixbench-cuda: its one sweep.
 #   simtbench: launch_small and launch_large on both APIs with --reps 100
-#     (BabelStream's 100 times), compute on both; latency and
-#     dram_read_set on CUDA.
+#     (BabelStream's 100 times), each a run of its own; compute on both;
+#     latency and dram_read_set on CUDA.
 # The table (OUTDIR/peers.md, and printed): quantity | simtbench | peer |
 # ratio | why they differ, made by scripts/peers-table.py from the outputs.
 #
