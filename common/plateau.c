@@ -28,16 +28,25 @@ static int apart(double a, double b, double by)
     return b / a > by || a / b > by;
 }
 
-/* The runs of two points or more between the jumps, into out; their count. */
+/* The runs, left to right: from each point, the longest stretch whose
+   points all lie within a factor SB_PLATEAU_JUMP of each other; a stretch
+   of two points or more is a run, a lone point (or one that is not a
+   positive figure) a transition.  Their count, into out. */
 static int runs(const double *y, int n, sb_plateau *out, int max)
 {
-    int count = 0, start = 0;
-    for (int i = 1; i <= n; i++) {
-        if (i < n && !apart(y[i - 1], y[i], SB_PLATEAU_JUMP))
-            continue;
-        if (i - start >= 2 && count < max)
-            out[count++] = (sb_plateau){start, i - 1, median_of(y, start, i - 1)};
-        start = i;
+    int count = 0;
+    for (int start = 0; start < n;) {
+        double lo = y[start], hi = y[start];
+        int end = start + 1;
+        for (; y[start] > 0 && end < n && y[end] > 0; end++) {
+            double l = y[end] < lo ? y[end] : lo, h = y[end] > hi ? y[end] : hi;
+            if (h / l > SB_PLATEAU_JUMP)
+                break;
+            lo = l, hi = h;
+        }
+        if (end - start >= 2 && count < max)
+            out[count++] = (sb_plateau){start, end - 1, median_of(y, start, end - 1)};
+        start = end;
     }
     return count;
 }

@@ -4,22 +4,27 @@
  * moves when it leaves it.  These rules find the levels from the data
  * alone, with no cache size assumed:
  *
- *   - a run of points ends where one point differs from the next by more
- *     than a factor SB_PLATEAU_JUMP (either way);
+ *   - a run is a stretch of neighbouring points that all lie within a
+ *     factor SB_PLATEAU_JUMP of each other: it ends at the first point that
+ *     would make it span more (a jump from the run), however small each
+ *     step to it was, so that a level followed by a gradual transition
+ *     (the far partition of a split L2, then a point or two on the way to
+ *     DRAM) ends where the curve leaves it and is not dragged into the
+ *     next level's figure;
  *   - a run of one point is a transition between levels, not a level;
  *   - neighbouring runs whose levels (the median of their points) are
  *     within a factor SB_PLATEAU_MERGE of each other are one level, with
- *     the point between them: a point of noise is no transition.  A slow
- *     climb (more TLB misses as a working set grows) stays one level, for
- *     no step of it is a jump; the far partition of a split L2, a jump
- *     from the near one, is a level of its own, as it costs its own
- *     latency.
+ *     the points between them: a point of noise is no transition, and a
+ *     slow climb (more TLB misses as a working set grows) that outgrows
+ *     one run's span stays one level.  The far partition of a split L2,
+ *     further from the near one and from DRAM than that, is a level of
+ *     its own, as it costs its own latency.
  *
  * Plain C, no device: tested against hand-worked curves. */
 #ifndef SB_PLATEAU_H
 #define SB_PLATEAU_H
 
-#define SB_PLATEAU_JUMP 1.25
+#define SB_PLATEAU_JUMP 1.10
 #define SB_PLATEAU_MERGE 1.25
 
 /* The most points a sweep may have, and the most plateaus it can give. */

@@ -59,7 +59,7 @@ build_babelstream() { # MODEL: BabelStream's CMake build of one model
 # this GPU's, CUPTI's folders where this toolkit has them.
 build_gpu_benches_one() { # DIR NAME LIBS [INCLUDES]: make in DIR, binary cuda-NAME
     sed "s/-arch=sm_[0-9]*/-arch=$arch/" "$1/Makefile" >"$work/Makefile.$2"
-    make -C "$1" -f "$work/Makefile.$2" PREFIX="$work/gpu-benches" \
+    make -C "$1" -f "$work/Makefile.$2" PREFIX="$work/gpu-benches" NAME="$2" \
         INCLUDES="${4:-${cupti_inc:+-I$cupti_inc}} -I$cuda/include" \
         LDFLAGS="-L$cuda/lib64 ${cupti_lib:+-L$cupti_lib} ${nvml_stub:+-L$nvml_stub} $3" \
         "$work/gpu-benches/cuda-$2"
@@ -82,23 +82,36 @@ build_gpu_benches_metrics() { # DIR NAME
 metrics_libs="-lcupti -lcuda -lnvidia-ml -lnvperf_host -lnvperf_target"
 
 # gpu-latency's size loop, thinned in a copy of main.cu; the headers it
-# includes from its parent folder stay the tree's.
-build_gpu_latency() {
-    local src="$work/gb-src/gpu-latency"
+# includes from its parent folder stay the tree's.  With a variant, the
+# diagnostics: "1warp" launches its chase with 32 threads, not 64 (one warp
+# on the chain), "global" loads each link with __ldca (ld.global.ca, as
+# simtbench's chase does) in place of its generic load; both stop at 128
+# MiB (DRAM's first points), the full copy at SB_LATENCY_TOP_LOG2 (22:
+# 2^22 links of 64 bytes, its last point 376 MiB).
+build_gpu_latency() { # [VARIANT]
+    local v=${1:-} src="$work/gb-src/gpu-latency${1:+-$1}" top=${SB_LATENCY_TOP_LOG2:-22}
+    local edits=() want=("LEN \* $growth + 32" "(int64_t)200000")
+    [ -n "$v" ] && top=21
+    want+=("LEN < (1 << $top)")
+    case $v in
+    1warp) edits=(-e 's/<<<1, 64>>>/<<<1, 32>>>/g'); want+=("<<<1, 32>>>") ;;
+    global) edits=(-e 's/idx = (int64_t \*)\*idx;/idx = (int64_t *)__ldca((const long long *)idx);/')
+        want+=("__ldca") ;;
+    esac
     mkdir -p "$src" "$work/gpu-benches"
     for f in "$gpubenches"/*.hpp "$gpubenches"/*.h "$gpubenches"/*.cuh; do
         ln -sf "$f" "$work/gb-src/"
     done
     cp "$gpubenches/gpu-latency/Makefile" "$src/"
     sed -e "s/LEN = LEN \* 1\.04 + 32/LEN = LEN * $growth + 32/" \
-        -e 's/LEN < (1 << 24)/LEN < (1 << 21)/' \
-        -e 's/max(LEN, (int64_t)1000000)/max(LEN, (int64_t)200000)/' \
+        -e "s/LEN < (1 << 24)/LEN < (1 << $top)/" \
+        -e 's/max(LEN, (int64_t)1000000)/max(LEN, (int64_t)200000)/' "${edits[@]}" \
         "$gpubenches/gpu-latency/main.cu" >"$src/main.cu"
-    for want in "LEN \* $growth + 32" "LEN < (1 << 21)" "(int64_t)200000"; do
-        grep -q "$want" "$src/main.cu" ||
-            { echo "gpu-latency's loop is not the one this script thins ($want)"; return 1; }
+    for w in "${want[@]}"; do
+        grep -q "$w" "$src/main.cu" ||
+            { echo "gpu-latency's source is not the one this script edits ($w)"; return 1; }
     done
-    build_gpu_benches_one "$src" latency "-lcublas -lnvidia-ml"
+    build_gpu_benches_one "$src" "latency${v:+-$v}" "-lcublas -lnvidia-ml"
 }
 
 build_clpeak() {
@@ -139,6 +152,8 @@ build_all() {
     build_one babelstream-cuda build_babelstream cuda &
     build_one babelstream-ocl build_babelstream ocl &
     build_one gpu-latency build_gpu_latency &
+    build_one gpu-latency-1warp build_gpu_latency 1warp &
+    build_one gpu-latency-global build_gpu_latency global &
     build_one gpu-l2-cache build_gpu_benches_metrics "$gpubenches/gpu-l2-cache" l2-cache &
     build_one gpu-cache build_gpu_benches_metrics "$gpubenches/gpu-cache" cache &
     build_one clpeak build_clpeak &
@@ -175,6 +190,19 @@ run_babelstream() {
         run_one babelstream-cuda-float 60 "$cu" --csv --float
         run_one babelstream-cuda-double-1g 90 "$cu" --csv -s 134217728
         run_one babelstream-cuda-float-1g 90 "$cu" --csv --float -s 268435456
+        # Its Copy alone (--only Copy: each launch after another copy, as
+        # simtbench's host-timed launches are), and in floats at half and
+        # twice the default size, both ways: what its order (Copy after
+        # Dot's read-only pass) is worth as the arrays outgrow the L2.
+        run_one babelstream-cuda-double-only 60 "$cu" --csv --only Copy
+        run_one babelstream-cuda-float-only 60 "$cu" --csv --float --only Copy
+        run_one babelstream-cuda-double-1g-only 90 "$cu" --csv -s 134217728 --only Copy
+        run_one babelstream-cuda-float-1g-only 90 "$cu" --csv --float -s 268435456 --only Copy
+        local n
+        for n in 16777216 67108864; do
+            run_one babelstream-cuda-float-n$n 60 "$cu" --csv --float -s $n
+            run_one babelstream-cuda-float-n$n-only 60 "$cu" --csv --float -s $n --only Copy
+        done
     fi
     if built babelstream-ocl; then
         "$cl" --list >"$out/run-babelstream-ocl-list.txt" 2>&1
@@ -186,22 +214,37 @@ run_babelstream() {
     fi
 }
 
+# The launch family at BabelStream's 100 times (its first, like
+# simtbench's first host-timed launch, not counted), so that both fastest
+# host-timed launches are of as many; each experiment a run of its own, so
+# that no host work of the next one (its inputs, made ahead on every core)
+# shares the host's clock with this one's launches.
 run_simtbench() {
-    run_one simtbench-launch 240 "$simtbench" --backend cuda,opencl --quiet \
-        --experiment launch_small,launch_large,compute --save "$out/simtbench-launch.json"
+    local x
+    for x in launch_small launch_large; do
+        run_one simtbench-$x 150 "$simtbench" --backend cuda,opencl --quiet --reps 100 \
+            --dump-ptx "$out/ptx" --experiment $x --save "$out/simtbench-$x.json"
+    done
+    run_one simtbench-compute 120 "$simtbench" --backend cuda,opencl --quiet \
+        --experiment compute --save "$out/simtbench-compute.json"
     run_one simtbench-memory 300 "$simtbench" --backend cuda --quiet --dump-ptx "$out/ptx" \
         --experiment latency,dram_read_set --save "$out/simtbench-memory.json"
 }
 
 # The chase's instructions, ours from the PTX we ran and gpu-benches' from
-# its binary: what a step costs besides the load.
+# its binary: what a step costs besides the load; and BabelStream's copy
+# kernels' PTX from its binary, to hold against the launch family's.
 ptx_of_chases() {
-    local ours theirs
+    local ours theirs v
     ours=$(ls "$out"/ptx/latency.ws16K.cuda.ptx 2>/dev/null | head -1)
     [ -n "$ours" ] && cp "$ours" "$out/chase-simtbench.ptx"
-    theirs="$work/gpu-benches/cuda-latency"
-    [ -x "$theirs" ] && command -v cuobjdump >/dev/null &&
-        cuobjdump -ptx "$theirs" >"$out/chase-gpu-latency.ptx" 2>/dev/null
+    [ -x "$work/babelstream-cuda/cuda-stream" ] && command -v cuobjdump >/dev/null &&
+        cuobjdump -ptx "$work/babelstream-cuda/cuda-stream" >"$out/copy-babelstream.ptx" 2>/dev/null
+    for v in "" -1warp -global; do
+        theirs="$work/gpu-benches/cuda-latency$v"
+        [ -x "$theirs" ] && command -v cuobjdump >/dev/null &&
+            cuobjdump -ptx "$theirs" >"$out/chase-gpu-latency$v.ptx" 2>/dev/null
+    done
     return 0
 }
 
@@ -211,6 +254,8 @@ run_all() {
     run_simtbench
     run_babelstream
     built gpu-latency && run_one gpu-latency 150 "$work/gpu-benches/cuda-latency"
+    built gpu-latency-1warp && run_one gpu-latency-1warp 90 "$work/gpu-benches/cuda-latency-1warp"
+    built gpu-latency-global && run_one gpu-latency-global 90 "$work/gpu-benches/cuda-latency-global"
     built gpu-l2-cache && run_one gpu-l2-cache "${SB_L2_SECONDS:-30}" "$work/gpu-benches/cuda-l2-cache"
     built gpu-cache && run_one gpu-cache "${SB_CACHE_SECONDS:-20}" "$work/gpu-benches/cuda-cache"
     built clpeak && run_one clpeak 120 "$work/clpeak/clpeak" --opencl \

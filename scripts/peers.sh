@@ -16,18 +16,24 @@
 # What runs, with its parameters (the table repeats them):
 #   BabelStream 57637d5-era CUDA model (cmake MODEL=cuda): its defaults
 #     (double, 2^25 elements, 100 times), --float, and 1 GiB a buffer
-#     (-s 134217728 doubles, --float -s 268435456); its OpenCL model, double
-#     and --float at 2^25; every run --csv, its figure the fastest time.
+#     (-s 134217728 doubles, --float -s 268435456), each also with --only
+#     Copy (its copy after copies, as simtbench's launches run), and floats
+#     at 2^24 and 2^26 both ways; its OpenCL model, double and --float at
+#     2^25; every run --csv, its figure the fastest time.
 #   gpu-benches gpu-latency, from a copy of main.cu with its size loop
-#     thinned (x SB_LATENCY_GROWTH, 1.2, a step, not 1.04; 200000 loads a point,
-#     not 10^6; up to 128 MiB, not 1 GiB), so that it takes a minute, not
-#     several; gpu-l2-cache and gpu-cache as they are, each stopped after
-#     SB_L2_SECONDS (30) / SB_CACHE_SECONDS (20) (what they printed by then
-#     is kept);
-#     all three built by their Makefiles for this GPU's architecture.
+#     thinned (x SB_LATENCY_GROWTH, 1.2, a step, not 1.04; 200000 loads a
+#     point, not 10^6; up to 2^SB_LATENCY_TOP_LOG2 (22) links of 64 bytes,
+#     its last point 376 MiB, not 2^24), so that it takes a minute, not
+#     several; two diagnostic copies to 2^21 links, one warp on the chain
+#     (32 threads, not 64) and ld.global.ca loads (not generic ones), each
+#     one thing changed; gpu-l2-cache and gpu-cache as they are, each
+#     stopped after SB_L2_SECONDS (30) / SB_CACHE_SECONDS (20) (what they
+#     printed by then is kept);
+#     all of them built by their Makefiles for this GPU's architecture.
 #   clpeak (OpenCL only): --single-precision-compute --global-memory-bandwidth.
 #   mixbench-cuda: its one sweep.
-#   simtbench: launch_small, launch_large and compute on both APIs;
+#   simtbench: launch_small and launch_large on both APIs with --reps 100
+#     (BabelStream's 100 times), each a run of its own; compute on both;
 #     latency and dram_read_set on CUDA.
 # The table (OUTDIR/peers.md, and printed): quantity | simtbench | peer |
 # ratio | why they differ, made by scripts/peers-table.py from the outputs.
@@ -111,6 +117,7 @@ commit_of() { # DIR: the commit a tree was checked out at, as well as it says
     echo "mixbench=$(commit_of "$mixbench")"
     echo "cuda_arch=$arch"
     echo "latency_growth=$growth"
+    echo "latency_top_log2=${SB_LATENCY_TOP_LOG2:-22}"
 } >"$out/peers.env"
 
 build_all

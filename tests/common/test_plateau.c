@@ -6,6 +6,8 @@
  * first size that reaches a share of a roof and stays there. */
 #include "test_util.h"
 
+#include <string.h>
+
 #include "plateau.h"
 
 static int plateaus(const double *y, int n, sb_plateau *p)
@@ -18,10 +20,10 @@ static void gpu_like_chase_has_four_levels(void **state)
     (void)state;
     /* 16 KiB .. 4 GiB: L1 to 128 KiB, a transition, L2 with a far half
        (near 208, far 272: a jump, and levels 1.31x apart, so two levels),
-       a transition, DRAM climbing with TLB misses from 560 to 812 in steps
-       under the jump. */
-    const double y[] = {33, 33, 34, 35, 150, 205, 208, 210, 270, 272, 275,
-                        400, 560, 580, 620, 700, 800, 810, 812};
+       a transition, DRAM climbing with TLB misses from 560 to 770 in steps
+       of 4-5%, more than one run spans but no jump. */
+    const double y[] = {33,  33,  34,  35,  150, 205, 208, 210, 270, 272, 275,
+                        400, 560, 585, 610, 640, 670, 700, 735, 770};
     sb_plateau p[SB_PLATEAUS_MAX];
     int n = plateaus(y, (int)(sizeof y / sizeof y[0]), p);
     assert_int_equal(n, 4);
@@ -35,19 +37,52 @@ static void gpu_like_chase_has_four_levels(void **state)
     assert_int_equal(p[2].last, 10);
     assert_double_equal(p[2].level, 272, 1e-12);
     assert_int_equal(p[3].first, 12);
-    assert_int_equal(p[3].last, 18);
-    assert_double_equal(p[3].level, 700, 1e-12);
+    assert_int_equal(p[3].last, 19);
+    assert_double_equal(p[3].level, 655, 1e-12);
     /* The same L2 without a far half is one level: none is found that the
        curve lacks. */
-    const double one_l2[] = {33, 33, 34, 35, 150, 205, 208, 210, 212, 214, 215,
-                             400, 560, 580, 620, 700, 800, 810, 812};
-    assert_int_equal(plateaus(one_l2, 19, p), 3);
+    const double one_l2[] = {33,  33,  34,  35,  150, 205, 208, 210, 212, 214,
+                             215, 400, 560, 585, 610, 640, 670, 700, 735, 770};
+    assert_int_equal(plateaus(one_l2, 20, p), 3);
     assert_int_equal(p[1].first, 5);
     assert_int_equal(p[1].last, 10);
     /* A point of noise inside a level does not split it. */
     const double spike[] = {33, 33, 34, 90, 34, 35, 35};
     assert_int_equal(plateaus(spike, 7, p), 1);
     assert_int_equal(p[0].last, 6);
+}
+
+/* The H200's chase in cycles (run 30's shape, the family's working sets
+ * 16 KiB .. 4 GiB): the far L2 partition from 36 to 56 MiB is followed by
+ * one point on the way to DRAM, each step to it under 1.25x, so that only
+ * a run's span tells the far level from DRAM's; the near level's last
+ * point (28 MiB) already a little above it.  Without the far partition
+ * the near level goes on and no far level is found. */
+static void split_l2_with_a_gradual_edge(void **state)
+{
+    (void)state;
+    const double y[] = {33.0,  33.5,  34.5,  36.4,  162.8, 281.5, 281.3, 281.3, 281.5,
+                        281.3, 281.3, 281.4, 289.7, 447.2, 505.1, 512.5, 512.6, 512.6,
+                        516.5, 624.7, 658.5, 658.4, 663.3, 666.7, 667.6, 668.3};
+    sb_plateau p[SB_PLATEAUS_MAX];
+    assert_int_equal(plateaus(y, 26, p), 4);
+    assert_int_equal(p[0].last, 2);
+    assert_int_equal(p[1].first, 5);
+    assert_int_equal(p[1].last, 12);
+    assert_int_equal(p[2].first, 14);
+    assert_int_equal(p[2].last, 18);
+    assert_double_equal(p[2].level, 512.6, 1e-12);
+    assert_int_equal(p[3].first, 19);
+    assert_int_equal(p[3].last, 25);
+    assert_double_equal(p[3].level, 663.3, 1e-12);
+    double no_far[26];
+    memcpy(no_far, y, sizeof no_far);
+    for (int i = 13; i < 19; i++)
+        no_far[i] = 282.0 + i - 13;
+    assert_int_equal(plateaus(no_far, 26, p), 3);
+    assert_int_equal(p[1].first, 5);
+    assert_int_equal(p[1].last, 18);
+    assert_int_equal(p[2].first, 19);
 }
 
 /* Shifted by a few sizes (a bigger L1, a smaller L2): the same three
@@ -69,7 +104,7 @@ static void the_same_levels_elsewhere(void **state)
 static void cpu_like_chase_has_four_levels(void **state)
 {
     (void)state;
-    const double y[] = {1.2, 1.2, 1.3, 4.0, 4.1, 4.2, 15, 16, 16.5, 80, 85, 90};
+    const double y[] = {1.2, 1.2, 1.3, 4.0, 4.1, 4.2, 15, 16, 16.5, 80, 85, 87};
     sb_plateau p[SB_PLATEAUS_MAX];
     assert_int_equal(plateaus(y, 12, p), 4);
     assert_double_equal(p[0].level, 1.2, 1e-12);
@@ -132,6 +167,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gpu_like_chase_has_four_levels),
+        cmocka_unit_test(split_l2_with_a_gradual_edge),
         cmocka_unit_test(the_same_levels_elsewhere),
         cmocka_unit_test(cpu_like_chase_has_four_levels),
         cmocka_unit_test(bandwidth_rise_is_transitions),

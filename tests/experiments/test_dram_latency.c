@@ -265,6 +265,37 @@ static void working_set_copies_and_leaves_out(void **state)
     e->release(host);
 }
 
+/* On a GPU every read launch reads the same bytes whatever its working
+ * set (a small one over many passes), within the kernel's int count of
+ * words, and more than a copy's launch moves: so that a cache's figure is
+ * not a launch's fixed cost, as gpu-l2-cache's long launches measure it. */
+static void read_launches_are_long_on_a_gpu(void **state)
+{
+    (void)state;
+    const sb_experiment *read = experiment("dram_read_set"), *copy = experiment("dram_working_set");
+    sb_problem p = {24576, 1};
+    sb_device_info gpu;
+    memset(&gpu, 0, sizeof gpu);
+    gpu.compute_units = 2;
+    gpu.is_gpu = 1;
+    void *rh = NULL, *ch = NULL;
+    char err[512];
+    assert_int_equal(read->prepare(&p, 7, &rh, err, sizeof err), 0);
+    assert_int_equal(copy->prepare(&p, 7, &ch, err, sizeof err), 0);
+    sb_variant r32 = variant(read, "ws32K"), r64 = variant(read, "ws64K");
+    sb_variant c64 = variant(copy, "ws64K");
+    sb_plan a, b, c;
+    memset(&a, 0, sizeof a), memset(&b, 0, sizeof b), memset(&c, 0, sizeof c);
+    assert_int_equal(read->plan(rh, &p, &r32, &gpu, &a, err, sizeof err), 0);
+    assert_int_equal(read->plan(rh, &p, &r64, &gpu, &b, err, sizeof err), 0);
+    assert_int_equal(copy->plan(ch, &p, &c64, &gpu, &c, err, sizeof err), 0);
+    assert_double_equal(a.bytes, b.bytes, 0);
+    assert_true(a.bytes / 16 <= 2147483647.0);
+    assert_true(a.bytes > c.bytes);
+    read->release(rh);
+    copy->release(ch);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +304,7 @@ int main(void)
         cmocka_unit_test(chase_cycles_visit_every_line),
         cmocka_unit_test(chase_check_passes_and_fails),
         cmocka_unit_test(working_set_copies_and_leaves_out),
+        cmocka_unit_test(read_launches_are_long_on_a_gpu),
     };
     SB_TEST_MAIN(tests);
 }

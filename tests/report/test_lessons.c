@@ -514,7 +514,7 @@ static void channels_camp_or_not(void **state)
 /* A GPU-like chase, 16 KiB .. 4 GiB (test_plateau's curve), on a device
  * with a 60 MiB L2 at 1980 MHz; with `after`, the occupancy rows first. */
 static const double chase_ns[19] = {33, 33, 34, 35, 150, 205, 208, 210, 212, 214,
-                                    215, 400, 560, 580, 620, 700, 800, 810, 812};
+                                    215, 400, 650, 670, 685, 700, 725, 745, 760};
 
 static void latency_rows(sb_run *run, int slot, int levels)
 {
@@ -531,21 +531,15 @@ static void latency_rows(sb_run *run, int slot, int levels)
 }
 
 /* An H200-like chase over the family's working sets, 16 KiB .. 4 GiB with
- * 24..56 MiB between the powers of two: L1, the near L2 to 28 MiB and,
- * with `far`, the far partition from 32 to 44 MiB (without it, the near
- * level goes on to 44 MiB), then DRAM. */
-static void split_l2_rows(sb_run *run, int far)
+ * 24..56 MiB between the powers of two, ns[26] at each: L1, the near L2,
+ * perhaps the far partition, then DRAM. */
+static void chase_rows(sb_run *run, const double *ns)
 {
     static const double mib = 1 << 20;
     static const double ws[26] = {
         16384, 32768, 65536, 131072, 262144, 524288, 1 * mib, 2 * mib, 4 * mib, 8 * mib,
         16 * mib, 24 * mib, 28 * mib, 32 * mib, 36 * mib, 40 * mib, 44 * mib, 48 * mib,
         56 * mib, 64 * mib, 128 * mib, 256 * mib, 512 * mib, 1024 * mib, 2048 * mib, 4096 * mib};
-    double ns[26] = {17.4, 17.4, 17.5, 17.6, 60,  143, 144, 145, 146, 146, 147, 150, 152,
-                     238,  243,  244,  246,  320, 335, 338, 340, 342, 350, 360, 370, 380};
-    if (!far)
-        for (int j = 13; j < 17; j++)
-            ns[j] = 153 + (j - 13);
     devices(run, 1);
     run->devices[0].info.l2_bytes = 60 << 20;
     run->devices[0].info.clock_mhz = 1980;
@@ -555,6 +549,32 @@ static void split_l2_rows(sb_run *run, int far)
         sb_result *r = mem_row(run, 0, "latency", name, SB_QUANTITY_LATENCY, ns[j], 0);
         assert_int_equal(sb_figure_add(r->figure, &r->nfigures, "working_set", ws[j], "B"), 0);
     }
+}
+
+/* With `far`, the far partition from 32 to 44 MiB, a jump from the near
+ * level and from DRAM (without it, the near level goes on to 44 MiB). */
+static void split_l2_rows(sb_run *run, int far)
+{
+    double ns[26] = {17.4, 17.4, 17.5, 17.6, 60,  143, 144, 145, 146, 146, 147, 150, 152,
+                     238,  243,  244,  246,  320, 335, 338, 340, 342, 350, 360, 370, 380};
+    if (!far)
+        for (int j = 13; j < 17; j++)
+            ns[j] = 153 + (j - 13);
+    chase_rows(run, ns);
+}
+
+/* The H200's own shape (run 30's chase, ns): the far partition from 36 to
+ * 56 MiB and then one point on the way to DRAM, each step under 1.25x;
+ * without `far`, the near level goes on to 56 MiB. */
+static void h200_rows(sb_run *run, int far)
+{
+    double ns[26] = {16.7,  16.9,  17.4,  18.4,  82.2,  142.2, 142.1, 142.1, 142.2,
+                     142.1, 142.1, 142.1, 146.3, 225.8, 255.1, 258.8, 258.9, 258.9,
+                     260.9, 315.5, 332.6, 332.5, 335.0, 336.7, 337.2, 337.5};
+    if (!far)
+        for (int j = 13; j < 19; j++)
+            ns[j] = 142.5 + 0.5 * (j - 13);
+    chase_rows(run, ns);
 }
 
 static void latency_plateaus_named_from_the_data(void **state)
@@ -599,6 +619,30 @@ static void latency_names_far_l2_only_where_it_is(void **state)
     assert_string_equal(l.text[0], "Plateaus: L1 17.4 ns (35 cycles) from 16 KiB to 128 KiB; L2 "
                                    "148 ns (294 cycles) from 512 KiB to 44 MiB; DRAM 342 ns (677 "
                                    "cycles) from 48 MiB to 4 GiB.");
+    assert_null(strstr(l.text[0], "far"));
+    sb_run_free(&run);
+}
+
+/* The same on the H200's own curve, whose far level meets DRAM's through
+ * a point between them: named where the curve has it, and not where the
+ * curve lacks it. */
+static void latency_names_the_h200s_far_l2(void **state)
+{
+    (void)state;
+    sb_run run;
+    h200_rows(&run, 1);
+    sb_lessons l = lessons(&run);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.text[0], "Plateaus: L1 16.9 ns (33 cycles) from 16 KiB to 64 KiB; near "
+                                   "L2 142 ns (281 cycles) from 512 KiB to 28 MiB; far L2 259 ns "
+                                   "(513 cycles) from 36 MiB to 56 MiB; DRAM 335 ns (663 cycles) "
+                                   "from 64 MiB to 4 GiB.");
+    sb_run_free(&run);
+    h200_rows(&run, 0);
+    l = lessons(&run);
+    assert_string_equal(l.text[0], "Plateaus: L1 16.9 ns (33 cycles) from 16 KiB to 64 KiB; L2 "
+                                   "142 ns (282 cycles) from 512 KiB to 56 MiB; DRAM 335 ns (663 "
+                                   "cycles) from 64 MiB to 4 GiB.");
     assert_null(strstr(l.text[0], "far"));
     sb_run_free(&run);
 }
@@ -1246,6 +1290,7 @@ int main(void)
         cmocka_unit_test(channels_camp_or_not),
         cmocka_unit_test(latency_plateaus_named_from_the_data),
         cmocka_unit_test(latency_names_far_l2_only_where_it_is),
+        cmocka_unit_test(latency_names_the_h200s_far_l2),
         cmocka_unit_test(working_set_plateaus),
         cmocka_unit_test(littles_law_predicted_or_needed),
         cmocka_unit_test(diagonal_order_pays_or_not),

@@ -310,7 +310,7 @@ static void memory_fixture(sb_run *run, int no_latency)
 {
     /* One L2 level, no far half (which would be a plateau of its own). */
     static const double ns[19] = {33,  33,  34,  35,  150, 236, 238, 240, 240, 242,
-                                  244, 400, 560, 580, 620, 700, 800, 810, 812};
+                                  244, 400, 650, 670, 685, 700, 725, 745, 760};
     static const struct { const char *v; double gbs; long in_flight; } occ[] = {
         {"b32-g1x", 284, 4224}, {"b256-g4x", 3461, 135168}, {"b256-g8x", 3608, 270336},
         {"b256-g32x", 3762, 270336}};

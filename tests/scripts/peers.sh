@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
-echo "1..7"
+echo "1..8"
 
 env -u SB_PEER_BABELSTREAM -u SB_PEER_GPU_BENCHES -u SB_PEER_CLPEAK -u SB_PEER_MIXBENCH \
     bash "$peers" /bin/true "$tmp/out" >"$tmp/stdout" 2>"$tmp/err"
@@ -64,12 +64,25 @@ function,num_times,n_elements,sizeof,max_MBytes_per_sec,min_runtime,max_runtime,
 Copy,100,33554432,8,3845000,0.00013962,0.00015,0.000142
 Mul,100,33554432,8,3800000,0.00014,0.00015,0.000142
 EOF
-# gpu-latency: iters clock kB ms cycles (its main.cu's cout)
+# The same alone (--only Copy), slower than after Dot's read-only pass.
+sed 's/^Copy,100,33554432,8,3845000,0.00013962,/Copy,100,33554432,8,3700000,0.00014509,/' \
+    "$o/run-babelstream-cuda-double.txt" >"$o/run-babelstream-cuda-double-only.txt"
+# The copies' PTX: ours as --dump-ptx names it, BabelStream's from its
+# binary (cuobjdump -ptx), each entry's body as ptxas prints it.
+mkdir -p "$o/ptx"
+printf '.visible .entry stream_copy(\n)\n{\n\t.reg .b64 %%rd<4>;\n\tld.global.u64 \t%%rd1, [%%rd2];\n\tst.global.u64 \t[%%rd3], %%rd1;\n\tret;\n}\n' \
+    >"$o/ptx/launch_small.copy.cuda.ptx"
+printf '.visible .entry _Z15for_each_kernelIZN10CUDAStreamIdE4copyEvEUlmE_EvmmT_(\n)\n{\n\tld.global.f64 \t%%fd1, [%%rd2];\n\tadd.s64 \t%%rd3, %%rd3, 8;\n\tst.global.f64 \t[%%rd3], %%fd1;\n\tret;\n}\n' \
+    >"$o/copy-babelstream.ptx"
+# gpu-latency: iters clock kB ms cycles (its main.cu's cout), shaped like
+# its H200 curve: the far L2 from 38 to 56 MiB, then one point 1.18x above
+# it on the way to DRAM (a step under 1.25x: only a run's span ends it).
 gl() { printf '%9d %5d %8d %8.1f %7.1f\n' 200000 1980 "$1" 1.0 "$2"; }
 { for kb in 16 32 64 128; do gl $kb 34.5; done; gl 256 90
   for kb in 512 2048 8192 16384 24576 28672; do gl $kb 283; done
-  for kb in 33792 38912 44032; do gl $kb 481; done
-  for kb in 65536 131072 262144; do gl $kb 690; done; } >"$o/run-gpu-latency.txt"
+  gl 33792 398; gl 38912 496; gl 46694 514; gl 57344 519.5
+  gl 68855 614.9; gl 82628 656.1; gl 99155 660.8; gl 131072 660.6; gl 262144 662.0; } \
+    >"$o/run-gpu-latency.txt"
 # clpeak's text logger
 printf '      Single-precision compute (GFLOPS)\n        float    : 60000.10\n        float4   : 64500.40\n\n' \
     >"$o/run-clpeak.txt"
@@ -79,8 +92,12 @@ printf '            0,      0.000,    0.30,    0.00,3580.00,   0.000,    0.30,  
 # simtbench's JSON: the copy row and a chase sweep at 1980 MHz
 python3 - "$o" <<'EOF'
 import json, sys
-ws = [16384 << i for i in range(10)] + [m << 20 for m in (16, 24, 28, 32, 36, 40, 44, 48, 56, 64, 128)]
-ns = [17.4] * 4 + [45, 143] + [144] * 4 + [145, 146, 147, 240, 243, 244, 246, 345, 348, 349, 350]
+# The chase shaped like simtbench's H200 curve (run 30, ns): its far L2
+# from 36 to 56 MiB, then 64 MiB on the way to DRAM.
+ws = [16384 << i for i in range(11)] + [m << 20 for m in (24, 28, 32, 36, 40, 44, 48, 56, 64, 128,
+                                                         256, 512, 1024, 2048, 4096)]
+ns = [16.7, 16.9, 17.4, 18.4, 82.2, 142.2, 142.1, 142.1, 142.2, 142.1, 142.1, 142.1, 146.3, 225.8,
+      255.1, 258.8, 258.9, 258.9, 260.9, 315.5, 332.6, 332.5, 335.0, 336.7, 337.2, 337.5]
 lat = [{"backend": "cuda", "device": 0, "experiment": "latency", "variant": "w%d" % i,
         "verified": True, "value": v, "figures": [{"name": "working_set", "value": w, "unit": "B"}]}
        for i, (w, v) in enumerate(zip(ws, ns))]
@@ -98,12 +115,24 @@ row() { grep -F "| $1 |" "$tmp/table"; }
 check "the table: BabelStream's copy from its CSV, 2 x sizeof x n over its fastest time, beside ours" \
     '[ $rc = 0 ] && cmp -s "$tmp/table" "$o/peers.md" &&
      row "copy GB/s, 2^25 doubles, cuda (BabelStream cuda-double)" | grep -q "| 3808 GB/s | 3845 GB/s | 0.990 |"'
-check "the table: every level of the gpu-latency curve, the far L2 included, beside ours in cycles" \
-    'row "L1 latency, cycles (gpu-latency)" | grep -q "| 34.5 cycles | 34.5 cycles |" &&
-     row "L2 near latency, cycles (gpu-latency)" | grep -q "| 285.1 cycles | 283.0 cycles |" &&
-     row "L2 far latency, cycles (gpu-latency)" | grep -q "| 482.1 cycles | 481.0 cycles |" &&
-     row "L2 far latency, cycles (gpu-latency)" | grep -q "plateaus: simtbench 32 MiB-44 MiB, gpu-latency 33 MiB-43 MiB" &&
-     row "DRAM latency, cycles (gpu-latency)" | grep -q "| 690.0 cycles | 690.0 cycles |"'
+# 2 x 8 x 2^25 bytes over 0.14509 ms, and 3845 / 3700.
+check "the table: BabelStream's Copy alone beside ours, and what its default order is worth, measured" \
+    'row "copy GB/s, 2^25 doubles, cuda (BabelStream cuda-double --only Copy)" |
+         grep -q "| 3808 GB/s | 3700 GB/s | 1.029 | .*its Copy alone, each launch after a copy" &&
+     row "copy GB/s, 2^25 doubles, cuda (BabelStream cuda-double)" |
+         grep -q "alone (--only Copy) it gives 3700 GB/s: its order is worth 1.039x" &&
+     row "copy GB/s, 2^25 doubles, cuda (BabelStream cuda-double)" |
+         grep -q "PTX of the copies: simtbench 3 instructions (1 global loads, 1 stores), BabelStream.s 4 (1, 1)"'
+# Ours: 16.9 ns x 1.98 at 16-64 KiB; far 258.9 ns over 40-56 MiB (their
+# far run from 38 MiB), theirs 496, 514, 519.5; DRAM over their 67.2-256
+# MiB: ours 128 and 256 MiB (332.6, 332.5 ns), theirs 614.9..662.0.
+check "the table: every level of the gpu-latency curve, the far L2 included, over the sizes both cover" \
+    'row "L1 latency, cycles (gpu-latency)" | grep -q "| 33.5 cycles | 34.5 cycles |" &&
+     row "L2 near latency, cycles (gpu-latency)" | grep -q "| 281.4 cycles | 283.0 cycles |" &&
+     row "L2 far latency, cycles (gpu-latency)" | grep -q "| 512.6 cycles | 514.0 cycles |" &&
+     row "L2 far latency, cycles (gpu-latency)" | grep -q "plateaus: simtbench 36 MiB-56 MiB, gpu-latency 38 MiB-56 MiB; both over 38 MiB-56 MiB" &&
+     row "DRAM latency, cycles (gpu-latency)" | grep -q "| 658.4 cycles | 660.6 cycles |" &&
+     row "DRAM latency, cycles (gpu-latency)" | grep -q "simtbench 64 MiB-4 GiB, gpu-latency 67.2 MiB-256 MiB"'
 check "the table: the best clpeak vector width and mixbench point; a peer not run says so" \
     'row "FP32 FMA peak, GFLOP/s, cuda (clpeak, OpenCL)" | grep -q "| - | 64500 GFLOP/s | - |" &&
      row "FP32 peak, GFLOP/s, cuda (mixbench-cuda)" | grep -q "| 58200 GFLOP/s |" &&
