@@ -1,4 +1,5 @@
 #include "analysis/analysis.h"
+#include "analysis/crossapi.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,12 +6,20 @@
  * the run's closing summary.
  * Computed once, after the executor and before any writer, with no
  * device.  A saved run read back keeps the figures it was saved with and
- * is only paired again (sb_analyse_saved). */
+ * is only paired again (sb_analyse_saved).
+ *
+ * The analysis's public API for writers (src/report/), the only headers
+ * of src/analysis/ a writer includes (tests/arch.sh holds it): this one,
+ * verdict.h (a verdict and its words), cross_pairs.h (the rows across
+ * devices), and the records it holds: counter_check.h, fleet.h,
+ * memory_levels.h, noise.h, summary.h.  The rest (crossapi.h: pairing
+ * and judging; drift.h; merge.h) is analysis's own, and a writer's object
+ * uses no symbol that they define. */
 #ifndef SB_ANALYSIS_H
 #define SB_ANALYSIS_H
 
 #include "result.h"
-#include "analysis/crossapi.h"
+#include "analysis/cross_pairs.h"
 #include "analysis/counter_check.h"
 #include "analysis/fleet.h"
 #include "analysis/memory_levels.h"

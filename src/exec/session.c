@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cli/options.h"
-#include "analysis/crossapi.h"
+#include "slot_label.h"
 #include "text.h"
 
 /* The device's clocks now into *sm and *mem, or 0 with the reason kept in
