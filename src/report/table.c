@@ -689,10 +689,9 @@ static void stacked_section(const sb_analysis *a, const sb_crossapi *x,
 /* What block e's numbers show, under its table. */
 static void lessons_block(const sb_analysis *a, size_t e, int width, FILE *out)
 {
-    sb_lessons l;
-    sb_lessons_of(a, e, &l);
-    for (int i = 0; i < l.n; i++)
-        sb_layout_fold(out, width, "  Lesson: ", 4, l.text[i]);
+    const sb_lessons *l = a->lessons ? &a->lessons[e] : NULL;
+    for (int i = 0; l && i < l->n; i++)
+        sb_layout_fold(out, width, "  Lesson: ", 4, l->text[i]);
 }
 
 sb_report_writer sb_report_table;
