@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/options.h"
+#include "plan/request.h"
 #include "experiments/variant.h"
 #include "exec/checker.h"
 #include "experiments/host_data.h"

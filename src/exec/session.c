@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/options.h"
+#include "plan/request.h"
 #include "slot_label.h"
 #include "text.h"
 
