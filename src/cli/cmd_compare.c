@@ -15,6 +15,7 @@
 #include "report/json_build.h"
 #include "report/json_read.h"
 #include "report/layout.h"
+#include "plan/output_path.h"
 #include "report/output_file.h"
 #include "analysis/counter_check.h"
 #include "analysis/crossapi.h"

@@ -16,7 +16,7 @@
 #include "exec/kernel_source.h"
 #include "exec/launcher.h"
 #include "exec/registry.h"
-#include "report/output_file.h"
+#include "plan/output_path.h"
 
 static int fail(int status, char *err, size_t n, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
