@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "dram.h"
+#include "experiments/catalogue.h"
+
+/* The most experiments one family holds. */
+#define FAMILY_MAX 64
 
 /* A figure's value with its unit: bytes in binary units ("16 KiB", "4
  * GiB"), whole counts whole ("65536"), the rest to four figures. */
@@ -59,6 +63,17 @@ void sb_result_model_text(const sb_result *r, char *buf, size_t n)
         snprintf(buf + used, n - used, "%swhole kernel: %s", used ? "; " : "", totals);
 }
 
+/* Whether the family of that name declares notes_launched (experiment.h). */
+static int family_notes_launched(const char *family)
+{
+    const sb_experiment *e[FAMILY_MAX];
+    int n = sb_catalogue_select(family, e, FAMILY_MAX);
+    for (int i = 0; i < n; i++)
+        if (e[i]->notes_launched)
+            return 1;
+    return 0;
+}
+
 void sb_result_notes(const sb_result *r, char *buf, size_t n)
 {
     size_t used = 0;
@@ -72,7 +87,7 @@ void sb_result_notes(const sb_result *r, char *buf, size_t n)
                                  r->occupancy);
         if (used < n && r->threads_in_flight > 0)
             snprintf(buf + used, n - used, ", %ld in flight", r->threads_in_flight);
-    } else if (used < n && strcmp(r->family, "occupancy") == 0 && launched > 0) {
+    } else if (used < n && launched > 0 && family_notes_launched(r->family)) {
         /* Without the API's occupancy only what was launched is known. */
         used += (size_t)snprintf(buf + used, n - used, "%s%.0f launched", used ? ", " : "",
                                  launched);
