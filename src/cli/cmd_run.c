@@ -23,7 +23,7 @@
 #include "analysis/drift.h"
 #include "exec/executor.h"
 #include "exec/interrupt.h"
-#include "plan/preflight.h"
+#include "exec/preflight.h"
 #include "exec/progress.h"
 #include "exec/provenance.h"
 #include "exec/session.h"

@@ -1,11 +1,16 @@
 /* The plan's request from the parsed options (run_request.h). */
 #include "cli/run_request.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "exec/registry.h"
 
 void sb_options_request(const sb_options *o, sb_run_request *r)
 {
     memset(r, 0, sizeof *r);
+    for (int i = 0; i < sb_nknown_backends && r->nknown < SB_MAX_NAMES; i++)
+        snprintf(r->known[r->nknown++], sizeof r->known[0], "%s", sb_known_backends[i]);
     r->nbackends = o->nbackends;
     memcpy(r->backends, o->backends, sizeof r->backends);
     r->nexperiments = o->nexperiments;

@@ -25,6 +25,9 @@ typedef enum sb_device_pick {
 } sb_device_pick;
 
 typedef struct sb_run_request {
+    int nknown;                    /* the backends this build knows, as the registry
+                                      lists them: the plan checks names against */
+    char known[SB_MAX_NAMES][16];  /* them and loads none */
     int nbackends;                 /* 0: every available backend */
     char backends[SB_MAX_NAMES][16];
     int nexperiments;              /* 0: the default suite */

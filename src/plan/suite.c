@@ -13,9 +13,8 @@
 #include <unistd.h>
 
 #include "experiments/catalogue.h"
-#include "exec/kernel_source.h"
-#include "exec/launcher.h"
-#include "exec/registry.h"
+#include "plan/kernel_source.h"
+#include "plan/launcher.h"
 #include "plan/output_path.h"
 
 static int fail(int status, char *err, size_t n, const char *fmt, ...)
@@ -136,14 +135,34 @@ static int plan_devices(const sb_run_request *o, sb_suite *s, char *err, size_t 
     return SB_EXIT_OK;
 }
 
+/* Whether the request's build knows the backend name. */
+static int knows(const sb_run_request *o, const char *name)
+{
+    for (int i = 0; i < o->nknown; i++)
+        if (strcmp(o->known[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* The known backends as "a, b", for messages. */
+static void known_names(const sb_run_request *o, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < o->nknown && used < n; i++) {
+        int w = snprintf(buf + used, n - used, "%s%s", i ? ", " : "", o->known[i]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
 /* The sessions --backend names: each a backend the registry knows, and,
    with the devices listed, no more than one run holds. */
 static int plan_sessions(const sb_run_request *o, sb_suite *s, char *err, size_t en)
 {
     char known[128];
-    sb_registry_names(known, sizeof known);
+    known_names(o, known, sizeof known);
     for (int i = 0; i < o->nbackends; i++)
-        if (!sb_registry_knows(o->backends[i]))
+        if (!knows(o, o->backends[i]))
             return fail(SB_EXIT_USAGE, err, en, "--backend: unknown backend '%s' (known: %s, all)",
                         o->backends[i], known);
     int st = plan_devices(o, s, err, en);

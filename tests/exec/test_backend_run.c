@@ -14,7 +14,7 @@
 #include "experiments/catalogue.h"
 #include "analysis/analysis.h"
 #include "exec/executor.h"
-#include "exec/kernel_source.h"
+#include "plan/kernel_source.h"
 #include "cli/options.h"
 #include "cli/run_request.h"
 #include "exec/registry.h"

@@ -11,7 +11,7 @@
 #include "cli/options.h"
 #include "cli/run_request.h"
 #include "experiments/catalogue.h"
-#include "plan/preflight.h"
+#include "exec/preflight.h"
 #include "plan/suite.h"
 
 static uint64_t fake_free, fake_total;

@@ -1,5 +1,5 @@
 /* The memory preflight (preflight.h). */
-#include "plan/preflight.h"
+#include "exec/preflight.h"
 
 #include <math.h>
 #include <stdarg.h>
