@@ -58,8 +58,8 @@ frontend=$(cd "$src" && find src -name '*.[ch]' | sort)
 
 # The analysis headers a writer may include (analysis.h says why), and
 # the analysis objects whose symbols no writer uses.
-PUBLIC_ANALYSIS='analysis counter_check cross_pairs fleet memory_levels noise summary verdict'
-INTERNAL_ANALYSIS='analysis crossapi drift merge'
+PUBLIC_ANALYSIS='analysis compare compare_diff compare_match counter_check cross_pairs fleet memory_levels noise summary verdict'
+INTERNAL_ANALYSIS='analysis compare_diff compare_match crossapi drift merge'
 
 # The edges of $1 ("from to" lines) that point against the stages:
 # printed "from VERB to: stage F -> T".  A path's stage is its rank in

@@ -11,10 +11,13 @@
  * The analysis's public API for writers (src/report/), the only headers
  * of src/analysis/ a writer includes (tests/arch.sh holds it): this one,
  * verdict.h (a verdict and its words), cross_pairs.h (the rows across
- * devices), and the records it holds: counter_check.h, fleet.h,
- * memory_levels.h, noise.h, summary.h.  The rest (crossapi.h: pairing
- * and judging; drift.h; merge.h) is analysis's own, and a writer's object
- * uses no symbol that they define. */
+ * devices), the records it holds: counter_check.h, fleet.h,
+ * memory_levels.h, noise.h, summary.h, and a comparison of two runs
+ * (compare.h, with the row and difference types of compare_match.h and
+ * compare_diff.h).  The rest (crossapi.h: pairing and judging; drift.h;
+ * merge.h) is analysis's own, and a writer's object uses no symbol that
+ * they, analysis.c or the matching and differencing of compare_match.c
+ * and compare_diff.c define. */
 #ifndef SB_ANALYSIS_H
 #define SB_ANALYSIS_H
 
