@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "report/output_file.h"
 #include "report/plot.h"
 #include "report/report.h"
 #include "report/summary_print.h"
