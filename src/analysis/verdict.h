@@ -2,8 +2,8 @@
  * the words every writer shows it in.  Part of the analysis's public API
  * for writers (analysis.h lists it): a writer reads a verdict's fields and
  * formats them with the functions here, which compute nothing new.  How a
- * verdict is reached (the rule and its legend, SB_VERDICT_RULE) is
- * analysis/crossapi.h's. */
+ * verdict is reached is analysis/crossapi.h's rule; SB_VERDICT_RULE, its
+ * legend in one sentence, is here for the writers to print. */
 #ifndef SB_VERDICT_H
 #define SB_VERDICT_H
 
