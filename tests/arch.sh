@@ -12,6 +12,18 @@
 #    longer strings).
 # 5. No report writer includes the CLI's headers.
 # 6. No function over 80 lines (between its braces) in the program.
+# 7. Folder direction through includes: the stages run cli -> plan ->
+#    exec -> analysis -> report; no stage includes a header of a later
+#    stage or of cli/, and src/experiments/ and common/, below every
+#    stage, include none.  The lesson rules (src/report/lessons*) are
+#    analysis by what they do and count as such until the families
+#    declare them.
+# 8. Folder direction through symbols: the same rule, for every symbol an
+#    object file uses from another.
+# 9. Writers read analysis through its public API: a file of src/report/
+#    includes from src/analysis/ only the headers analysis.h names
+#    (PUBLIC_ANALYSIS below), and its object uses no symbol defined by
+#    analysis's own objects (INTERNAL_ANALYSIS).
 set -u
 src=${SB_TOP_SRCDIR:-${srcdir:-.}}
 build=${SB_TOP_BUILDDIR:-.}
@@ -31,10 +43,49 @@ check() {
     fi
     : >"$tmp/why"
 }
+# SB_ARCH_SOURCES_ONLY=1 (tests/arch_plant.sh): the checks of the sources
+# alone, the ones of the object files skipped.
+skip_check() {
+    n=$((n + 1))
+    echo "ok $n # SKIP $1: sources only"
+    : >"$tmp/why"
+}
+only_sources=${SB_ARCH_SOURCES_ONLY:-}
 : >"$tmp/why"
-echo "1..6"
+echo "1..9"
 
 frontend=$(cd "$src" && find src -name '*.[ch]' | sort)
+
+# The analysis headers a writer may include (analysis.h says why), and
+# the analysis objects whose symbols no writer uses.
+PUBLIC_ANALYSIS='analysis compare compare_diff compare_match counter_check cross_pairs fleet memory_levels noise summary verdict'
+INTERNAL_ANALYSIS='analysis compare_diff compare_match crossapi drift merge'
+
+# The edges of $1 ("from to" lines) that point against the stages:
+# printed "from VERB to: stage F -> T".  A path's stage is its rank in
+# the pipeline, "base" below every stage, or "-" outside them (main.c,
+# the tools, the backends); cli may point anywhere.
+against_direction() {
+    awk -v verb="$2" '
+        function stage(p) {
+            if (p ~ /^(src\/)?report\/lessons/) return 3
+            if (p ~ /^(src\/)?cli\//) return 0
+            if (p ~ /^(src\/)?plan\//) return 1
+            if (p ~ /^(src\/)?exec\//) return 2
+            if (p ~ /^(src\/)?analysis\//) return 3
+            if (p ~ /^(src\/)?report\//) return 4
+            if (p ~ /^(src\/)?experiments\// || p ~ /^common\//) return "base"
+            return "-"
+        }
+        function against(f, t) {
+            if (f == "-" || t == "-") return 0
+            if (f == "base") return t != "base"
+            if (t == "base" || f == 0) return 0
+            return t == 0 || t + 0 > f + 0
+        }
+        { f = stage($1); t = stage($2)
+          if (against(f, t)) printf "%s %s %s: stage %s -> %s\n", $1, verb, $2, f, t }' "$1"
+}
 
 # 1. Edges "includer included" for tsort, with paths relative to src/ (the
 #    way frontend files include each other) or to common/.
@@ -52,7 +103,19 @@ check "no include cycle among src/ files"
 # 2. The same through symbols: object A uses a symbol object B defines.
 objs=$(cd "$build" && find src -path '*/.libs/*.o' 2>/dev/null | sort)
 [ -n "$objs" ] || objs=$(cd "$build" && find src -name '*.o' 2>/dev/null | sort)
-if [ -z "$objs" ]; then
+# common/'s objects of the program (not the copies built into a backend);
+# only objects of a source that exists (not one left from a moved file).
+[ -z "$objs" ] || objs="$objs $(cd "$build" && find common -path '*/.libs/*.o' ! -name '*_la-*' 2>/dev/null | sort)"
+kept=
+for o in $objs; do
+    c=$(echo "$o" | sed 's|/\.libs/|/|; s|\.o$|.c|')
+    [ -f "$src/$c" ] && kept="$kept $o"
+done
+objs=$kept
+
+if [ -n "$only_sources" ]; then
+    :
+elif [ -z "$objs" ]; then
     echo "no object files under $build/src: build first" >"$tmp/why"
 else
     for o in $objs; do
@@ -66,7 +129,8 @@ else
     tsort "$tmp/links" >/dev/null 2>"$tmp/why" || true
     sed -i "s|$tmp/||" "$tmp/why"
 fi
-check "no cycle among src/ objects through the symbols they share"
+if [ -n "$only_sources" ]; then skip_check "no cycle among src/ objects through the symbols they share"
+else check "no cycle among src/ objects through the symbols they share"; fi
 
 # 3. Vendor headers stay in their backend's folder.
 (cd "$src" && grep -nE '#[[:space:]]*include[[:space:]]*[<"](cuda|cudaTypedefs|nvrtc|cublas|cublas_v2|cupti[a-z_]*|nvml|CL/[a-z_.]+|OpenCL/[a-z_.]+|clblast[a-z_]*)(\.h)?[>"]' \
@@ -92,5 +156,46 @@ for f in $(cd "$src" && find src common cuda opencl -name '*.c' | sort); do
         { prev = $0 }' "$src/$f"
 done >"$tmp/why"
 check "no function over 80 lines"
+
+# 7. Every quoted include of a folder's header, from src/ or common/.
+for f in $frontend $(cd "$src" && find common -maxdepth 1 -name '*.[ch]' | sort); do
+    sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([a-z_]*\/[^"]*\)".*/\1/p' "$src/$f" |
+        sed "s|^|$f |"
+done >"$tmp/folder_includes"
+against_direction "$tmp/folder_includes" includes >"$tmp/why"
+check "no include against the stages' direction"
+
+# 8. The symbol links of check 2, folder to folder.
+if [ -n "$only_sources" ]; then
+    skip_check "no symbol used against the stages' direction"
+else
+    if [ -s "$tmp/links" ]; then
+        against_direction "$tmp/links" "uses a symbol of" >"$tmp/why"
+    else
+        echo "no symbol links read from the object files under $build: build first" >"$tmp/why"
+    fi
+    check "no symbol used against the stages' direction"
+fi
+
+# 9. The writers and analysis's public API.
+for f in $(cd "$src" && find src/report -name '*.[ch]' ! -name 'lessons*' | sort); do
+    sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"analysis\/\([^"]*\)\.h".*/\1/p' "$src/$f" |
+        while read -r h; do
+            case " $PUBLIC_ANALYSIS " in
+                *" $h "*) ;;
+                *) echo "$f includes analysis/$h.h, analysis's own (public: $PUBLIC_ANALYSIS)" ;;
+            esac
+        done
+done >"$tmp/why"
+if [ -z "$only_sources" ] && [ -s "$tmp/links" ]; then
+    while read -r user definer; do
+        case $user in src/report/lessons*) continue ;; src/report/*) ;; *) continue ;; esac
+        for i in $INTERNAL_ANALYSIS; do
+            [ "$definer" = "src/analysis/$i.o" ] &&
+                echo "$user uses a symbol of $definer, analysis's own"
+        done
+    done <"$tmp/links" >>"$tmp/why"
+fi
+check "writers use only analysis's public API"
 
 exit $failed

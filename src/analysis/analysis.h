@@ -6,17 +6,30 @@
  * the run's closing summary.
  * Computed once, after the executor and before any writer, with no
  * device.  A saved run read back keeps the figures it was saved with and
- * is only paired again (sb_analyse_saved). */
+ * is only paired again (sb_analyse_saved).
+ *
+ * The analysis's public API for writers (src/report/), the only headers
+ * of src/analysis/ a writer includes (tests/arch.sh holds it): this one,
+ * verdict.h (a verdict and its words), cross_pairs.h (the rows across
+ * devices), the records it holds: counter_check.h, fleet.h,
+ * memory_levels.h, noise.h, summary.h, and a comparison of two runs
+ * (compare.h, with the row and difference types of compare_match.h and
+ * compare_diff.h).  The rest (crossapi.h: pairing and judging; drift.h;
+ * merge.h) is analysis's own, and a writer's object uses no symbol that
+ * they, analysis.c or the matching and differencing of compare_match.c
+ * and compare_diff.c define. */
 #ifndef SB_ANALYSIS_H
 #define SB_ANALYSIS_H
 
 #include "result.h"
-#include "analysis/crossapi.h"
+#include "analysis/cross_pairs.h"
 #include "analysis/counter_check.h"
 #include "analysis/fleet.h"
 #include "analysis/memory_levels.h"
 #include "analysis/summary.h"
 #include "analysis/noise.h"
+
+struct sb_lessons;
 
 typedef struct sb_analysis {
     const sb_run *run;
@@ -27,6 +40,9 @@ typedef struct sb_analysis {
     sb_counter_check *checks; /* per result: the model against the counters (counter_check.h) */
     sb_summary summary;       /* what the run found, in a few lines (summary.h) */
     sb_noise noise;           /* per result: its spread and whether it is noisy (noise.h) */
+    struct sb_lessons *lessons; /* per experiment of cross: its lessons, drawn once after
+                                   all the above (report/lessons.h, analysis by what
+                                   they do until the families declare them) */
 } sb_analysis;
 
 /* What sb_analyse and sb_analyse_saved return besides 0. */

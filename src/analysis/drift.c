@@ -19,7 +19,7 @@ static const sb_result *first_copy(const sb_run *run, int device)
     for (size_t i = 0; i < run->nresults; i++) {
         const sb_result *r = &run->results[i];
         if (r->device_slot == device && r->quantity == SB_QUANTITY_BANDWIDTH &&
-            strcmp(r->kernel, "(API copy)") == 0 && r->ms.median > 0 && r->bytes > 0)
+            sb_result_role(r) == SB_ROLE_API_COPY && r->ms.median > 0 && r->bytes > 0)
             return r;
     }
     return NULL;

@@ -1,5 +1,6 @@
 /* The fleet and its outliers (fleet.h). */
 #include "analysis/fleet.h"
+#include "analysis/crossapi.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -31,7 +31,7 @@
 #include <stddef.h>
 
 #include "result.h"
-#include "analysis/crossapi.h"
+#include "analysis/cross_pairs.h"
 
 #define SB_OUTLIER_BELOW 0.05 /* a fraction of the peers' median speed */
 #define SB_OUTLIER_MADS 3.0   /* scaled MADs of the peers' speeds */

@@ -7,14 +7,11 @@
 #include <string.h>
 
 #include "analysis/crossapi.h"
+#include "experiments/experiment.h"
 
 /* Above this many repetitions the binomial tail is taken from the normal
  * approximation: 2^-n underflows a double not far beyond. */
 #define EXACT_RANKS 1000
-
-/* What API copy rows are called, in a run and read back (roles are not
- * saved). */
-#define API_COPY_KERNEL "(API copy)"
 
 static int by_value(const void *pa, const void *pb)
 {
@@ -76,7 +73,7 @@ double sb_noise_drift(const sb_run_device *d)
 
 static int is_api_copy(const sb_result *r)
 {
-    return r->quantity == SB_QUANTITY_BANDWIDTH && strcmp(r->kernel, API_COPY_KERNEL) == 0;
+    return r->quantity == SB_QUANTITY_BANDWIDTH && sb_result_role(r) == SB_ROLE_API_COPY;
 }
 
 /* A row's own noise, without the roof's. */

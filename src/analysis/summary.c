@@ -1,4 +1,5 @@
 #include "analysis/summary.h"
+#include "analysis/crossapi.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -12,7 +12,7 @@
 
 #include "result.h"
 #include "analysis/counter_check.h"
-#include "analysis/crossapi.h"
+#include "analysis/cross_pairs.h"
 #include "analysis/noise.h"
 
 /* The most lines a summary prints, its heading included. */

@@ -13,6 +13,7 @@
 #include "cli/options.h"
 #include "report/layout.h"
 #include "report/json_read.h"
+#include "plan/output_path.h"
 #include "report/output_file.h"
 #include "report/report.h"
 #include "analysis/analysis.h"

@@ -10,6 +10,7 @@
 #include "report/plot.h"
 #include "report/report.h"
 #include "report/json_read.h"
+#include "plan/output_path.h"
 #include "report/output_file.h"
 #include "analysis/analysis.h"
 #include "exec/interrupt.h"

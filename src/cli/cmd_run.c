@@ -18,13 +18,14 @@
 #include "report/report.h"
 #include "report/summary_print.h"
 #include "report/table.h"
+#include "cli/run_request.h"
 #include "analysis/analysis.h"
 #include "analysis/crossapi.h"
 #include "analysis/drift.h"
 #include "exec/executor.h"
 #include "exec/fatal_signal.h"
 #include "exec/interrupt.h"
-#include "plan/preflight.h"
+#include "exec/preflight.h"
 #include "exec/progress.h"
 #include "exec/provenance.h"
 #include "exec/session.h"
@@ -228,7 +229,9 @@ int sb_cmd_run(const sb_options *o)
 {
     sb_suite suite;
     char err[1024];
-    int status = sb_suite_plan(o, &suite, err, sizeof err);
+    sb_run_request request;
+    sb_options_request(o, &request);
+    int status = sb_suite_plan(&request, &suite, err, sizeof err);
     if (status) {
         fprintf(stderr, "simtbench: %s\n", err);
         return status;

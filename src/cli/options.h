@@ -1,38 +1,16 @@
-/* Command-line options of `simtbench [run]`, parsed into one plain struct. */
+/* Command-line options of `simtbench [run]`, parsed into one plain struct.
+ * The plan never sees it: cli/run_request.h fills the plan's request. */
 #ifndef SB_OPTIONS_H
 #define SB_OPTIONS_H
 
 #include <stdio.h>
 
+#include "plan/request.h"
 #include "report/format.h"
 
 /* The seed of a run's random inputs unless --seed says otherwise; `model
    --variant` plans from the inputs it draws, as the run does. */
 #define SB_DEFAULT_SEED 12345u
-
-/* Exit statuses, documented in --help and the man page. */
-enum {
-    SB_EXIT_OK = 0,
-    SB_EXIT_WRONG = 1,       /* a variant's output did not match the reference */
-    SB_EXIT_USAGE = 2,       /* bad option or value */
-    SB_EXIT_UNAVAILABLE = 3, /* a requested backend or device cannot be used */
-    SB_EXIT_RUNTIME = 4,     /* a backend call failed (build, memory, launch) */
-    SB_EXIT_IO = 5           /* a file could not be read or written */
-};
-
-#define SB_MAX_NAMES 16
-/* The most device indices one --device list names. */
-#define SB_MAX_DEVICE_LIST 64
-#define SB_SWEEP_SAMPLE_OVER 100
-
-/* What --device names: nothing (each backend's default device), a list of
- * indices, every device, or the one a launcher gave this task. */
-typedef enum sb_device_pick {
-    SB_DEVICE_DEFAULT, /* no --device: the first GPU, else the first device */
-    SB_DEVICE_LIST,    /* --device N or N,M,...: those indices */
-    SB_DEVICE_ALL,     /* --device all: every device of each backend */
-    SB_DEVICE_AUTO     /* --device auto: SLURM_LOCALID or an MPI launcher's local rank */
-} sb_device_pick;
 
 typedef struct sb_options {
     int nbackends;                 /* 0: every available backend */

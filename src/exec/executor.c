@@ -17,14 +17,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/options.h"
+#include "plan/request.h"
 #include "experiments/variant.h"
 #include "exec/checker.h"
 #include "experiments/host_data.h"
 #include "exec/counting.h"
 #include "exec/interrupt.h"
-#include "exec/kernel_source.h"
-#include "plan/preflight.h"
+#include "plan/kernel_source.h"
+#include "exec/preflight.h"
 #include "exec/progress.h"
 #include "exec/registry.h"
 #include "exec/timing.h"

@@ -1,7 +1,7 @@
 /* The backend registry (registry.h). */
 #include "exec/registry.h"
 
-#include "exec/self_path.h"
+#include "plan/self_path.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/options.h"
-#include "analysis/crossapi.h"
+#include "plan/request.h"
+#include "slot_label.h"
 #include "text.h"
 
 /* The device's clocks now into *sm and *mem, or 0 with the reason kept in

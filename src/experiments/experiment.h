@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "backend.h"
 #include "model.h"
@@ -27,6 +28,19 @@ typedef enum sb_role {
     SB_ROLE_VENDOR,
     SB_ROLE_COMPUTE_ROOF
 } sb_role;
+
+/* The kernel name an API copy row carries, and is saved with: a run read
+ * back has no roles (result.h), only this name says the row's role. */
+#define SB_API_COPY_KERNEL "(API copy)"
+
+/* The row's role where a run read back can still tell it: an API copy,
+ * by its role or by the name it was saved with; else its role as set. */
+static inline sb_role sb_result_role(const sb_result *r)
+{
+    if (r->role == SB_ROLE_API_COPY || strcmp(r->kernel, SB_API_COPY_KERNEL) == 0)
+        return SB_ROLE_API_COPY;
+    return (sb_role)r->role;
+}
 
 /* Which library call a vendor row makes (backend.h). */
 typedef enum sb_vendor_call {
@@ -173,6 +187,10 @@ typedef struct sb_experiment {
     int (*fits)(const sb_variant *v, const sb_device_info *dev, char *why, size_t n);
     /* What the run's closing summary says of it; zero: nothing. */
     sb_headline headline;
+    /* Whether a row's notes give the threads it launched where the API
+       reports no occupancy: a family whose sweep is over what it launches
+       (occupancy) declares it, so that the writers name no family. */
+    int notes_launched;
 } sb_experiment;
 
 #endif

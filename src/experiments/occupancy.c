@@ -198,4 +198,5 @@ const sb_experiment sb_exp_occupancy = {
     .plan = occupancy_plan,
     .verify = occupancy_verify,
     .headline = {SB_HEADLINE_BEST_SHARE},
+    .notes_launched = 1,
 };

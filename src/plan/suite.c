@@ -13,10 +13,9 @@
 #include <unistd.h>
 
 #include "experiments/catalogue.h"
-#include "exec/kernel_source.h"
-#include "exec/launcher.h"
-#include "exec/registry.h"
-#include "report/output_file.h"
+#include "plan/kernel_source.h"
+#include "plan/launcher.h"
+#include "plan/output_path.h"
 
 static int fail(int status, char *err, size_t n, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -30,7 +29,7 @@ static int fail(int status, char *err, size_t n, const char *fmt, ...)
     return status;
 }
 
-int sb_variant_selected(const sb_options *o, const sb_variant *v, int index, int n)
+int sb_variant_selected(const sb_run_request *o, const sb_variant *v, int index, int n)
 {
     if (o->all_variants && o->sample_every > 1 && n > SB_SWEEP_SAMPLE_OVER)
         return v->in_default || index % o->sample_every == 0;
@@ -46,7 +45,7 @@ int sb_variant_selected(const sb_options *o, const sb_variant *v, int index, int
 
 /* --experiment into catalogue entries, each once, in the order asked
    (a family in catalogue order); none asked: the default suite. */
-static int resolve_experiments(const sb_options *o, const sb_experiment **exps, int *n, char *err,
+static int resolve_experiments(const sb_run_request *o, const sb_experiment **exps, int *n, char *err,
                                size_t en)
 {
     *n = 0;
@@ -74,7 +73,7 @@ static int resolve_experiments(const sb_options *o, const sb_experiment **exps, 
 }
 
 /* Every --variant name must belong to one of the chosen experiments. */
-static int check_variant_names(const sb_options *o, const sb_experiment *const *exps, int nexps,
+static int check_variant_names(const sb_run_request *o, const sb_experiment *const *exps, int nexps,
                                sb_variant *scratch, char *err, size_t en)
 {
     for (int i = 0; i < o->nvariants; i++) {
@@ -94,7 +93,7 @@ static int check_variant_names(const sb_options *o, const sb_experiment *const *
 
 /* Each experiment with the variants the options select; one that selects
    none is left out of the plan. */
-static int choose_variants(const sb_options *o, const sb_experiment *const *exps, int nexps,
+static int choose_variants(const sb_run_request *o, const sb_experiment *const *exps, int nexps,
                            sb_variant *scratch, sb_suite *s, char *err, size_t en)
 {
     for (int x = 0; x < nexps; x++) {
@@ -118,7 +117,7 @@ static int choose_variants(const sb_options *o, const sb_experiment *const *exps
 
 /* Which devices each backend opens: --device auto becomes the one the
    launcher gave this task. */
-static int plan_devices(const sb_options *o, sb_suite *s, char *err, size_t en)
+static int plan_devices(const sb_run_request *o, sb_suite *s, char *err, size_t en)
 {
     s->device_pick = o->device_pick;
     s->ndevices = 0;
@@ -136,14 +135,34 @@ static int plan_devices(const sb_options *o, sb_suite *s, char *err, size_t en)
     return SB_EXIT_OK;
 }
 
+/* Whether the request's build knows the backend name. */
+static int knows(const sb_run_request *o, const char *name)
+{
+    for (int i = 0; i < o->nknown; i++)
+        if (strcmp(o->known[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* The known backends as "a, b", for messages. */
+static void known_names(const sb_run_request *o, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < o->nknown && used < n; i++) {
+        int w = snprintf(buf + used, n - used, "%s%s", i ? ", " : "", o->known[i]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
 /* The sessions --backend names: each a backend the registry knows, and,
    with the devices listed, no more than one run holds. */
-static int plan_sessions(const sb_options *o, sb_suite *s, char *err, size_t en)
+static int plan_sessions(const sb_run_request *o, sb_suite *s, char *err, size_t en)
 {
     char known[128];
-    sb_registry_names(known, sizeof known);
+    known_names(o, known, sizeof known);
     for (int i = 0; i < o->nbackends; i++)
-        if (!sb_registry_knows(o->backends[i]))
+        if (!knows(o, o->backends[i]))
             return fail(SB_EXIT_USAGE, err, en, "--backend: unknown backend '%s' (known: %s, all)",
                         o->backends[i], known);
     int st = plan_devices(o, s, err, en);
@@ -166,7 +185,7 @@ static int plan_sessions(const sb_options *o, sb_suite *s, char *err, size_t en)
 
 /* --save's escapes expanded (launcher.h): %d is the device as --device
    named it, the launcher's index for auto; "default" where none was. */
-static int plan_save(const sb_options *o, sb_suite *s, char *err, size_t en)
+static int plan_save(const sb_run_request *o, sb_suite *s, char *err, size_t en)
 {
     if (!o->save)
         return SB_EXIT_OK;
@@ -210,7 +229,7 @@ static int check_kernel_sources(const sb_suite *s, char *err, size_t en)
     return SB_EXIT_OK;
 }
 
-static void copy_policy(const sb_options *o, sb_suite *s)
+static void copy_policy(const sb_run_request *o, sb_suite *s)
 {
     s->device.platform = o->platform;
     s->serial = o->serial;
@@ -226,7 +245,7 @@ static void copy_policy(const sb_options *o, sb_suite *s)
     s->ptx_dir = o->ptx_dir;
 }
 
-int sb_suite_plan(const sb_options *o, sb_suite *s, char *err, size_t n)
+int sb_suite_plan(const sb_run_request *o, sb_suite *s, char *err, size_t n)
 {
     memset(s, 0, sizeof *s);
     const sb_experiment *exps[SB_SUITE_MAX_EXPERIMENTS];

@@ -1,4 +1,4 @@
-/* The suite plan: what a run will do, resolved from the options and
+/* The suite plan: what a run will do, resolved from the request and
  * checked before any device opens.  Experiments from the catalogue, each
  * with its chosen variants; the backends to open a session on; the
  * measuring policy (size, repetitions, warm-up, seed); and the output
@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "backend.h"
-#include "cli/options.h"
+#include "plan/request.h"
 #include "experiments/experiment.h"
 #include "result.h"
 
@@ -51,7 +51,7 @@ typedef struct sb_suite {
     const char *ptx_dir;       /* NULL: PTX is summarised, not saved */
 } sb_suite;
 
-/* Resolve and check options into *s: SB_EXIT_OK; SB_EXIT_USAGE for an
+/* Resolve and check the request into *s: SB_EXIT_OK; SB_EXIT_USAGE for an
  * unknown experiment, variant or backend, more sessions than a run holds
  * (backends times listed devices), a --device auto that no launcher
  * answers, or a --save escape that is unknown or has no value; SB_EXIT_IO for an output path that cannot be written or a
@@ -59,13 +59,13 @@ typedef struct sb_suite {
  * SB_EXIT_RUNTIME when out of host memory.  On failure the one line a
  * user reads is in err (without the program's name), *s holds nothing to
  * free, and no file has been made or changed. */
-int sb_suite_plan(const sb_options *o, sb_suite *s, char *err, size_t n);
+int sb_suite_plan(const sb_run_request *o, sb_suite *s, char *err, size_t n);
 
 /* Free what sb_suite_plan allocated. */
 void sb_suite_free(sb_suite *s);
 
-/* Whether options select variant v, the index-th of n (by name, 'all',
+/* Whether the request selects variant v, the index-th of n (by name, 'all',
  * a sample of a long sweep, or the default set). */
-int sb_variant_selected(const sb_options *o, const sb_variant *v, int index, int n);
+int sb_variant_selected(const sb_run_request *o, const sb_variant *v, int index, int n);
 
 #endif

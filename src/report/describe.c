@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "dram.h"
+#include "experiments/catalogue.h"
+
+/* The most experiments one family holds. */
+#define FAMILY_MAX 64
 
 /* A figure's value with its unit: bytes in binary units ("16 KiB", "4
  * GiB"), whole counts whole ("65536"), the rest to four figures. */
@@ -59,6 +63,17 @@ void sb_result_model_text(const sb_result *r, char *buf, size_t n)
         snprintf(buf + used, n - used, "%swhole kernel: %s", used ? "; " : "", totals);
 }
 
+/* Whether the family of that name declares notes_launched (experiment.h). */
+static int family_notes_launched(const char *family)
+{
+    const sb_experiment *e[FAMILY_MAX];
+    int n = sb_catalogue_select(family, e, FAMILY_MAX);
+    for (int i = 0; i < n; i++)
+        if (e[i]->notes_launched)
+            return 1;
+    return 0;
+}
+
 void sb_result_notes(const sb_result *r, char *buf, size_t n)
 {
     size_t used = 0;
@@ -72,7 +87,7 @@ void sb_result_notes(const sb_result *r, char *buf, size_t n)
                                  r->occupancy);
         if (used < n && r->threads_in_flight > 0)
             snprintf(buf + used, n - used, ", %ld in flight", r->threads_in_flight);
-    } else if (used < n && strcmp(r->family, "occupancy") == 0 && launched > 0) {
+    } else if (used < n && launched > 0 && family_notes_launched(r->family)) {
         /* Without the API's occupancy only what was launched is known. */
         used += (size_t)snprintf(buf + used, n - used, "%s%.0f launched", used ? ", " : "",
                                  launched);
@@ -96,52 +111,6 @@ void sb_result_host_notes(const sb_result *r, char *buf, size_t n)
     if (used < n && r->launches_per_s > 0)
         snprintf(buf + used, n - used, "; %.0f launches/s, %d queued", r->launches_per_s,
                  r->queued_launches);
-}
-
-/* v with its thousands apart ("67 108 864") from five digits up. */
-static void grouped(long long v, char *buf, size_t n)
-{
-    char digits[32];
-    int len = snprintf(digits, sizeof digits, "%lld", v < 0 ? 0 : v);
-    size_t used = 0;
-    for (int i = 0; i < len && used + 2 < n; i++) {
-        if (len >= 5 && i > 0 && (len - i) % 3 == 0)
-            buf[used++] = ' ';
-        buf[used++] = digits[i];
-    }
-    buf[used] = '\0';
-}
-
-void sb_result_size_text(const sb_result *r, char *buf, size_t n)
-{
-    char rows[32], cols[32], all[32];
-    grouped(r->rows, rows, sizeof rows);
-    grouped(r->cols, cols, sizeof cols);
-    grouped((long long)r->rows * r->cols, all, sizeof all);
-    switch (r->size_kind) {
-    case SB_SIZE_MATRIX: snprintf(buf, n, "%s x %s floats", rows, cols); break;
-    case SB_SIZE_ELEMENTS: snprintf(buf, n, "%s elements", all); break;
-    case SB_SIZE_WORDS: snprintf(buf, n, "%s 4-byte words", all); break;
-    case SB_SIZE_THREADS: snprintf(buf, n, "%s threads", all); break;
-    case SB_SIZE_WALKS: snprintf(buf, n, "%s threads, %s words each", cols, rows); break;
-    default: snprintf(buf, n, "%ldx%ld", r->rows, r->cols); break;
-    }
-}
-
-int sb_bins_variant(const char *variant, char *method, size_t mn, long *bins, char *dist,
-                    size_t dn)
-{
-    const char *b = strstr(variant, "-b");
-    if (!b || b == variant)
-        return -1;
-    char *end;
-    long v = strtol(b + 2, &end, 10);
-    if (end == b + 2 || b[2] < '0' || b[2] > '9' || *end != '-' || !end[1] || v < 1)
-        return -1;
-    *bins = v;
-    snprintf(method, mn, "%.*s", (int)(b - variant), variant);
-    snprintf(dist, dn, "%s", end + 1);
-    return 0;
 }
 
 void sb_device_identity_text(const sb_run *run, int slot, char *buf, size_t n)

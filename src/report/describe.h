@@ -8,6 +8,7 @@
 
 #include "compute.h"
 #include "result.h"
+#include "result_text.h"
 #include "analysis/analysis.h"
 
 /* Room for sb_result_model_text's whole text. */
@@ -30,19 +31,6 @@ void sb_result_notes(const sb_result *r, char *buf, size_t n);
  * host-observed time unseen by the device's events; 232558 launches/s,
  * 1000 queued"; "" where the host did not time it. */
 void sb_result_host_notes(const sb_result *r, char *buf, size_t n);
-
-/* The result's size in the units its size kind counts: "8192 x 8192
- * floats", "67 108 864 elements", "16 777 216 4-byte words", "2 162 688
- * threads", "4096 threads, 64 words each"; "ROWSxCOLS" where the kind is
- * not known.  Numbers of five digits or more are grouped in thousands with
- * spaces. */
-void sb_result_size_text(const sb_result *r, char *buf, size_t n);
-
-/* A variant of a sweep over bin counts, named METHOD-bBINS-DIST
- * ("shared_coarse-b4096-skewed", the histogram's): 0 with its method, bin
- * count and distribution, each cut to its buffer; -1 for another name. */
-int sb_bins_variant(const char *variant, char *method, size_t mn, long *bins, char *dist,
-                    size_t dn);
 
 /* Which physical device a run's slot is, as far as its API said, and in a
  * merged run which run it came from: "device 1 of platform 0, PCI

@@ -604,11 +604,10 @@ static void fleet_block(const sb_analysis *a, size_t e, FILE *out)
 
 static void lessons_block(const sb_analysis *a, size_t e, FILE *out)
 {
-    sb_lessons l;
-    sb_lessons_of(a, e, &l);
-    for (int i = 0; i < l.n; i++) {
+    const sb_lessons *l = a->lessons ? &a->lessons[e] : NULL;
+    for (int i = 0; l && i < l->n; i++) {
         fputs("<p class=\"lesson\"><b>Lesson:</b> ", out);
-        esc(out, l.text[i]);
+        esc(out, l->text[i]);
         fputs("</p>\n", out);
     }
 }

@@ -396,13 +396,12 @@ static json_t *lessons_json(const sb_analysis *a, sb_json_builder *b)
 {
     json_t *all = json_array();
     for (size_t e = 0; all && e < a->cross.nexperiments; e++) {
-        sb_lessons l;
-        sb_lessons_of(a, e, &l);
-        for (int i = 0; i < l.n; i++) {
+        const sb_lessons *l = a->lessons ? &a->lessons[e] : NULL;
+        for (int i = 0; l && i < l->n; i++) {
             json_t *o = json_object();
             sb_json_put_str(o, "experiment",
                             a->run->results[a->cross.experiments[e].first].experiment, b);
-            sb_json_put_str(o, "text", l.text[i], b);
+            sb_json_put_str(o, "text", l->text[i], b);
             if (json_array_append_new(all, o))
                 sb_json_put(NULL, "lessons", NULL, b);
         }

@@ -8,7 +8,7 @@
 
 #include "compute.h"
 #include "model.h"
-#include "report/describe.h"
+#include "result_text.h"
 #include "report/lessons_memory.h"
 #include "report/lessons_noise.h"
 

@@ -1,5 +1,6 @@
 /* The lessons and noise (lessons_noise.h). */
 #include "report/lessons_noise.h"
+#include "analysis/crossapi.h"
 
 #include <stdio.h>
 #include <string.h>

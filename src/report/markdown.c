@@ -316,11 +316,10 @@ static void host_table(const sb_run *run, const sb_crossapi *x, const sb_cross_e
 /* What block e's numbers show, a paragraph each under its table. */
 static void lessons_block(const sb_analysis *a, size_t e, FILE *out)
 {
-    sb_lessons l;
-    sb_lessons_of(a, e, &l);
-    for (int i = 0; i < l.n; i++) {
+    const sb_lessons *l = a->lessons ? &a->lessons[e] : NULL;
+    for (int i = 0; l && i < l->n; i++) {
         fputs("\n**Lesson:** ", out);
-        cell(out, l.text[i]);
+        cell(out, l->text[i]);
         fputc('\n', out);
     }
 }

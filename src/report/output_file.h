@@ -12,7 +12,8 @@
  * content is copied back into the old file instead, in place: the space
  * it needs is reserved first, so a full disk leaves it as it was, and
  * signals wait until the copy is done; only a crash of the machine during
- * that copy can leave it part old, part new. */
+ * that copy can leave it part old, part new.  The check a path gets before
+ * any of this, and the path arithmetic both use, are plan/output_path.h's. */
 #ifndef SB_OUTPUT_FILE_H
 #define SB_OUTPUT_FILE_H
 
@@ -44,19 +45,5 @@ int sb_output_finish(sb_output_file *o);
 
 /* Give up: close and remove the temporary, leaving the target as it was. */
 void sb_output_abort(sb_output_file *o);
-
-/* Whether path could be written as sb_output_open writes it, without
- * writing it: not a directory; a file can be made in its directory (the
- * file system is asked: one is made and removed); an existing FIFO or
- * terminal is writable.  Symlinks are followed as sb_output_open follows
- * them.  0, or -1 with one line in err ("OPTION: the path is empty",
- * "cannot write PATH: why").  The one check the run plan and every
- * command make before they read or measure anything. */
-int sb_output_check(const char *option, const char *path, char *err, size_t n);
-
-/* Whether files could be written into dir (--plot, --dump-ptx): it exists
- * and takes a new file, or it can be made (the writers make one level),
- * which is tried and undone; 0, or -1 with one line in err. */
-int sb_output_check_dir(const char *option, const char *dir, char *err, size_t n);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "experiments/experiment.h"
 #include "report/describe.h"
 #include "report/fleet_table.h"
 #include "report/layout.h"
@@ -163,7 +164,7 @@ static int own_api_copy(const sb_run *run, const sb_cross_experiment *e, int slo
 {
     for (size_t i = 0; i < e->nresults; i++) {
         const sb_result *r = &run->results[e->results[i]];
-        if (r->device_slot == slot && strcmp(r->kernel, "(API copy)") == 0 &&
+        if (r->device_slot == slot && sb_result_role(r) == SB_ROLE_API_COPY &&
             r->rows == f->rows && r->cols == f->cols)
             return 1;
     }
@@ -689,10 +690,9 @@ static void stacked_section(const sb_analysis *a, const sb_crossapi *x,
 /* What block e's numbers show, under its table. */
 static void lessons_block(const sb_analysis *a, size_t e, int width, FILE *out)
 {
-    sb_lessons l;
-    sb_lessons_of(a, e, &l);
-    for (int i = 0; i < l.n; i++)
-        sb_layout_fold(out, width, "  Lesson: ", 4, l.text[i]);
+    const sb_lessons *l = a->lessons ? &a->lessons[e] : NULL;
+    for (int i = 0; l && i < l->n; i++)
+        sb_layout_fold(out, width, "  Lesson: ", 4, l->text[i]);
 }
 
 sb_report_writer sb_report_table;

@@ -21,7 +21,7 @@
 
 #include "experiments/catalogue.h"
 #include "experiments/host_data.h"
-#include "exec/kernel_source.h"
+#include "plan/kernel_source.h"
 #include "cli/options.h"
 #include "exec/registry.h"
 #include "exec/session.h"

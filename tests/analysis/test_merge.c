@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/launcher.h"
+#include "plan/launcher.h"
 #include "analysis/merge.h"
 
 /* A run on host of ndevices devices, one result each, started at date. */

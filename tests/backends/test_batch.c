@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "backend.h"
-#include "exec/kernel_source.h"
+#include "plan/kernel_source.h"
 #include "exec/registry.h"
 
 #ifndef TEST_BACKEND

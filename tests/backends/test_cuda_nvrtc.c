@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "experiments/catalogue.h"
-#include "exec/kernel_source.h"
+#include "plan/kernel_source.h"
 #include "exec/registry.h"
 #include "experiments/variant.h"
 

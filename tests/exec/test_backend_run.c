@@ -14,8 +14,9 @@
 #include "experiments/catalogue.h"
 #include "analysis/analysis.h"
 #include "exec/executor.h"
-#include "exec/kernel_source.h"
+#include "plan/kernel_source.h"
 #include "cli/options.h"
+#include "cli/run_request.h"
 #include "exec/registry.h"
 #include "exec/session.h"
 #include "plan/suite.h"
@@ -62,8 +63,10 @@ static int count_variants(const sb_experiment *e, const sb_options *o)
     char err[512];
     if (e->prepare(&p, o->seed, &host, err, sizeof err))
         host = NULL;
+    sb_run_request request;
+    sb_options_request(o, &request);
     for (int i = 0; i < n; i++)
-        runnable += sb_variant_selected(o, &vs[i], i, n) &&
+        runnable += sb_variant_selected(&request, &vs[i], i, n) &&
                     (vs[i].role != SB_ROLE_VENDOR ||
                      sb_vendor_provided(&session.slot.provides, vs[i].vendor)) &&
                     !left_out(e, host, &p, &vs[i]);
@@ -81,7 +84,9 @@ static int run_pipeline(sb_options *o, sb_session *s, const sb_experiment *e, sb
     o->nexperiments = 1;
     sb_suite suite;
     char err[512];
-    int status = sb_suite_plan(o, &suite, err, sizeof err);
+    sb_run_request request;
+    sb_options_request(o, &request);
+    int status = sb_suite_plan(&request, &suite, err, sizeof err);
     if (status)
         fail_msg("the suite plan refused: %s", err);
     assert_int_equal(suite.nexperiments, 1);

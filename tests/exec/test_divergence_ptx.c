@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/kernel_source.h"
+#include "plan/kernel_source.h"
 #include "exec/registry.h"
 
 static sb_backend_slot slot;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/kernel_source.h"
+#include "plan/kernel_source.h"
 #include "exec/ptx_summary.h"
 #include "exec/registry.h"
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "exec/registry.h"
-#include "exec/self_path.h"
+#include "plan/self_path.h"
 
 static char tmp[] = "/tmp/simtbench-registry-XXXXXX";
 static char a[64], b[64];

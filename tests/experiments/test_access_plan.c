@@ -15,7 +15,7 @@
 
 #include "atomics_model.h"
 #include "experiments/catalogue.h"
-#include "exec/kernel_source.h"
+#include "plan/kernel_source.h"
 #include "exec/registry.h"
 #include "experiments/variant.h"
 

@@ -18,7 +18,7 @@
 
 #include "experiments/catalogue.h"
 #include "experiments/variant.h"
-#include "exec/kernel_source.h"
+#include "plan/kernel_source.h"
 #include "exec/ptx_summary.h"
 #include "exec/registry.h"
 

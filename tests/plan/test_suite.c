@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/options.h"
+#include "cli/run_request.h"
 #include "experiments/catalogue.h"
 #include "exec/registry.h"
 #include "plan/suite.h"
@@ -31,7 +32,9 @@ static char err[1024];
 static int plan(const sb_options *o, sb_suite *s)
 {
     err[0] = '\0';
-    int st = sb_suite_plan(o, s, err, sizeof err);
+    sb_run_request request;
+    sb_options_request(o, &request);
+    int st = sb_suite_plan(&request, s, err, sizeof err);
     assert_int_equal(dlopen_calls, 0);
     if (st) {
         /* Refused: one line, and nothing left to free. */

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "plan/output_path.h"
 #include "report/output_file.h"
 #include "test_util.h"
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "result.h"
-#include "analysis/crossapi.h"
+#include "analysis/verdict.h"
 
 /* One matched, or unmatched, row. */
 typedef struct sb_compare_match {

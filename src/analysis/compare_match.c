@@ -1,4 +1,5 @@
-#include "cli/compare_match.h"
+#include "analysis/compare_match.h"
+#include "analysis/crossapi.h"
 
 #include <stdio.h>
 #include <stdlib.h>

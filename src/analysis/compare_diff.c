@@ -1,4 +1,4 @@
-#include "cli/compare_diff.h"
+#include "analysis/compare_diff.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exec/self_path.h"
+#include "plan/self_path.h"
 #include "test_util.h"
 
 static void whole_path(void **state)

@@ -1,4 +1,4 @@
-#include "exec/self_path.h"
+#include "plan/self_path.h"
 
 #include <string.h>
 #include <unistd.h>

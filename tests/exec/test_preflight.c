@@ -9,8 +9,9 @@
 #include <sys/resource.h>
 
 #include "cli/options.h"
+#include "cli/run_request.h"
 #include "experiments/catalogue.h"
-#include "plan/preflight.h"
+#include "exec/preflight.h"
 #include "plan/suite.h"
 
 static uint64_t fake_free, fake_total;
@@ -53,7 +54,9 @@ static void suite_of(const char *experiment, long rows, long cols, sb_suite *s)
     o.rows = rows;
     o.cols = cols;
     char err[256];
-    assert_int_equal(sb_suite_plan(&o, s, err, sizeof err), SB_EXIT_OK);
+    sb_run_request request;
+    sb_options_request(&o, &request);
+    assert_int_equal(sb_suite_plan(&request, s, err, sizeof err), SB_EXIT_OK);
 }
 
 static void assert_close(double estimated, double exact, const char *what, const char *name,
@@ -121,7 +124,9 @@ static void vecadd_footprint(void **state)
     snprintf(o.variants[0], sizeof o.variants[0], "coarse1");
     sb_suite s;
     char err[256];
-    assert_int_equal(sb_suite_plan(&o, &s, err, sizeof err), SB_EXIT_OK);
+    sb_run_request request;
+    sb_options_request(&o, &request);
+    assert_int_equal(sb_suite_plan(&request, &s, err, sizeof err), SB_EXIT_OK);
     sb_problem p = {46340, 46340};
     sb_footprint fp[2];
     assert_int_equal(sb_footprint_estimate(&s, &s.experiments[0], sessions, 2, p, 0, fp), 0);

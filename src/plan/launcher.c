@@ -1,5 +1,5 @@
 /* The launcher's environment (launcher.h). */
-#include "exec/launcher.h"
+#include "plan/launcher.h"
 
 #include <errno.h>
 #include <stdio.h>

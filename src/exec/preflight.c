@@ -1,5 +1,5 @@
 /* The memory preflight (preflight.h). */
-#include "plan/preflight.h"
+#include "exec/preflight.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "cli/options.h"
+#include "plan/request.h"
 #include "experiments/host_data.h"
 
 /* A size this small is prepared for a look as it is; a larger one is

@@ -1,7 +1,7 @@
 /* Kernel sources (kernel_source.h). */
-#include "exec/kernel_source.h"
+#include "plan/kernel_source.h"
 
-#include "exec/self_path.h"
+#include "plan/self_path.h"
 
 #include <errno.h>
 #include <fcntl.h>
