@@ -8,7 +8,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "cli/options.h"
+#include "plan/exit_status.h"
 #include "exec/cleanup.h"
 
 static const char *prog_name = "simtbench";

@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include "analysis/crossapi.h"
+#include "analysis/cross_pairs.h"
 #include "report/json_build.h"
 #include "result.h"
 
