@@ -1,5 +1,5 @@
 /* The variants of every experiment in the catalogue (a sample of each in
- * make check, every one with SB_TEST_EXHAUSTIVE: see SB_QUICK_SPREAD), run
+ * make check, every one with SB_TEST_EXHAUSTIVE: see tests/test_sample.h), run
  * and verified on one backend (TEST_BACKEND) at the experiment's test
  * sizes; and the timing
  * loop over several batches, with and without the backend's batching, for
@@ -8,6 +8,7 @@
  * CI; for CUDA it needs a GPU and is skipped, with the reason, where there
  * is none. */
 #include "test_util.h"
+#include "test_sample.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -99,47 +100,20 @@ static int run_pipeline(sb_options *o, sb_session *s, const sb_experiment *e, sb
     return status;
 }
 
-/* make check's sample of each experiment's variants (SB_QUICK_SPREAD):
- * every kernel entry point once in each role, vendor call and block shape,
- * every baseline, and SB_QUICK_SPREAD variants spread over the rest.  A
- * variant is a build of its own (PoCL's LLVM on a CPU), and these builds
- * were most of make check's time.  Built with SB_TEST_EXHAUSTIVE (make
- * check-exhaustive, which CI runs, and the CUDA run on a GPU): every
- * variant, and of the long sweeps every default variant and every 7th
- * (each word size and direction at strides spread over the sweep); the
- * whole sweeps are built through NVRTC by tests/backends/test_cuda_nvrtc.
- * A whole sweep on PoCL: simtbench --backend opencl --experiment NAME
- * --variant all. */
-#ifdef SB_TEST_EXHAUSTIVE
-#define SB_QUICK_SPREAD 0
-#else
-#define SB_QUICK_SPREAD 2
-#endif
-
-/* The names of the quick sample of e's variants (see SB_QUICK_SPREAD),
- * at most max of them; their count. */
+/* The names of make check's sample of e's variants (tests/test_sample.h),
+ * at most max of them; their count.  Of the long sweeps, the exhaustive
+ * run takes every default variant and every 7th (each word size and
+ * direction at strides spread over the sweep); the whole sweeps are built
+ * through NVRTC by make check-exhaustive's test_cuda_nvrtc.  A whole sweep on PoCL:
+ * simtbench --backend opencl --experiment NAME --variant all. */
 static int quick_sample(const sb_experiment *e, char (*names)[48], int max)
 {
     sb_variant *vs = calloc(SB_MAX_VARIANTS, sizeof *vs);
-    char(*keys)[128] = calloc(SB_MAX_VARIANTS, sizeof *keys);
-    assert_true(vs && keys);
-    int n = e->variants(vs, SB_MAX_VARIANTS), nkeys = 0, picked = 0;
-    int spread = SB_QUICK_SPREAD > 0 ? SB_QUICK_SPREAD : 1;
-    int step = n > spread ? (n + spread - 1) / spread : 1;
-    for (int i = 0; i < n && picked < max; i++) {
-        const sb_variant *v = &vs[i];
-        char key[128];
-        snprintf(key, sizeof key, "%s|%d|%d|%u,%u,%u", v->kernel, (int)v->role, (int)v->vendor,
-                 v->block[0], v->block[1], v->block[2]);
-        int seen = 0;
-        for (int k = 0; k < nkeys && !seen; k++)
-            seen = strcmp(keys[k], key) == 0;
-        if (!seen)
-            snprintf(keys[nkeys++], sizeof keys[0], "%s", key);
-        if (!seen || v->baseline || i % step == 0)
-            snprintf(names[picked++], sizeof names[0], "%s", v->name);
-    }
-    free(keys);
+    assert_non_null(vs);
+    int n = e->variants(vs, SB_MAX_VARIANTS), picked = 0;
+    for (int i = 0; i < n && picked < max; i++)
+        if (sb_test_sampled(vs, n, i))
+            snprintf(names[picked++], sizeof names[0], "%s", vs[i].name);
     free(vs);
     return picked;
 }
@@ -171,7 +145,7 @@ static void run_selected(const run_case *c, sb_options *o)
     sb_run_free(&run);
 }
 
-/* Every variant of the sample at one size (see SB_QUICK_SPREAD), run as
+/* Every variant of the sample at one size (tests/test_sample.h), run as
  * runs of at most SB_MAX_NAMES named variants. */
 static void run_all_variants(void **state)
 {
@@ -183,7 +157,7 @@ static void run_all_variants(void **state)
     o.quiet = 1;
     o.rows = c->rows;
     o.cols = c->cols;
-    if (SB_QUICK_SPREAD == 0) {
+    if (!SB_TEST_SAMPLING) {
         o.all_variants = 1;
         o.sample_every = 7;
         run_selected(c, &o);
