@@ -34,9 +34,9 @@ twice() { series "$1" | grep -o "title '\([^']\|''\)*'" | sort | uniq -d; }
 
 echo "1..$TESTS"
 
-suite="$src/results/h200/suite.json"
+suite="$src/tests/fixtures/h200/suite.json"
 if [ ! -r "$suite" ]; then
-    while [ $n -lt 6 ]; do skip "results/h200/suite.json is not here (a tarball leaves results/ out)"; done
+    while [ $n -lt 6 ]; do not_ok "tests/fixtures/h200/suite.json is not here"; done
 else
     GNUPLOT= "$SB" report --plot "$tmp/h200" "$suite" >/dev/null 2>&1
     dup=""
@@ -237,7 +237,7 @@ render_all() { # $1: C or C.UTF-8; prints the scripts that failed or warned
     done
 }
 if [ -r "$suite" ]; then
-    GNUPLOT= "$SB" report --plot "$tmp/h200-launch" "$src/results/h200/launch-compute-divergence.json" \
+    GNUPLOT= "$SB" report --plot "$tmp/h200-launch" "$src/tests/fixtures/h200/launch-compute-divergence.json" \
         >/dev/null 2>&1
 fi
 if command -v gnuplot >/dev/null 2>&1 && ls "$tmp"/*/*.gp >/dev/null 2>&1; then
