@@ -1,11 +1,14 @@
-/* Every kernel variant of every experiment, built by the CUDA backend's
- * NVRTC for sm_90 (the H200) with no GPU: the proof in CI that the CUDA
+/* Every kernel variant of every experiment (make check: a sample of each,
+ * and every variant too big for the H200: tests/test_sample.h), built by
+ * the CUDA backend's NVRTC for sm_90 (the H200) with no GPU: the proof in
+ * CI (make check-exhaustive) that the CUDA
  * side of each portable kernel compiles, with its memory instructions,
  * and that the FMA peak kernel keeps every FMA of its unrolled chains.  A
  * variant its experiment says does not fit the H200 (48 KiB of static
  * shared memory per block) must fail, for that reason: the experiment's
  * test and ptxas agree both ways. */
 #include "test_util.h"
+#include "test_sample.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +82,8 @@ static void compile_experiment(void **state)
             unfit_fails(source, e, &vs[i]);
             continue;
         }
+        if (!sb_test_sampled(vs, n, i))
+            continue;
         char key[sizeof keys[0]];
         sb_variant_params(&vs[i], key, sizeof key);
         int k = 0;

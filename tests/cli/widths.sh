@@ -79,18 +79,18 @@ done
 # The report and merge tables of saved H200 runs (report of the fleet, a
 # merge's report on stdout).
 for w in 100 80 60; do
-    if [ ! -r "$top/results/h200/fleet.json" ]; then
+    if [ ! -r "$top/tests/fixtures/h200/fleet.json" ]; then
         n=$((n + 2))
-        echo "ok $((n - 1)) # SKIP results/ is not here (a tarball leaves it out)"
-        echo "ok $n # SKIP results/ is not here"
+        echo "not ok $((n - 1)) - tests/fixtures/h200/fleet.json is not here"
+        echo "not ok $n - tests/fixtures/h200/fleet.json is not here"
         continue
     fi
-    run $w report "$top/results/h200/fleet.json"
+    run $w report "$top/tests/fixtures/h200/fleet.json"
     rc=$?
     check "report of the H200 fleet at $w: exit 0, every line within $w" \
         '[ $rc -eq 0 ] && within $w "$tmp/out"'
-    run $w merge -o "$tmp/merged.json" "$top/results/h200/memory.json" \
-        "$top/results/h200/privatization.json"
+    run $w merge -o "$tmp/merged.json" "$top/tests/fixtures/h200/memory.json" \
+        "$top/tests/fixtures/h200/privatization.json"
     rc=$?
     check "merge's report of two H200 runs at $w: exit 0, every line within $w" \
         '[ $rc -eq 0 ] && within $w "$tmp/out"'

@@ -1,12 +1,14 @@
-/* Every variant of every experiment in the catalogue (of the long sweeps,
- * every default variant and a sample of the rest), run and verified on
- * one backend (TEST_BACKEND) at the experiment's test sizes; and the timing
+/* The variants of every experiment in the catalogue (a sample of each in
+ * make check, every one with SB_TEST_EXHAUSTIVE: see tests/test_sample.h), run
+ * and verified on one backend (TEST_BACKEND) at the experiment's test
+ * sizes; and the timing
  * loop over several batches, with and without the backend's batching, for
  * each kind of timed operation; and a variant too big for the device left
  * out while the rest runs.  Built twice: for OpenCL it runs on PoCL in
  * CI; for CUDA it needs a GPU and is skipped, with the reason, where there
  * is none. */
 #include "test_util.h"
+#include "test_sample.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -103,30 +105,33 @@ static int run_pipeline(sb_options *o, sb_session *s, const sb_experiment *e, sb
     return status;
 }
 
-/* Every variant at one size: each must run and verify, so the run adds one
- * verified row per variant and returns success. */
-static void run_all_variants(void **state)
+/* The names of make check's sample of e's variants (tests/test_sample.h),
+ * at most max of them; their count.  Of the long sweeps, the exhaustive
+ * run takes every default variant and every 7th (each word size and
+ * direction at strides spread over the sweep); the whole sweeps are built
+ * through NVRTC by make check-exhaustive's test_cuda_nvrtc.  A whole sweep on PoCL:
+ * simtbench --backend opencl --experiment NAME --variant all. */
+static int quick_sample(const sb_experiment *e, char (*names)[48], int max)
 {
-    run_case *c = *state;
-    sb_options o;
-    sb_options_defaults(&o);
-    o.all_variants = 1;
-    /* Each variant is a real build (the driver's on a GPU, PoCL's LLVM on
-       a CPU), and the builds are most of the test's time: the long sweeps
-       are sampled (every default variant and every 7th: each word size
-       and direction at strides spread over the sweep), and built whole
-       through NVRTC by tests/backends/test_cuda_nvrtc.  A whole sweep on
-       PoCL: simtbench --backend opencl --experiment NAME --variant all. */
-    o.sample_every = 7;
-    o.reps = 2;
-    o.warmup = 0; /* no time-based warm-up: every variant of every experiment runs here */
-    o.quiet = 1;
-    o.rows = c->rows;
-    o.cols = c->cols;
+    sb_variant *vs = calloc(SB_MAX_VARIANTS, sizeof *vs);
+    assert_non_null(vs);
+    int n = e->variants(vs, SB_MAX_VARIANTS), picked = 0;
+    for (int i = 0; i < n && picked < max; i++)
+        if (sb_test_sampled(vs, n, i))
+            snprintf(names[picked++], sizeof names[0], "%s", vs[i].name);
+    free(vs);
+    return picked;
+}
+
+/* The variants o selects, run at the case's size: each must run and
+ * verify, so the run adds one verified row per variant and returns
+ * success. */
+static void run_selected(const run_case *c, sb_options *o)
+{
     sb_run run;
-    int status = run_pipeline(&o, &session, c->e, &run);
+    int status = run_pipeline(o, &session, c->e, &run);
     assert_int_equal(status, SB_EXIT_OK);
-    assert_int_equal((int)run.nresults, count_variants(c->e, &o));
+    assert_int_equal((int)run.nresults, count_variants(c->e, o));
     for (size_t i = 0; i < run.nresults; i++) {
         assert_true(run.results[i].verified);
         assert_true(run.results[i].ms.median > 0.0);
@@ -134,7 +139,7 @@ static void run_all_variants(void **state)
         assert_int_equal(run.results[i].rows, c->rows);
         /* The launch family is timed on the host's clock too. */
         if (strcmp(run.results[i].family, "launch") == 0) {
-            assert_int_equal((int)run.results[i].host_observed.n, o.reps);
+            assert_int_equal((int)run.results[i].host_observed.n, o->reps);
             assert_true(run.results[i].host_observed.median > 0.0);
             assert_true(run.results[i].launches_per_s > 0.0);
             assert_true(run.results[i].queued_launches >= SB_QUEUE_MIN);
@@ -143,6 +148,34 @@ static void run_all_variants(void **state)
         }
     }
     sb_run_free(&run);
+}
+
+/* Every variant of the sample at one size (tests/test_sample.h), run as
+ * runs of at most SB_MAX_NAMES named variants. */
+static void run_all_variants(void **state)
+{
+    run_case *c = *state;
+    sb_options o;
+    sb_options_defaults(&o);
+    o.reps = 2;
+    o.warmup = 0; /* no time-based warm-up: every variant of every experiment runs here */
+    o.quiet = 1;
+    o.rows = c->rows;
+    o.cols = c->cols;
+    if (!SB_TEST_SAMPLING) {
+        o.all_variants = 1;
+        o.sample_every = 7;
+        run_selected(c, &o);
+        return;
+    }
+    static char names[SB_MAX_VARIANTS][sizeof o.variants[0]];
+    int n = quick_sample(c->e, names, SB_MAX_VARIANTS);
+    for (int first = 0; first < n; first += SB_MAX_NAMES) {
+        o.nvariants = n - first < SB_MAX_NAMES ? n - first : SB_MAX_NAMES;
+        for (int i = 0; i < o.nvariants; i++)
+            memcpy(o.variants[i], names[first + i], sizeof o.variants[i]);
+        run_selected(c, &o);
+    }
 }
 
 /* The timing loop itself: more repetitions than one batch holds, after

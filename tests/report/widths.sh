@@ -31,13 +31,13 @@ check "--list: every line within 100 columns" 'within 100 "$tmp/list"'
 COLUMNS=80 "$SB" --list >"$tmp/list80" 2>&1
 check "--list with COLUMNS=80: every line within 80" 'within 80 "$tmp/list80"'
 
-if [ -r "$top/results/h200/suite.json" ]; then
-    "$SB" report "$top/results/h200/suite.json" >"$tmp/h200" 2>&1
+if [ -r "$top/tests/fixtures/h200/suite.json" ]; then
+    "$SB" report "$top/tests/fixtures/h200/suite.json" >"$tmp/h200" 2>&1
     rc=$?
     check "the H200 run side by side: every line within 100 columns" \
         '[ $rc -eq 0 ] && within 100 "$tmp/h200" && grep -q "^transpose  8192 x 8192 floats  (" "$tmp/h200"'
 else
-    skip "results/h200/suite.json is not here (a tarball leaves results/ out)"
+    not_ok "tests/fixtures/h200/suite.json is not here"
 fi
 
 if ! grep -q "^  opencl   available" "$tmp/list"; then
