@@ -526,6 +526,22 @@ static int divergence_verify(void *host, const sb_problem *p, const sb_variant *
     .default_size = divergence_default_size, .release = divergence_release,                    \
     .plan = divergence_plan, .verify = divergence_verify
 
+/* The split's plot: the slowdown against the paths k, the model dashed. */
+static const sb_plot_offer split_plots[] = {
+    {.kind = SB_PLOT_FIGURE,
+     .name = "paths",
+     .title = "slowdown against the paths k the threads are split into; dashed: the divergence "
+              "model's prediction",
+     .x = "split_paths",
+     .model = "predicted_slowdown",
+     .extra = "paths_per_warp",
+     .xlabel = "k: paths the threads are split into (lane % k: k paths per warp)",
+     .ylabel = "slowdown (x): median time / the one-path base row median time",
+     .columns = "paths k, measured slowdown, the model's predicted slowdown ('?': no warp, no "
+                "prediction), the model's paths per warp"},
+    {0},
+};
+
 const sb_experiment sb_exp_divergence_split = {
     .name = "divergence_split",
     .summary = "k = 1..32 paths of equal work chosen by lane % k (every warp diverges) against "
@@ -534,6 +550,7 @@ const sb_experiment sb_exp_divergence_split = {
     .prepare = split_prepare,
     DIVERGENCE_COMMON,
     .headline = {SB_HEADLINE_WORST},
+    .plots = split_plots,
 };
 
 const sb_experiment sb_exp_divergence_branch = {

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "experiments/offers.h"
 #include "model.h"
 #include "result.h"
 
@@ -173,6 +174,9 @@ typedef struct sb_experiment {
     int (*fits)(const sb_variant *v, const sb_device_info *dev, char *why, size_t n);
     /* What the run's closing summary says of it; zero: nothing. */
     sb_headline headline;
+    /* The plots of its own figures it offers (offers.h): a table ending
+       in a zero row; NULL: none. */
+    const sb_plot_offer *plots;
 } sb_experiment;
 
 #endif

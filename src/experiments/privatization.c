@@ -745,6 +745,9 @@ static int sum_verify(void *host, const sb_problem *p, const sb_variant *v,
     return -1;
 }
 
+/* Throughput against the bin count, a series per method and distribution. */
+static const sb_plot_offer hist_plots[] = {{.kind = SB_PLOT_BINS, .name = "bins"}, {0}};
+
 const sb_experiment sb_exp_histogram = {
     .name = "histogram",
     .family = "privatization",
@@ -763,6 +766,7 @@ const sb_experiment sb_exp_histogram = {
     .verify = hist_verify,
     .fits = hist_fits,
     .headline = {SB_HEADLINE_BEST_SHARE},
+    .plots = hist_plots,
 };
 
 const sb_experiment sb_exp_sum = {

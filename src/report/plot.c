@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "experiments/catalogue.h"
 #include "report/plot_parts.h"
 
 /* The plots of one experiment, each kind where its rows call for it (a
@@ -35,8 +36,10 @@ int sb_plot_write(const sb_analysis *a, const char *dir, sb_plot_list *list, cha
     }
     int rc = 0;
     for (size_t e = 0; e < a->cross.nexperiments && rc == 0; e++) {
-        const plot_ctx c = {a->run, &a->cross, &a->cross.experiments[e], a->memory,
-                            dir,    list,      err,                       n};
+        const sb_cross_experiment *x = &a->cross.experiments[e];
+        const sb_experiment *family = sb_catalogue_find(a->run->results[x->first].experiment);
+        const plot_ctx c = {a->run, &a->cross, x,   a->memory, family ? family->plots : NULL,
+                            dir,    list,      err, n};
         rc = plot_experiment(&c);
     }
     return rc;

@@ -159,10 +159,11 @@ static void bins_axes(const plot_ctx *c, const bins_sweep *bw, plot_files *pf)
     fputs("set key below maxcols 3\n", pf->gp);
 }
 
-static int bins_plot(const plot_ctx *c, const char *exp, const bins_sweep *bw)
+static int bins_plot(const plot_ctx *c, const sb_plot_offer *o, const char *exp,
+                     const bins_sweep *bw)
 {
     char name[80], title[200];
-    sb_plot_stem(exp, "bins", name, sizeof name);
+    sb_plot_stem(exp, o->name, name, sizeof name);
     snprintf(title, sizeof title, "%s: throughput against bins, a colour per variant, dashes "
                                   "per input distribution",
              exp);
@@ -197,8 +198,14 @@ static int bins_plot(const plot_ctx *c, const char *exp, const bins_sweep *bw)
     return sb_plot_finish_plot(&pf, cmd, exp, title, c);
 }
 
+/* The sweep over bin counts where the experiment's family offers one. */
 int sb_plot_bins(const plot_ctx *c, int *plotted)
 {
+    const sb_plot_offer *o = c->offers;
+    while (o && o->kind && o->kind != SB_PLOT_BINS)
+        o++;
+    if (!o || o->kind != SB_PLOT_BINS)
+        return 0;
     bins_sweep *bw = malloc(sizeof *bw);
     if (!bw) {
         snprintf(c->err, c->errn, "out of host memory");
@@ -207,7 +214,7 @@ int sb_plot_bins(const plot_ctx *c, int *plotted)
     collect_bins(c->run, c->e, bw);
     int rc = 0;
     if (bw->nseries > 0) {
-        rc = bins_plot(c, c->run->results[c->e->first].experiment, bw);
+        rc = bins_plot(c, o, c->run->results[c->e->first].experiment, bw);
         *plotted = 1;
     }
     free(bw);

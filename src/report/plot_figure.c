@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- paths */
+/* The plots of a family's own figures (offers.h's SB_PLOT_FIGURE): the
+ * slowdown against figure x, the model's figure dashed.  The divergence
+ * split's paths plot is one: slowdown against the paths k its threads are
+ * split into. */
 
 /* The family figure called name of a result (result.h); 0 where none. */
 static double figure_value(const sb_result *r, const char *name)
@@ -16,16 +19,15 @@ static double figure_value(const sb_result *r, const char *name)
     return 0.0;
 }
 
-/* A point of a paths sweep: a row whose model says how many paths its
- * threads are split into (split_paths), with a slowdown against its
- * group's base. */
-static int paths_point(const sb_result *r)
+/* A point of the plot: a row with the offer's x figure, and a slowdown
+ * against its group's base. */
+static int figure_point(const sb_plot_offer *o, const sb_result *r)
 {
-    return figure_value(r, "split_paths") > 0 && r->slowdown > 0;
+    return figure_value(r, o->x) > 0 && r->slowdown > 0;
 }
 
-/* The paths sweep of an experiment: one series per (device slot, kernel)
- * with two or more points, each series' result indices by paths. */
+/* The sweep of an experiment over figure x: one series per (device slot,
+ * kernel) with two or more points, each series' result indices by x. */
 typedef struct paths_sweep {
     int nseries;
     int slot[16];
@@ -35,25 +37,26 @@ typedef struct paths_sweep {
     size_t idx[16][64];
 } paths_sweep;
 
-/* Series s's points by paths, equal paths in run order (few: an insertion sort). */
-static void sort_by_paths(const sb_run *run, size_t *idx, size_t n)
+/* Series s's points by x, equal x in run order (few: an insertion sort). */
+static void sort_by_x(const sb_plot_offer *o, const sb_run *run, size_t *idx, size_t n)
 {
     for (size_t i = 1; i < n; i++) {
         size_t v = idx[i], j = i;
-        double x = figure_value(&run->results[v], "split_paths");
-        for (; j > 0 && figure_value(&run->results[idx[j - 1]], "split_paths") > x; j--)
+        double x = figure_value(&run->results[v], o->x);
+        for (; j > 0 && figure_value(&run->results[idx[j - 1]], o->x) > x; j--)
             idx[j] = idx[j - 1];
         idx[j] = v;
     }
 }
 
-static void collect_paths(const sb_run *run, const sb_cross_experiment *e, paths_sweep *pw)
+static void collect_paths(const sb_plot_offer *o, const sb_run *run,
+                          const sb_cross_experiment *e, paths_sweep *pw)
 {
     paths_sweep all;
     memset(&all, 0, sizeof all);
     for (size_t i = 0; i < e->nresults; i++) {
         const sb_result *r = &run->results[e->results[i]];
-        if (!paths_point(r))
+        if (!figure_point(o, r))
             continue;
         int s = 0;
         while (s < all.nseries &&
@@ -80,7 +83,7 @@ static void collect_paths(const sb_run *run, const sb_cross_experiment *e, paths
         pw->kernel[t] = all.kernel[s];
         pw->count[t] = all.count[s];
         memcpy(pw->idx[t], all.idx[s], all.count[s] * sizeof all.idx[s][0]);
-        sort_by_paths(run, pw->idx[t], pw->count[t]);
+        sort_by_x(o, run, pw->idx[t], pw->count[t]);
         int k = 0;
         while (k < nkernels && strcmp(kernels[k], pw->kernel[t]) != 0)
             k++;
@@ -90,7 +93,7 @@ static void collect_paths(const sb_run *run, const sb_cross_experiment *e, paths
     }
 }
 
-/* A device's colour in the paths plot, its model dashed in the same. */
+/* A device's colour, its model dashed in the same. */
 static const char *slot_colour(int slot)
 {
     static const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
@@ -103,8 +106,8 @@ static const char *slot_colour(int slot)
  * where the device has a warp the model's predicted slowdown dashed in
  * the same colour, the first device's widest so that coinciding models
  * still show each colour. */
-static void paths_series(const plot_ctx *c, const paths_sweep *pw, int s, plot_files *pf,
-                         cmd_buf *cmd)
+static void paths_series(const plot_ctx *c, const sb_plot_offer *o, const paths_sweep *pw,
+                         int s, plot_files *pf, cmd_buf *cmd)
 {
     static const int shapes[] = {7, 4, 8, 12, 10, 14};
     char label[24], series[128];
@@ -115,11 +118,11 @@ static void paths_series(const plot_ctx *c, const paths_sweep *pw, int s, plot_f
     int modelled = 0;
     for (size_t j = 0; j < pw->count[s]; j++) {
         const sb_result *r = &c->run->results[pw->idx[s][j]];
-        double model = figure_value(r, "predicted_slowdown");
-        double per_warp = figure_value(r, "paths_per_warp");
-        fprintf(pf->dat, "%.6g %.6g ", figure_value(r, "split_paths"), r->slowdown);
+        double model = o->model ? figure_value(r, o->model) : 0;
+        double extra = o->extra ? figure_value(r, o->extra) : 0;
+        fprintf(pf->dat, "%.6g %.6g ", figure_value(r, o->x), r->slowdown);
         fprintf(pf->dat, model > 0 ? "%.6g " : "? ", model);
-        fprintf(pf->dat, per_warp > 0 ? "%.6g\n" : "?\n", per_warp);
+        fprintf(pf->dat, extra > 0 ? "%.6g\n" : "?\n", extra);
         modelled |= model > 0;
     }
     const char *colour = slot_colour(pw->slot[s]);
@@ -135,47 +138,49 @@ static void paths_series(const plot_ctx *c, const paths_sweep *pw, int s, plot_f
     }
 }
 
-static int paths_plot(const plot_ctx *c, const char *exp, const paths_sweep *pw)
+static int paths_plot(const plot_ctx *c, const sb_plot_offer *o, const char *exp,
+                      const paths_sweep *pw)
 {
     char name[80], title[200];
-    sb_plot_stem(exp, "paths", name, sizeof name);
-    snprintf(title, sizeof title, "%s: slowdown against the paths k the threads are split "
-                                  "into; dashed: the divergence model's prediction",
-             exp);
+    sb_plot_stem(exp, o->name, name, sizeof name);
+    snprintf(title, sizeof title, "%s: %s", exp, o->title);
     plot_files pf;
     if (sb_plot_open_plot(c->dir, name, &pf, c->err, c->errn))
         return -1;
     pf.height = 620 + 12 * pw->nseries;
     sb_plot_script_head(&pf, title);
-    fputs("set logscale xy 2\n"
-          "set xlabel 'k: paths the threads are split into (lane % k: k paths per warp)'\n"
-          "set ylabel 'slowdown (x): median time / the one-path base row median time'\n"
-          "set key below maxcols 2\nset offsets 0, 0, graph 0.05, graph 0.05\n",
-          pf.gp);
-    fputs("# columns: paths k, measured slowdown, the model's predicted slowdown ('?': no "
-          "warp, no prediction), the model's paths per warp\n",
-          pf.dat);
+    fputs("set logscale xy 2\n", pf.gp);
+    sb_plot_gp_set(pf.gp, "xlabel", o->xlabel);
+    sb_plot_gp_set(pf.gp, "ylabel", o->ylabel);
+    fputs("set key below maxcols 2\nset offsets 0, 0, graph 0.05, graph 0.05\n", pf.gp);
+    fprintf(pf.dat, "# columns: %s\n", o->columns);
     cmd_buf *cmd = sb_plot_new_command(&pf, c);
     if (!cmd)
         return -1;
     for (int s = 0; s < pw->nseries; s++)
-        paths_series(c, pw, s, &pf, cmd);
+        paths_series(c, o, pw, s, &pf, cmd);
     return sb_plot_finish_plot(&pf, cmd, exp, title, c);
 }
 
+/* Each figure plot the experiment's family offers, where its rows have
+ * the points. */
 int sb_plot_figures(const plot_ctx *c, int *plotted)
 {
-    paths_sweep *pw = calloc(1, sizeof *pw);
-    if (!pw) {
-        snprintf(c->err, c->errn, "out of host memory");
-        return -1;
-    }
-    collect_paths(c->run, c->e, pw);
     int rc = 0;
-    if (pw->nseries > 0) {
-        rc = paths_plot(c, c->run->results[c->e->first].experiment, pw);
-        *plotted = 1;
+    for (const sb_plot_offer *o = c->offers; o && o->kind && rc == 0; o++) {
+        if (o->kind != SB_PLOT_FIGURE)
+            continue;
+        paths_sweep *pw = calloc(1, sizeof *pw);
+        if (!pw) {
+            snprintf(c->err, c->errn, "out of host memory");
+            return -1;
+        }
+        collect_paths(o, c->run, c->e, pw);
+        if (pw->nseries > 0) {
+            rc = paths_plot(c, o, c->run->results[c->e->first].experiment, pw);
+            *plotted = 1;
+        }
+        free(pw);
     }
-    free(pw);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "experiments/offers.h"
 #include "report/describe.h"
 #include "report/gnuplot_text.h"
 #include "report/output_file.h"
@@ -40,6 +41,7 @@ typedef struct plot_ctx {
     const sb_crossapi *x;
     const sb_cross_experiment *e; /* the experiment being plotted */
     const sb_memory_levels *memory; /* per device slot (analysis.h) */
+    const sb_plot_offer *offers;    /* what its family offers (offers.h); NULL: none */
     const char *dir;
     sb_plot_list *list;
     char *err;
