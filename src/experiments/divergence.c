@@ -542,6 +542,12 @@ static const sb_plot_offer split_plots[] = {
     {0},
 };
 
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule divergence_split_lessons[] = {
+    {.kind = SB_LESSON_SPLIT},
+    {0},
+};
+
 const sb_experiment sb_exp_divergence_split = {
     .name = "divergence_split",
     .summary = "k = 1..32 paths of equal work chosen by lane % k (every warp diverges) against "
@@ -551,6 +557,16 @@ const sb_experiment sb_exp_divergence_split = {
     DIVERGENCE_COMMON,
     .headline = {SB_HEADLINE_WORST},
     .plots = split_plots,
+    .lessons = divergence_split_lessons,
+};
+
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule divergence_branch_lessons[] = {
+    {.kind = SB_LESSON_FOLLOW, .rows = {"random", "sorted"},
+     .base = "the uniform input", .why = "the distinct paths per warp"},
+    {.kind = SB_LESSON_PAIR, .tried = "sorted",
+     .against = "random", .what = "sorting the input"},
+    {0},
 };
 
 const sb_experiment sb_exp_divergence_branch = {
@@ -561,6 +577,17 @@ const sb_experiment sb_exp_divergence_branch = {
     .prepare = branch_prepare,
     DIVERGENCE_COMMON,
     .headline = {SB_HEADLINE_WORST},
+    .lessons = divergence_branch_lessons,
+};
+
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule divergence_predication_lessons[] = {
+    {.kind = SB_LESSON_FOLLOW,
+     .rows = {"branch-random", "predicated-random"}, .base = "its uniform input",
+     .why = "the paths per warp, one where the sides only choose constants"},
+    {.kind = SB_LESSON_PAIR, .tried = "predicated-random",
+     .against = "branch-random", .what = "letting the compiler predicate the branch"},
+    {0},
 };
 
 const sb_experiment sb_exp_divergence_predication = {
@@ -571,6 +598,16 @@ const sb_experiment sb_exp_divergence_predication = {
     .prepare = branch_prepare,
     DIVERGENCE_COMMON,
     .headline = {SB_HEADLINE_WORST},
+    .lessons = divergence_predication_lessons,
+};
+
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule divergence_loop_lessons[] = {
+    {.kind = SB_LESSON_FOLLOW, .rows = {"random", "sorted"},
+     .base = "the uniform loop", .why = "each warp's longest trip count over the mean"},
+    {.kind = SB_LESSON_PAIR, .tried = "sorted", .against = "random",
+     .what = "sorting the trip counts"},
+    {0},
 };
 
 const sb_experiment sb_exp_divergence_loop = {
@@ -581,4 +618,5 @@ const sb_experiment sb_exp_divergence_loop = {
     .prepare = loop_prepare,
     DIVERGENCE_COMMON,
     .headline = {SB_HEADLINE_WORST},
+    .lessons = divergence_loop_lessons,
 };

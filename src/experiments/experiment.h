@@ -177,6 +177,9 @@ typedef struct sb_experiment {
     /* The plots of its own figures it offers (offers.h): a table ending
        in a zero row; NULL: none. */
     const sb_plot_offer *plots;
+    /* The rules its lessons are drawn by (offers.h), in the order they are
+       said: a table ending in a zero row; NULL: none. */
+    const sb_lesson_rule *lessons;
 } sb_experiment;
 
 #endif

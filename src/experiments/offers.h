@@ -45,4 +45,47 @@ typedef struct sb_plot_offer {
     const char *columns; /* the data file's comment on its columns */
 } sb_plot_offer;
 
+/* ---------------------------------------------------------------- lessons */
+
+/* What a rule compares; each says its sentence from the figures, per
+ * device, and only where the run measured the rows it names. */
+typedef enum sb_lesson_kind {
+    SB_LESSON_END = 0,
+    SB_LESSON_PAIR,    /* variant tried against variant against: what the change does */
+    SB_LESSON_TRACK,   /* every variant against the model's cost: does the time follow it */
+    SB_LESSON_COARSEN, /* the coarseN variants: which factor pays, and where it stops */
+    SB_LESSON_THREADS, /* bandwidth against the threads each configuration keeps busy */
+    SB_LESSON_PRIVATE, /* private copies against global atomics (METHOD-bBINS-DIST), bins up */
+    /* The memory hierarchy's (lessons_memory.h), one device at a time: */
+    SB_LESSON_BURST,       /* the chunk that reaches 90% of the copy in place */
+    SB_LESSON_CHANNELS,    /* power-of-two distances against random order */
+    SB_LESSON_LATENCY,     /* the latency plateaus */
+    SB_LESSON_WORKING_SET, /* the cache's plateau and DRAM's */
+    SB_LESSON_LITTLE,      /* the knee Little's law predicts, and the knee measured */
+    SB_LESSON_LAUNCH, /* variant tried's device and host-observed time per launch */
+    SB_LESSON_HOST,   /* what a host-timed benchmark of variant tried loses to the launch
+                         path, and whether the launch path makes the devices differ */
+    SB_LESSON_PEAK,   /* variant tried's FMA peak against the theoretical FP32 peak, and
+                         against (fewer chains) */
+    SB_LESSON_SPLIT,  /* lane % k against warp_index % k: the condition's granularity */
+    SB_LESSON_FOLLOW, /* named variants' slowdowns against the model's predicted ones */
+} sb_lesson_kind;
+
+/* The model's cost of an access a track rule holds the times against. */
+typedef enum sb_lesson_cost {
+    SB_COST_WAYS,   /* shared memory: the conflict ways */
+    SB_COST_TRAFFIC /* global memory: bytes fetched per byte used, 1 / efficiency */
+} sb_lesson_cost;
+
+typedef struct sb_lesson_rule {
+    sb_lesson_kind kind;
+    const char *tried, *against; /* pair, peak: the variant tried, the one it is held against */
+    const char *what;            /* pair: what the tried variant changes */
+    sb_lesson_cost cost;         /* track: the model's figure the times are held against */
+    const char *dist;            /* private: the inputs' distribution, "skewed" or "uniform" */
+    const char *rows[2];         /* follow: the variants whose slowdowns it quotes */
+    const char *base;            /* follow: what they are slowdowns against */
+    const char *why;             /* follow: what the model's figure counts */
+} sb_lesson_rule;
+
 #endif

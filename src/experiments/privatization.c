@@ -748,6 +748,15 @@ static int sum_verify(void *host, const sb_problem *p, const sb_variant *v,
 /* Throughput against the bin count, a series per method and distribution. */
 static const sb_plot_offer hist_plots[] = {{.kind = SB_PLOT_BINS, .name = "bins"}, {0}};
 
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule histogram_lessons[] = {
+    {.kind = SB_LESSON_PRIVATE, .dist = "skewed"},
+    {.kind = SB_LESSON_PRIVATE, .dist = "uniform"},
+    {.kind = SB_LESSON_PAIR, .tried = "shared_coarse-b4096-uniform",
+     .against = "shared-b4096-uniform", .what = "coarsening the private copy (32 inputs a thread)"},
+    {0},
+};
+
 const sb_experiment sb_exp_histogram = {
     .name = "histogram",
     .family = "privatization",
@@ -767,6 +776,16 @@ const sb_experiment sb_exp_histogram = {
     .fits = hist_fits,
     .headline = {SB_HEADLINE_BEST_SHARE},
     .plots = hist_plots,
+    .lessons = histogram_lessons,
+};
+
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule sum_lessons[] = {
+    {.kind = SB_LESSON_PAIR, .tried = "block", .against = "global",
+     .what = "summing per block before one atomic"},
+    {.kind = SB_LESSON_PAIR, .tried = "block_coarse", .against = "block",
+     .what = "coarsening the per-block sums (32 inputs a thread)"},
+    {0},
 };
 
 const sb_experiment sb_exp_sum = {
@@ -786,4 +805,5 @@ const sb_experiment sb_exp_sum = {
     .plan = sum_plan,
     .verify = sum_verify,
     .headline = {SB_HEADLINE_BEST_SHARE},
+    .lessons = sum_lessons,
 };

@@ -128,22 +128,6 @@ void sb_result_size_text(const sb_result *r, char *buf, size_t n)
     }
 }
 
-int sb_bins_variant(const char *variant, char *method, size_t mn, long *bins, char *dist,
-                    size_t dn)
-{
-    const char *b = strstr(variant, "-b");
-    if (!b || b == variant)
-        return -1;
-    char *end;
-    long v = strtol(b + 2, &end, 10);
-    if (end == b + 2 || b[2] < '0' || b[2] > '9' || *end != '-' || !end[1] || v < 1)
-        return -1;
-    *bins = v;
-    snprintf(method, mn, "%.*s", (int)(b - variant), variant);
-    snprintf(dist, dn, "%s", end + 1);
-    return 0;
-}
-
 void sb_device_identity_text(const sb_run *run, int slot, char *buf, size_t n)
 {
     const sb_run_device *d = &run->devices[slot];

@@ -38,12 +38,6 @@ void sb_result_host_notes(const sb_result *r, char *buf, size_t n);
  * spaces. */
 void sb_result_size_text(const sb_result *r, char *buf, size_t n);
 
-/* A variant of a sweep over bin counts, named METHOD-bBINS-DIST
- * ("shared_coarse-b4096-skewed", the histogram's): 0 with its method, bin
- * count and distribution, each cut to its buffer; -1 for another name. */
-int sb_bins_variant(const char *variant, char *method, size_t mn, long *bins, char *dist,
-                    size_t dn);
-
 /* Which physical device a run's slot is, as far as its API said, and in a
  * merged run which run it came from: "device 1 of platform 0, PCI
  * 0000:3b:00.0, UUID 0f1e...; run 2 of 3, run-gpu07-1.json on gpu07,

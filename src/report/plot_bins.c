@@ -2,6 +2,8 @@
 
 #include "report/plot_parts.h"
 
+#include "experiments/variant.h"
+
 #include <stdlib.h>
 #include <string.h>
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/lessons.h"
+#include "analysis/lessons.h"
 #include "report/report.h"
 #include "analysis/analysis.h"
 

@@ -1,4 +1,4 @@
-#include "report/lessons_memory.h"
+#include "analysis/lessons_memory.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 
 #include "dram.h"
 #include "plateau.h"
-#include "report/lessons_noise.h"
+#include "analysis/lessons_noise.h"
 
 /* Camping: a distance whose time is beyond this share longer than random
    order's, by the verdict (on top of its own tolerance). */
