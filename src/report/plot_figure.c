@@ -121,8 +121,10 @@ static void paths_series(const plot_ctx *c, const sb_plot_offer *o, const paths_
         double model = o->model ? figure_value(r, o->model) : 0;
         double extra = o->extra ? figure_value(r, o->extra) : 0;
         fprintf(pf->dat, "%.6g %.6g ", figure_value(r, o->x), r->slowdown);
-        fprintf(pf->dat, model > 0 ? "%.6g " : "? ", model);
-        fprintf(pf->dat, extra > 0 ? "%.6g\n" : "?\n", extra);
+        fprintf(pf->dat, model > 0 ? "%.6g" : "?", model);
+        if (o->extra)
+            fprintf(pf->dat, extra > 0 ? " %.6g" : " ?", extra);
+        fputc('\n', pf->dat);
         modelled |= model > 0;
     }
     const char *colour = slot_colour(pw->slot[s]);
