@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/lessons.h"
 #include "compute.h"
 #include "experiments/experiment.h"
 #include "model.h"
@@ -228,13 +229,17 @@ int sb_analyse_saved(const sb_run *run, const char *reference, sb_analysis *a)
         return SB_ANALYSIS_NO_MEMORY;
     for (size_t i = 0; asked && i < run->nresults; i++)
         sb_counter_check_of(&run->results[i], &a->checks[i]);
-    /* Last: the summary quotes the pairing and the checks. */
-    return sb_summary_of(run, &a->cross, a->checks, &a->noise, &a->summary) ? SB_ANALYSIS_NO_MEMORY : 0;
+    /* Then the summary, which quotes the pairing and the checks; last the
+       lessons, drawn from all of it. */
+    if (sb_summary_of(run, &a->cross, a->checks, &a->noise, &a->summary))
+        return SB_ANALYSIS_NO_MEMORY;
+    return sb_lessons_draw(a) ? SB_ANALYSIS_NO_MEMORY : 0;
 }
 
 void sb_analysis_free(sb_analysis *a)
 {
     free(a->checks);
+    free(a->lessons);
     sb_noise_free(&a->noise);
     sb_fleet_free(&a->fleet);
     sb_crossapi_free(&a->cross);

@@ -2,6 +2,7 @@
 
 #include "analysis/lessons.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/lessons_memory.h"
@@ -84,7 +85,8 @@ static int rule_lesson(const sb_analysis *a, const sb_cross_experiment *x,
     }
 }
 
-void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out)
+/* Block e's lessons, by its family's rules. */
+static void draw(const sb_analysis *a, size_t e, sb_lessons *out)
 {
     out->n = 0;
     if (e >= a->cross.nexperiments)
@@ -109,4 +111,26 @@ void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out)
     if (out->n < SB_LESSONS_MAX &&
         sb_lesson_noisy_rows_named(a, x, out->text[out->n], SB_LESSON_BYTES))
         out->n++;
+}
+
+int sb_lessons_draw(sb_analysis *a)
+{
+    free(a->lessons);
+    a->lessons = NULL;
+    if (a->cross.nexperiments == 0)
+        return 0;
+    a->lessons = malloc(a->cross.nexperiments * sizeof *a->lessons);
+    if (!a->lessons)
+        return -1;
+    for (size_t e = 0; e < a->cross.nexperiments; e++)
+        draw(a, e, &a->lessons[e]);
+    return 0;
+}
+
+void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out)
+{
+    if (a->lessons && e < a->cross.nexperiments)
+        *out = a->lessons[e];
+    else
+        out->n = 0;
 }

@@ -30,9 +30,15 @@ typedef struct sb_lessons {
     char text[SB_LESSONS_MAX][SB_LESSON_BYTES];
 } sb_lessons;
 
+/* Draw every block's lessons into a->lessons, one record per experiment
+ * of a->cross (the last step of sb_analyse, analysis.h); 0, or -1 out of
+ * host memory.  A run of no experiments has none to draw. */
+int sb_lessons_draw(sb_analysis *a);
+
 /* The lessons of experiment e of the analysis (an index into
- * a->cross.experiments): one per rule of that experiment whose variants the
- * run measured; none for an experiment without rules. */
+ * a->cross.experiments), as sb_lessons_draw drew them: one per rule of its
+ * family whose variants the run measured; none for an experiment without
+ * rules, an e out of range, or an analysis not drawn. */
 void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out);
 
 #endif
