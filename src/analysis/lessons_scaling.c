@@ -193,17 +193,17 @@ int sb_lesson_threads_clause(const sb_analysis *a, const sb_cross_experiment *e,
 
 /* ---------------------------------------------------------------- privatisation */
 
-/* One bin count of a histogram: its global atomics and the fastest of its
- * private copies. */
+/* One bin count of a histogram: its shared baseline (the rule's against
+ * method, global atomics) and the fastest of its private copies. */
 typedef struct bins_step {
     long bins;
     const sb_result *global, *best;
 } bins_step;
 
-/* Slot s's histogram rows of one distribution, at the first one's size,
- * by bin count ascending; their count. */
-static int bins_rows(const sb_analysis *a, const sb_cross_experiment *e, int s, const char *dist,
-                     bins_step *st)
+/* Slot s's histogram rows of the rule's distribution, at the first one's
+ * size, by bin count ascending; their count. */
+static int bins_rows(const sb_analysis *a, const sb_cross_experiment *e, int s,
+                     const sb_lesson_rule *rule, bins_step *st)
 {
     int ns = 0;
     const sb_result *like = NULL;
@@ -214,7 +214,7 @@ static int bins_rows(const sb_analysis *a, const sb_cross_experiment *e, int s, 
         long bins;
         if (!r || r->ms.median <= 0 ||
             sb_bins_variant(r->variant, method, sizeof method, &bins, d, sizeof d) ||
-            strcmp(d, dist) != 0 || (like && (r->rows != like->rows || r->cols != like->cols)))
+            strcmp(d, rule->dist) != 0 || (like && (r->rows != like->rows || r->cols != like->cols)))
             continue;
         like = like ? like : r;
         int k = 0;
@@ -227,7 +227,7 @@ static int bins_rows(const sb_analysis *a, const sb_cross_experiment *e, int s, 
             st[k] = (bins_step){bins, NULL, NULL};
             ns++;
         }
-        if (strcmp(method, "global") == 0)
+        if (strcmp(method, rule->against) == 0)
             st[k].global = r;
         else if (!st[k].best || r->ms.median < st[k].best->ms.median)
             st[k].best = r;
@@ -267,11 +267,11 @@ static void no_pay(const sb_result *best, const sb_verdict *v, char *buf, size_t
 /* Privatisation on slot s for one distribution: walking the bin counts
  * upwards, the fastest private copy held against the global atomics by the
  * verdict; the first that is not faster is where it stops paying. */
-int sb_lesson_private_clause(const sb_analysis *a, const sb_cross_experiment *e, int s,
-                          const char *dist, char *buf, size_t n)
+int sb_lesson_private_clause(const sb_analysis *a, const sb_cross_experiment *e,
+                             const sb_lesson_rule *rule, int s, char *buf, size_t n)
 {
     bins_step st[BINS_MAX];
-    int ns = bins_rows(a, e, s, dist, st), m = 0;
+    int ns = bins_rows(a, e, s, rule, st), m = 0;
     sb_verdict v[BINS_MAX];
     for (int k = 0; k < ns; k++)
         if (st[k].global && st[k].best &&
@@ -284,8 +284,7 @@ int sb_lesson_private_clause(const sb_analysis *a, const sb_cross_experiment *e,
         stop++;
     char f[32], at[32];
     buf[0] = '\0';
-    sb_lesson_add(buf, n, "%s, ", strcmp(dist, "skewed") == 0 ? "with every value in one bin"
-                                                    : "with uniform values");
+    sb_lesson_add(buf, n, "%s, ", rule->what);
     at_bins(st[0].bins, at, sizeof at);
     if (stop == 0) {
         sb_lesson_add(buf, n, "privatising does not pay even %s: ", at);

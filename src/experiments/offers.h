@@ -79,8 +79,9 @@ typedef enum sb_lesson_cost {
 
 typedef struct sb_lesson_rule {
     sb_lesson_kind kind;
-    const char *tried, *against; /* pair, peak: the variant tried, the one it is held against */
-    const char *what;            /* pair: what the tried variant changes */
+    const char *tried, *against; /* pair, peak: the variant tried, the one it is held against;
+                                    private: against, the method the copies are held against */
+    const char *what;            /* pair: what the tried variant changes; private: the inputs */
     sb_lesson_cost cost;         /* track: the model's figure the times are held against */
     const char *dist;            /* private: the inputs' distribution, "skewed" or "uniform" */
     const char *rows[2];         /* follow: the variants whose slowdowns it quotes */
