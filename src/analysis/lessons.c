@@ -21,8 +21,8 @@ static int clause_of(const sb_lesson_rule *rule, const sb_analysis *a,
                      const sb_cross_experiment *e, int s, char *buf, size_t n)
 {
     switch (rule->kind) {
-    case SB_LESSON_COARSEN: return sb_lesson_coarse_clause(a, e, s, buf, n);
-    case SB_LESSON_THREADS: return sb_lesson_threads_clause(a, e, s, buf, n);
+    case SB_LESSON_COARSEN: return sb_lesson_coarse_clause(a, e, rule, s, buf, n);
+    case SB_LESSON_THREADS: return sb_lesson_threads_clause(a, e, rule, s, buf, n);
     case SB_LESSON_PRIVATE: return sb_lesson_private_clause(a, e, rule, s, buf, n);
     case SB_LESSON_BURST: return sb_lesson_burst(a, e, s, buf, n);
     case SB_LESSON_CHANNELS: return sb_lesson_channels(a, e, s, buf, n);

@@ -36,10 +36,10 @@ int sb_lesson_track_lesson(const sb_analysis *a, const sb_cross_experiment *e,
                         const sb_lesson_rule *rule, char *buf, size_t n);
 
 /* lessons_scaling.c */
-int sb_lesson_coarse_clause(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
-                         size_t n);
-int sb_lesson_threads_clause(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
-                          size_t n);
+int sb_lesson_coarse_clause(const sb_analysis *a, const sb_cross_experiment *e,
+                            const sb_lesson_rule *rule, int s, char *buf, size_t n);
+int sb_lesson_threads_clause(const sb_analysis *a, const sb_cross_experiment *e,
+                             const sb_lesson_rule *rule, int s, char *buf, size_t n);
 int sb_lesson_private_clause(const sb_analysis *a, const sb_cross_experiment *e,
                              const sb_lesson_rule *rule, int s, char *buf, size_t n);
 

@@ -26,20 +26,22 @@ typedef struct coarse_step {
     const sb_result *r;
 } coarse_step;
 
-/* Slot s's coarseN rows, at the first one's size, in ascending N; their
- * count. */
-static int coarse_rows(const sb_analysis *a, const sb_cross_experiment *e, int s, coarse_step *c)
+/* Slot s's rows named the rule's tried prefix and a factor N ("coarse4"),
+ * at the first one's size, in ascending N; their count. */
+static int coarse_rows(const sb_analysis *a, const sb_cross_experiment *e, int s,
+                       const char *prefix, coarse_step *c)
 {
+    size_t len = strlen(prefix);
     int nc = 0;
     const sb_result *like = NULL;
     for (size_t j = 0; j < e->nrows && nc < COARSE_MAX; j++) {
         long i = a->cross.rows[e->rows[j]].result[s];
         const sb_result *r = i >= 0 ? &a->run->results[i] : NULL;
-        if (!r || strncmp(r->variant, "coarse", 6) != 0 || r->ms.median <= 0)
+        if (!r || strncmp(r->variant, prefix, len) != 0 || r->ms.median <= 0)
             continue;
         char *end;
-        long f = strtol(r->variant + 6, &end, 10);
-        if (end == r->variant + 6 || *end || f < 1 || f > 1 << 20 ||
+        long f = strtol(r->variant + len, &end, 10);
+        if (end == r->variant + len || *end || f < 1 || f > 1 << 20 ||
             (like && (r->rows != like->rows || r->cols != like->cols)))
             continue;
         like = like ? like : r;
@@ -55,11 +57,11 @@ static int coarse_rows(const sb_analysis *a, const sb_cross_experiment *e, int s
  * each is held against the best so far by the verdict, and the first that
  * is not faster ends the walk ("coarsening by 4 pays 1.26x over coarse1;
  * by 8 no more: the same as by 4, within 2.0%"). */
-int sb_lesson_coarse_clause(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
-                         size_t n)
+int sb_lesson_coarse_clause(const sb_analysis *a, const sb_cross_experiment *e,
+                            const sb_lesson_rule *rule, int s, char *buf, size_t n)
 {
     coarse_step c[COARSE_MAX];
-    int nc = coarse_rows(a, e, s, c), best = 0, k = 1;
+    int nc = coarse_rows(a, e, s, rule->tried, c), best = 0, k = 1;
     if (nc < 2)
         return 0;
     sb_verdict stop = {.kind = SB_VERDICT_NONE};
@@ -119,11 +121,12 @@ static double threads_of(const sb_result *r, int in_flight)
            r->block[2];
 }
 
-/* Slot s's configurations (every row but the memcpy reference): the best
- * bandwidth, the most starved, and whether all say their threads in
- * flight; 0 with fewer than two. */
+/* Slot s's configurations (every row but the rule's against, the copy
+ * reference): the best bandwidth, the most starved, and whether all say
+ * their threads in flight; 0 with fewer than two. */
 static int threads_rows(const sb_analysis *a, const sb_cross_experiment *e, int s,
-                        const sb_result **best, const sb_result **worst, int *in_flight)
+                        const char *reference, const sb_result **best,
+                        const sb_result **worst, int *in_flight)
 {
     int nr = 0;
     *best = *worst = NULL;
@@ -131,7 +134,7 @@ static int threads_rows(const sb_analysis *a, const sb_cross_experiment *e, int 
     for (size_t j = 0; j < e->nrows; j++) {
         long i = a->cross.rows[e->rows[j]].result[s];
         const sb_result *r = i >= 0 ? &a->run->results[i] : NULL;
-        if (!r || strcmp(r->variant, "memcpy") == 0 || r->value <= 0)
+        if (!r || strcmp(r->variant, reference) == 0 || r->value <= 0)
             continue;
         nr++;
         *in_flight &= r->threads_in_flight > 0;
@@ -146,12 +149,12 @@ static int threads_rows(const sb_analysis *a, const sb_cross_experiment *e, int 
 /* Bandwidth against threads on slot s: the fewest threads within 5% of
  * the best, and what the most starved launch loses; or that the
  * configurations do not differ beyond 5% and the noise. */
-int sb_lesson_threads_clause(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
-                          size_t n)
+int sb_lesson_threads_clause(const sb_analysis *a, const sb_cross_experiment *e,
+                             const sb_lesson_rule *rule, int s, char *buf, size_t n)
 {
     const sb_result *best, *worst, *fewest = NULL;
     int in_flight;
-    if (!threads_rows(a, e, s, &best, &worst, &in_flight))
+    if (!threads_rows(a, e, s, rule->against, &best, &worst, &in_flight))
         return 0;
     const char *unit = sb_quantity_unit(best->quantity);
     sb_verdict v = sb_lesson_judge(a, best, worst, 0.0);
@@ -175,7 +178,7 @@ int sb_lesson_threads_clause(const sb_analysis *a, const sb_cross_experiment *e,
     for (size_t j = 0; j < e->nrows; j++) {
         long i = a->cross.rows[e->rows[j]].result[s];
         const sb_result *r = i >= 0 ? &a->run->results[i] : NULL;
-        if (!r || strcmp(r->variant, "memcpy") == 0 || r->value < NEAR_BEST * best->value)
+        if (!r || strcmp(r->variant, rule->against) == 0 || r->value < NEAR_BEST * best->value)
             continue;
         if (!fewest || threads_of(r, in_flight) < threads_of(fewest, in_flight))
             fewest = r;
@@ -214,7 +217,8 @@ static int bins_rows(const sb_analysis *a, const sb_cross_experiment *e, int s,
         long bins;
         if (!r || r->ms.median <= 0 ||
             sb_bins_variant(r->variant, method, sizeof method, &bins, d, sizeof d) ||
-            strcmp(d, rule->dist) != 0 || (like && (r->rows != like->rows || r->cols != like->cols)))
+            strcmp(d, rule->dist) != 0 ||
+            (like && (r->rows != like->rows || r->cols != like->cols)))
             continue;
         like = like ? like : r;
         int k = 0;

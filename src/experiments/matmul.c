@@ -636,7 +636,7 @@ static int matmul_verify(void *host, const sb_problem *p, const sb_variant *v,
 static const sb_lesson_rule matmul_lessons[] = {
     {.kind = SB_LESSON_PAIR, .tried = "tiled32", .against = "simple",
      .what = "tiling through shared memory"},
-    {.kind = SB_LESSON_COARSEN},
+    {.kind = SB_LESSON_COARSEN, .tried = "coarse"},
     {.kind = SB_LESSON_PAIR, .tried = "corner_turning",
      .against = "colmajor_naive", .what = "corner turning the column-major operand"},
     {.kind = SB_LESSON_PAIR, .tried = "corner_turn_pad",

@@ -183,7 +183,7 @@ static int occupancy_verify(void *host, const sb_problem *p, const sb_variant *v
 
 /* The lessons its rows can teach (offers.h). */
 static const sb_lesson_rule occupancy_lessons[] = {
-    {.kind = SB_LESSON_THREADS},
+    {.kind = SB_LESSON_THREADS, .against = "memcpy"},
     {.kind = SB_LESSON_LITTLE},
     {0},
 };

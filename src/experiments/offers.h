@@ -80,6 +80,8 @@ typedef enum sb_lesson_cost {
 typedef struct sb_lesson_rule {
     sb_lesson_kind kind;
     const char *tried, *against; /* pair, peak: the variant tried, the one it is held against;
+                                    coarsen: tried, the prefix of the variants TRIEDn walked;
+                                    threads: against, the copy reference left out;
                                     private: against, the method the copies are held against */
     const char *what;            /* pair: what the tried variant changes; private: the inputs */
     sb_lesson_cost cost;         /* track: the model's figure the times are held against */

@@ -189,7 +189,7 @@ static int vecadd_verify(void *host, const sb_problem *p, const sb_variant *v,
 
 /* The lessons its rows can teach (offers.h). */
 static const sb_lesson_rule vecadd_lessons[] = {
-    {.kind = SB_LESSON_COARSEN},
+    {.kind = SB_LESSON_COARSEN, .tried = "coarse"},
     {0},
 };
 
