@@ -24,13 +24,13 @@ static int clause_of(const sb_lesson_rule *rule, const sb_analysis *a,
     case SB_LESSON_COARSEN: return sb_lesson_coarse_clause(a, e, rule, s, buf, n);
     case SB_LESSON_THREADS: return sb_lesson_threads_clause(a, e, rule, s, buf, n);
     case SB_LESSON_PRIVATE: return sb_lesson_private_clause(a, e, rule, s, buf, n);
-    case SB_LESSON_BURST: return sb_lesson_burst(a, e, s, buf, n);
-    case SB_LESSON_CHANNELS: return sb_lesson_channels(a, e, s, buf, n);
+    case SB_LESSON_BURST: return sb_lesson_burst(a, e, s, rule->against, buf, n);
+    case SB_LESSON_CHANNELS: return sb_lesson_channels(a, e, s, rule->against, buf, n);
     case SB_LESSON_LATENCY: return sb_lesson_latency(a, e, s, buf, n);
     case SB_LESSON_WORKING_SET: return sb_lesson_working_set(a, e, s, buf, n);
     case SB_LESSON_LITTLE: return sb_lesson_littles_law(a, e, s, buf, n);
     case SB_LESSON_PEAK: return sb_lesson_peak_clause(a, e, rule, s, buf, n);
-    case SB_LESSON_SPLIT: return sb_lesson_split_clause(a, e, s, buf, n);
+    case SB_LESSON_SPLIT: return sb_lesson_split_clause(a, e, rule, s, buf, n);
     case SB_LESSON_FOLLOW: return sb_lesson_follow_clause(a, e, rule, s, buf, n);
     default: return 0;
     }

@@ -53,8 +53,8 @@ int sb_lesson_peak_clause(const sb_analysis *a, const sb_cross_experiment *e,
 
 /* lessons_predicted.c */
 sb_track_kind sb_lesson_against_model(double slowdown, double predicted);
-int sb_lesson_split_clause(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
-                        size_t n);
+int sb_lesson_split_clause(const sb_analysis *a, const sb_cross_experiment *e,
+                           const sb_lesson_rule *rule, int s, char *buf, size_t n);
 int sb_lesson_follow_clause(const sb_analysis *a, const sb_cross_experiment *e,
                          const sb_lesson_rule *rule, int s, char *buf, size_t n);
 

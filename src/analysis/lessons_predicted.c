@@ -30,12 +30,13 @@ sb_track_kind sb_lesson_against_model(double slowdown, double predicted)
 
 /* ", every k within 25% of the model", or where the first k leaves it
  * ("; at k = 8 the time grows less than the model's 8x: 5.10x"). */
-static void split_fit(const sb_analysis *a, const sb_cross_experiment *e, int s, int top,
-                      const sb_result *like, char *buf, size_t n)
+static void split_fit(const sb_analysis *a, const sb_cross_experiment *e, int s,
+                      const sb_lesson_rule *rule, int top, const sb_result *like, char *buf,
+                      size_t n)
 {
     for (int k = 2; k <= top; k *= 2) {
-        char name[24], f[32], m[16];
-        snprintf(name, sizeof name, "lane-k%d", k);
+        char name[64], f[32], m[16];
+        snprintf(name, sizeof name, "%s%d", rule->tried, k);
         const sb_result *r = slot_row(a, e, s, name, like);
         double predicted = r ? sb_lesson_figure_of(r, "predicted_slowdown") : 0;
         if (!r || r->slowdown <= 0 || predicted <= 0)
@@ -53,14 +54,16 @@ static void split_fit(const sb_analysis *a, const sb_cross_experiment *e, int s,
 }
 
 /* The largest k that slot s measured both splits at (0: none above 1),
- * and those two rows. */
+ * and those two rows: the rule's tried split (by lane, "lane-k8") and the
+ * one it is held against (by warp). */
 static int split_rows(const sb_analysis *a, const sb_cross_experiment *e, int s,
-                      const sb_result **lane, const sb_result **warp)
+                      const sb_lesson_rule *rule, const sb_result **lane,
+                      const sb_result **warp)
 {
     for (int k = 1 << 10; k >= 2; k /= 2) {
-        char l[24], w[24];
-        snprintf(l, sizeof l, "lane-k%d", k);
-        snprintf(w, sizeof w, "warp-k%d", k);
+        char l[64], w[64];
+        snprintf(l, sizeof l, "%s%d", rule->tried, k);
+        snprintf(w, sizeof w, "%s%d", rule->against, k);
         *lane = slot_row(a, e, s, l, NULL);
         *warp = *lane ? slot_row(a, e, s, w, *lane) : NULL;
         if (*warp && (*lane)->slowdown > 0 && (*warp)->slowdown > 0)
@@ -72,14 +75,16 @@ static int split_rows(const sb_analysis *a, const sb_cross_experiment *e, int s,
 /* lane % k against warp_index % k on slot s, at the largest k both ran:
  * what each costs over one path, the model's figure beside each, and
  * whether the condition's granularity is what matters. */
-int sb_lesson_split_clause(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
-                        size_t n)
+int sb_lesson_split_clause(const sb_analysis *a, const sb_cross_experiment *e,
+                           const sb_lesson_rule *rule, int s, char *buf, size_t n)
 {
     const sb_result *lane, *warp;
-    int k = split_rows(a, e, s, &lane, &warp);
+    int k = split_rows(a, e, s, rule, &lane, &warp);
     if (!k)
         return 0;
-    const sb_result *base = slot_row(a, e, s, "lane-k1", lane);
+    char one[64];
+    snprintf(one, sizeof one, "%s1", rule->tried);
+    const sb_result *base = slot_row(a, e, s, one, lane);
     double pl = sb_lesson_figure_of(lane, "predicted_slowdown"),
            pw = sb_lesson_figure_of(warp, "predicted_slowdown");
     char f[32], m[16];
@@ -90,7 +95,7 @@ int sb_lesson_split_clause(const sb_analysis *a, const sb_cross_experiment *e, i
     if (pl > 0) {
         sb_lesson_model_factor(pl, m, sizeof m);
         sb_lesson_add(buf, n, ", the model's %s", m);
-        split_fit(a, e, s, k, lane, buf, n);
+        split_fit(a, e, s, rule, k, lane, buf, n);
     }
     sb_lesson_factor(warp->slowdown, f, sizeof f);
     sb_verdict free_of = base ? sb_lesson_judge(a, base, warp, 0.0)

@@ -544,7 +544,7 @@ static const sb_plot_offer split_plots[] = {
 
 /* The lessons its rows can teach (offers.h). */
 static const sb_lesson_rule divergence_split_lessons[] = {
-    {.kind = SB_LESSON_SPLIT},
+    {.kind = SB_LESSON_SPLIT, .tried = "lane-k", .against = "warp-k"},
     {0},
 };
 

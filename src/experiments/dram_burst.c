@@ -84,7 +84,7 @@ static int burst_verify(void *host, const sb_problem *p, const sb_variant *v,
 
 /* The lessons its rows can teach (offers.h). */
 static const sb_lesson_rule dram_burst_lessons[] = {
-    {.kind = SB_LESSON_BURST},
+    {.kind = SB_LESSON_BURST, .against = "sequential"},
     {0},
 };
 

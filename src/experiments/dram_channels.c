@@ -79,7 +79,7 @@ static int channel_verify(void *host, const sb_problem *p, const sb_variant *v,
 
 /* The lessons its rows can teach (offers.h). */
 static const sb_lesson_rule dram_channels_lessons[] = {
-    {.kind = SB_LESSON_CHANNELS},
+    {.kind = SB_LESSON_CHANNELS, .against = "random"},
     {0},
 };
 

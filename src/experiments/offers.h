@@ -82,6 +82,9 @@ typedef struct sb_lesson_rule {
     const char *tried, *against; /* pair, peak: the variant tried, the one it is held against;
                                     coarsen: tried, the prefix of the variants TRIEDn walked;
                                     threads: against, the copy reference left out;
+                                    burst: against, the copy in place; channels:
+                                    against, the chunks in random order; split: the
+                                    prefixes of the two splits TRIEDk, AGAINSTk;
                                     private: against, the method the copies are held against */
     const char *what;            /* pair: what the tried variant changes; private: the inputs */
     sb_lesson_cost cost;         /* track: the model's figure the times are held against */
