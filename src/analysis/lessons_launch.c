@@ -8,8 +8,6 @@
 
 #include "analysis/lessons_noise.h"
 #include "compute.h"
-/* sb_result_size_text: the report's still, a later stage's header. */
-#include "report/describe.h"
 
 /* ---------------------------------------------------------------- launch */
 

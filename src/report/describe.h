@@ -31,13 +31,6 @@ void sb_result_notes(const sb_result *r, char *buf, size_t n);
  * 1000 queued"; "" where the host did not time it. */
 void sb_result_host_notes(const sb_result *r, char *buf, size_t n);
 
-/* The result's size in the units its size kind counts: "8192 x 8192
- * floats", "67 108 864 elements", "16 777 216 4-byte words", "2 162 688
- * threads", "4096 threads, 64 words each"; "ROWSxCOLS" where the kind is
- * not known.  Numbers of five digits or more are grouped in thousands with
- * spaces. */
-void sb_result_size_text(const sb_result *r, char *buf, size_t n);
-
 /* Which physical device a run's slot is, as far as its API said, and in a
  * merged run which run it came from: "device 1 of platform 0, PCI
  * 0000:3b:00.0, UUID 0f1e...; run 2 of 3, run-gpu07-1.json on gpu07,
