@@ -50,6 +50,7 @@ typedef enum sb_size_kind {
  * "walks"; "" for SB_SIZE_UNKNOWN. */
 const char *sb_size_kind_name(sb_size_kind k);
 
+
 /* The kind the word names; 0, or -1 for another word (and for ""). */
 int sb_size_kind_parse(const char *name, sb_size_kind *k);
 
@@ -160,6 +161,13 @@ typedef struct sb_result {
     char ptx_memory[512];    /* the kernel's memory instructions in its PTX
                                 (ptx_summary.h's text); "" where the API gave no PTX */
 } sb_result;
+
+/* The result's size in the units its size kind counts: "8192 x 8192
+ * floats", "67 108 864 elements", "16 777 216 4-byte words", "2 162 688
+ * threads", "4096 threads, 64 words each"; "ROWSxCOLS" where the kind is
+ * not known.  Numbers of five digits or more are grouped in thousands with
+ * spaces. */
+void sb_result_size_text(const sb_result *r, char *buf, size_t n);
 
 /* One device a run used, with the backend that opened it. */
 typedef struct sb_run_device {

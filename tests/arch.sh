@@ -24,6 +24,9 @@
 #    includes from src/analysis/ only the headers analysis.h names
 #    (PUBLIC_ANALYSIS below), and its object uses no symbol defined by
 #    analysis's own objects (INTERNAL_ANALYSIS).
+# 10. The lesson engine and the plot renderer name no experiment of the
+#     catalogue: what a family teaches and plots is in its own file
+#     (experiments/offers.h).
 set -u
 src=${SB_TOP_SRCDIR:-${srcdir:-.}}
 build=${SB_TOP_BUILDDIR:-.}
@@ -52,7 +55,7 @@ skip_check() {
 }
 only_sources=${SB_ARCH_SOURCES_ONLY:-}
 : >"$tmp/why"
-echo "1..9"
+echo "1..10"
 
 frontend=$(cd "$src" && find src -name '*.[ch]' | sort)
 
@@ -197,5 +200,18 @@ if [ -z "$only_sources" ] && [ -s "$tmp/links" ]; then
     done <"$tmp/links" >>"$tmp/why"
 fi
 check "writers use only analysis's public API"
+
+# 10. Every experiment in the catalogue's list, as a string literal, in the
+#    lessons and plot files.  (Family names are not all distinct from the
+#    renderer's own words: "launch" is a kind of plot, drawn for any rows
+#    the host timed.)
+names=$(cd "$src" && sed -n 's/^ *X(\([a-z_0-9]*\)).*/\1/p' src/experiments/catalogue.c | sort -u)
+generic=$(cd "$src" && ls src/analysis/lessons*.[ch] src/report/plot*.[ch])
+for name in $names; do
+    # shellcheck disable=SC2086
+    (cd "$src" && grep -n "\"$name\"" $generic) | sed "s/\$/  ($name)/"
+done >"$tmp/why"
+[ -n "$names" ] || echo "no experiment names found in src/experiments/catalogue.c" >"$tmp/why"
+check "the lesson engine and the plot renderer name no experiment"
 
 exit $failed

@@ -1,14 +1,19 @@
 #!/bin/sh
 # README.md's two recipes, followed to the letter from outside the source
-# tree: an experiment is one file plus one line X(NAME) in the catalogue's
-# list, a format is one writer file plus one row in the writer table (and
+# tree: a family is its own files (NAME.c with its variants, model, lesson
+# rules and plot offers, and its kernel NAME.cl) plus one line X(NAME) in
+# the catalogue's list and its two names in Makefile.am, four files in
+# all; a format is one writer file plus one row in the writer table (and
 # the writer's name in the declaration above it).  The test copies
-# catalogue.c and writers.c into a scratch folder, makes exactly those
-# edits, compiles the copies with tests/fixtures/recipes/fixture.c and
-# fixture_format.c using the build's compiler and flags, links them before
-# the build's own objects into a scratch simtbench, and runs it: the new
-# experiment is listed and runs verified on OpenCL, the new format writes
-# it, and `report` renders a saved run in it.  TAP output.
+# catalogue.c, writers.c and Makefile.am into a scratch folder, makes
+# exactly those edits, compiles the copies with
+# tests/fixtures/recipes/fixture.c and fixture_format.c using the build's
+# compiler and flags, links them before the build's own objects into a
+# scratch simtbench, and runs it with its kernel beside the program's
+# (SIMTBENCH_KERNEL_PATH): the new experiment is listed and runs verified
+# on OpenCL, the new format writes it, `report` renders a saved run in it,
+# and the family's lesson and plot are in the table, Markdown, HTML and
+# --plot output.  TAP output.
 #
 # Needs the build's objects (src/main.o, .libs/libsimtbench.a) and the
 # SB_CC, SB_CPPFLAGS, SB_CFLAGS, SB_LDFLAGS, SB_LIBS that make check passes
@@ -43,7 +48,7 @@ if [ -z "${SB_CC:-}" ]; then
     echo "1..0 # SKIP SB_CC is not set: run through make check"
     exit 0
 fi
-echo "1..9"
+echo "1..16"
 
 # 1. The experiment recipe: one line X(fixture) in the catalogue's list.
 awk '{ print } /^#define SB_EXPERIMENTS\(X\)/ { print "    X(fixture) \\" }' \
@@ -53,6 +58,25 @@ diff "$src/src/experiments/catalogue.c" "$tmp/catalogue.c" >"$tmp/catalogue.diff
 check "catalogue.c: the recipe is exactly one added line, X(fixture)" \
     '[ "$(grep -c "^[<>]" "$tmp/catalogue.diff")" = 1 ] &&
      grep -q "^>  *X(fixture) \\\\$" "$tmp/catalogue.diff"'
+
+# 1b. The build's source list: the family's file and its kernel, a line each.
+awk '{ print }
+     /^EXPERIMENT_SOURCES = \\$/ { print "\tsrc/experiments/fixture.c \\" }
+     /^dist_kernels_DATA = \\$/ { print "\tcommon/kernels/fixture.cl \\" }' \
+    "$src/Makefile.am" >"$tmp/Makefile.am"
+diff "$src/Makefile.am" "$tmp/Makefile.am" >"$tmp/makefile.diff"
+check "Makefile.am: the recipe is exactly two added lines, the source and the kernel" \
+    '[ "$(grep -c "^[<>]" "$tmp/makefile.diff")" = 2 ] &&
+     grep -q "^>.*src/experiments/fixture.c" "$tmp/makefile.diff" &&
+     grep -q "^>.*common/kernels/fixture.cl" "$tmp/makefile.diff"'
+fixture_files=0
+for f in fixture.c fixture.cl; do
+    [ -f "$src/tests/fixtures/recipes/$f" ] && fixture_files=$((fixture_files + 1))
+done
+edited=0
+for d in catalogue makefile; do [ -s "$tmp/$d.diff" ] && edited=$((edited + 1)); done
+check "the family is $fixture_files files of its own and $edited edited: at most 4 touched" \
+    '[ "$fixture_files" = 2 ] && [ $((fixture_files + edited)) -le 4 ]'
 
 # 2. The format recipe: one line X(fixture, NULL) at the end of the
 #    writer table's list.
@@ -90,6 +114,12 @@ check "they link with src/main.o and the build's libsimtbench.a" \
     '[ $linked = 0 ] && [ -x "$tmp/simtbench" ] && [ ! -s "$tmp/err" ]'
 
 SB=$tmp/simtbench
+# The family's kernel beside the program's, where its Makefile.am line
+# would install it.
+mkdir "$tmp/kernels" && cp "$src"/common/kernels/* "$src/tests/fixtures/recipes/fixture.cl" \
+    "$tmp/kernels/"
+SIMTBENCH_KERNEL_PATH=$tmp/kernels
+export SIMTBENCH_KERNEL_PATH
 run() { "$SB" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 
 # 4. The scratch program knows both.
@@ -102,13 +132,13 @@ check "--format's message names the fixture format, from the table" \
     '[ $rc -eq 2 ] && grep -Eq "(, | or )fixture[, ]" "$tmp/err"'
 
 if ! grep -q "^  opencl   available" "$tmp/list"; then
-    for t in 1 2 3; do skip "no OpenCL device"; done
+    for t in 1 2 3 4 5 6 7 8; do skip "no OpenCL device"; done
     exit 0
 fi
 
 # 5. A run of the new experiment in the new format: every variant verified,
 #    one fixture line each and nothing else.
-run --backend opencl --experiment fixture --size 64 --reps 2 --warmup 0 --format fixture \
+run --backend opencl --experiment fixture --size 512x512 --reps 9 --warmup 1 --format fixture \
     --quiet --save "$tmp/run.json"
 cp "$tmp/out" "$tmp/run.out"
 line='^fixture-format: fixture (one-per-thread|four-per-thread) opencl [0-9]+\.[0-9]+ GB/s verified$'
@@ -124,4 +154,38 @@ check "the saved run holds both variants" \
 run report "$tmp/run.json" --format fixture
 check "report RUN.json --format fixture: the run's lines again, as they were" \
     '[ $rc -eq 0 ] && [ -s "$tmp/out" ] && cmp -s "$tmp/out" "$tmp/run.out"'
+
+# 7. The family's lesson, drawn by its rule, in each writer that prints
+#    lessons; and its plot, drawn from its offer.  A shared CPU's timing
+#    noise would withhold the lesson (a noisy block teaches only that), so
+#    the saved run's repetitions are each set to its median first: the
+#    figures are the run's, their scatter is not what this test is about.
+awk '/"samples_ms": \[/ && match($0, /"reps": [0-9]+/) {
+         reps = substr($0, RSTART + 8, RLENGTH - 8)
+         if (match($0, /"median": [0-9.eE+-]+/)) {
+             m = substr($0, RSTART + 10, RLENGTH - 10); s = m
+             for (i = 1; i < reps; i++) s = s ", " m
+             sub(/"samples_ms": \[[^]]*\]/, "\"samples_ms\": [" s "]")
+         }
+     }
+     { print }' "$tmp/run.json" >"$tmp/steady.json"
+lesson='[Cc]opying four elements a thread instead of one'
+for f in table markdown html; do
+    run report "$tmp/steady.json" --format "$f"
+    cp "$tmp/out" "$tmp/report.$f"
+    check "report --format $f: the fixture's lesson" \
+        '[ $rc -eq 0 ] && grep -q "$lesson" "$tmp/out"'
+done
+GNUPLOT='' "$SB" report "$tmp/steady.json" --plot "$tmp/plots" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+gp=$tmp/plots/fixture-per-thread.gp
+check "report --plot: the fixture's plot, both variants against k, the model dashed" \
+    '[ $rc -eq 0 ] && [ -s "$gp" ] && grep -q "elements k each thread copies" "$gp" &&
+     grep -q "model, " "$gp" && [ "$(grep -Ec "^[14] " "$tmp/plots/fixture-per-thread.dat")" = 2 ]'
+if command -v gnuplot >/dev/null 2>&1; then
+    check "report --format html with gnuplot: the fixture's plot among the charts" \
+        'grep -q "elements k each thread copies" "$tmp/report.html" && grep -q "<svg" "$tmp/report.html"'
+else
+    skip "no gnuplot: the HTML has no charts"
+fi
 exit 0

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/lessons.h"
 #include "compute.h"
 #include "experiments/experiment.h"
 #include "model.h"
-#include "report/lessons.h"
 
 /* The headline figure of a record at one time per launch: what the
  * launch is worth (bytes, FLOP or accesses) over that time. */
@@ -201,19 +201,6 @@ static void derive(sb_run *run)
     }
 }
 
-/* Every experiment's lessons, once, so that no writer draws them again. */
-static int draw_lessons(sb_analysis *a)
-{
-    if (a->cross.nexperiments == 0)
-        return 0;
-    a->lessons = calloc(a->cross.nexperiments, sizeof *a->lessons);
-    if (!a->lessons)
-        return SB_ANALYSIS_NO_MEMORY;
-    for (size_t e = 0; e < a->cross.nexperiments; e++)
-        sb_lessons_of(a, e, &a->lessons[e]);
-    return 0;
-}
-
 int sb_analyse(sb_run *run, const char *reference, sb_analysis *a)
 {
     derive(run);
@@ -244,10 +231,10 @@ int sb_analyse_saved(const sb_run *run, const char *reference, sb_analysis *a)
     for (size_t i = 0; asked && i < run->nresults; i++)
         sb_counter_check_of(&run->results[i], &a->checks[i]);
     /* Then the summary, which quotes the pairing and the checks; last the
-       lessons, which read every figure. */
+       lessons, drawn from all of it. */
     if (sb_summary_of(run, &a->cross, a->checks, &a->noise, &a->summary))
         return SB_ANALYSIS_NO_MEMORY;
-    return draw_lessons(a);
+    return sb_lessons_draw(a) ? SB_ANALYSIS_NO_MEMORY : 0;
 }
 
 void sb_analysis_free(sb_analysis *a)

@@ -40,9 +40,8 @@ typedef struct sb_analysis {
     sb_counter_check *checks; /* per result: the model against the counters (counter_check.h) */
     sb_summary summary;       /* what the run found, in a few lines (summary.h) */
     sb_noise noise;           /* per result: its spread and whether it is noisy (noise.h) */
-    struct sb_lessons *lessons; /* per experiment of cross: its lessons, drawn once after
-                                   all the above (report/lessons.h, analysis by what
-                                   they do until the families declare them) */
+    struct sb_lessons *lessons; /* per cross experiment: its lessons (lessons.h), drawn once
+                                   when the rest is done and before any writer runs */
 } sb_analysis;
 
 /* What sb_analyse and sb_analyse_saved return besides 0. */

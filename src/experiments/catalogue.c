@@ -4,8 +4,9 @@
 
 /* Every experiment, in catalogue order (the order of --list and of a run).
  * Adding one: write src/experiments/NAME.c defining
- * `const sb_experiment sb_exp_NAME` (its kernels in common/kernels/), add
- * X(NAME) here, and add the file to EXPERIMENT_SOURCES in Makefile.am. */
+ * `const sb_experiment sb_exp_NAME` (its kernels in common/kernels/, its
+ * lessons and plots as tables in the same file: offers.h), add X(NAME)
+ * here, and add the file to EXPERIMENT_SOURCES in Makefile.am. */
 #define SB_EXPERIMENTS(X)                                                                      \
     X(transpose)                                                                               \
     X(matmul)                                                                                  \
@@ -57,4 +58,12 @@ int sb_catalogue_select(const char *name, const sb_experiment **out, int max)
         if (strcmp(catalogue[i]->name, name) == 0 || strcmp(catalogue[i]->family, name) == 0)
             out[n++] = catalogue[i];
     return n;
+}
+
+const sb_experiment *sb_catalogue_find(const char *name)
+{
+    for (int i = 0; i < sb_catalogue_count(); i++)
+        if (strcmp(catalogue[i]->name, name) == 0)
+            return catalogue[i];
+    return NULL;
 }

@@ -15,4 +15,8 @@ const sb_experiment *sb_catalogue_get(int i);
  * out[0..max); returns how many (0: unknown name). */
 int sb_catalogue_select(const char *name, const sb_experiment **out, int max);
 
+/* The experiment called exactly `name`; NULL where the catalogue has none
+ * (a saved run from another version, a name from a hostile file). */
+const sb_experiment *sb_catalogue_find(const char *name);
+
 #endif

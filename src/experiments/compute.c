@@ -170,6 +170,12 @@ static int compute_verify(void *host, const sb_problem *p, const sb_variant *v,
     return 0;
 }
 
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule compute_lessons[] = {
+    {.kind = SB_LESSON_PEAK, .tried = "fma_chains8", .against = "fma_chains1"},
+    {0},
+};
+
 const sb_experiment sb_exp_compute = {
     .name = "compute",
     .family = "compute",
@@ -187,4 +193,5 @@ const sb_experiment sb_exp_compute = {
     .plan = compute_plan,
     .verify = compute_verify,
     .headline = {SB_HEADLINE_BEST},
+    .lessons = compute_lessons,
 };

@@ -526,6 +526,28 @@ static int divergence_verify(void *host, const sb_problem *p, const sb_variant *
     .default_size = divergence_default_size, .release = divergence_release,                    \
     .plan = divergence_plan, .verify = divergence_verify
 
+/* The split's plot: the slowdown against the paths k, the model dashed. */
+static const sb_plot_offer split_plots[] = {
+    {.kind = SB_PLOT_FIGURE,
+     .name = "paths",
+     .title = "slowdown against the paths k the threads are split into; dashed: the divergence "
+              "model's prediction",
+     .x = "split_paths",
+     .model = "predicted_slowdown",
+     .extra = "paths_per_warp",
+     .xlabel = "k: paths the threads are split into (lane % k: k paths per warp)",
+     .ylabel = "slowdown (x): median time / the one-path base row median time",
+     .columns = "paths k, measured slowdown, the model's predicted slowdown ('?': no warp, no "
+                "prediction), the model's paths per warp"},
+    {0},
+};
+
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule divergence_split_lessons[] = {
+    {.kind = SB_LESSON_SPLIT, .tried = "lane-k", .against = "warp-k"},
+    {0},
+};
+
 const sb_experiment sb_exp_divergence_split = {
     .name = "divergence_split",
     .summary = "k = 1..32 paths of equal work chosen by lane % k (every warp diverges) against "
@@ -534,6 +556,17 @@ const sb_experiment sb_exp_divergence_split = {
     .prepare = split_prepare,
     DIVERGENCE_COMMON,
     .headline = {SB_HEADLINE_WORST},
+    .plots = split_plots,
+    .lessons = divergence_split_lessons,
+};
+
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule divergence_branch_lessons[] = {
+    {.kind = SB_LESSON_FOLLOW, .rows = {"random", "sorted"},
+     .base = "the uniform input", .why = "the distinct paths per warp"},
+    {.kind = SB_LESSON_PAIR, .tried = "sorted",
+     .against = "random", .what = "sorting the input"},
+    {0},
 };
 
 const sb_experiment sb_exp_divergence_branch = {
@@ -544,6 +577,17 @@ const sb_experiment sb_exp_divergence_branch = {
     .prepare = branch_prepare,
     DIVERGENCE_COMMON,
     .headline = {SB_HEADLINE_WORST},
+    .lessons = divergence_branch_lessons,
+};
+
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule divergence_predication_lessons[] = {
+    {.kind = SB_LESSON_FOLLOW,
+     .rows = {"branch-random", "predicated-random"}, .base = "its uniform input",
+     .why = "the paths per warp, one where the sides only choose constants"},
+    {.kind = SB_LESSON_PAIR, .tried = "predicated-random",
+     .against = "branch-random", .what = "letting the compiler predicate the branch"},
+    {0},
 };
 
 const sb_experiment sb_exp_divergence_predication = {
@@ -554,6 +598,16 @@ const sb_experiment sb_exp_divergence_predication = {
     .prepare = branch_prepare,
     DIVERGENCE_COMMON,
     .headline = {SB_HEADLINE_WORST},
+    .lessons = divergence_predication_lessons,
+};
+
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule divergence_loop_lessons[] = {
+    {.kind = SB_LESSON_FOLLOW, .rows = {"random", "sorted"},
+     .base = "the uniform loop", .why = "each warp's longest trip count over the mean"},
+    {.kind = SB_LESSON_PAIR, .tried = "sorted", .against = "random",
+     .what = "sorting the trip counts"},
+    {0},
 };
 
 const sb_experiment sb_exp_divergence_loop = {
@@ -564,4 +618,5 @@ const sb_experiment sb_exp_divergence_loop = {
     .prepare = loop_prepare,
     DIVERGENCE_COMMON,
     .headline = {SB_HEADLINE_WORST},
+    .lessons = divergence_loop_lessons,
 };

@@ -82,6 +82,12 @@ static int burst_verify(void *host, const sb_problem *p, const sb_variant *v,
     return sb_gather_verify(host, &k.gather, outputs[0], err, n);
 }
 
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule dram_burst_lessons[] = {
+    {.kind = SB_LESSON_BURST, .against = "sequential"},
+    {0},
+};
+
 const sb_experiment sb_exp_dram_burst = {
     .name = "dram_burst",
     .family = "dram",
@@ -99,4 +105,5 @@ const sb_experiment sb_exp_dram_burst = {
     .plan = burst_plan,
     .verify = burst_verify,
     .headline = {SB_HEADLINE_BEST_SHARE},
+    .lessons = dram_burst_lessons,
 };

@@ -77,6 +77,12 @@ static int channel_verify(void *host, const sb_problem *p, const sb_variant *v,
     return sb_gather_verify(host, &k.gather, outputs[0], err, n);
 }
 
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule dram_channels_lessons[] = {
+    {.kind = SB_LESSON_CHANNELS, .against = "random"},
+    {0},
+};
+
 const sb_experiment sb_exp_dram_channels = {
     .name = "dram_channels",
     .family = "dram",
@@ -94,4 +100,5 @@ const sb_experiment sb_exp_dram_channels = {
     .plan = channel_plan,
     .verify = channel_verify,
     .headline = {SB_HEADLINE_WORST_SHARE},
+    .lessons = dram_channels_lessons,
 };

@@ -220,6 +220,12 @@ static int ws_verify(void *host, const sb_problem *p, const sb_variant *v, void 
     return -1;
 }
 
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule dram_working_set_lessons[] = {
+    {.kind = SB_LESSON_WORKING_SET},
+    {0},
+};
+
 const sb_experiment sb_exp_dram_working_set = {
     .name = "dram_working_set",
     .family = "dram",
@@ -237,6 +243,7 @@ const sb_experiment sb_exp_dram_working_set = {
     .plan = ws_plan,
     .verify = ws_verify,
     .headline = {SB_HEADLINE_BEST_SHARE},
+    .lessons = dram_working_set_lessons,
 };
 
 /* ---- dram_read_set: the read side alone ------------------------------ */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "experiments/offers.h"
 #include "model.h"
 #include "result.h"
 
@@ -191,6 +192,12 @@ typedef struct sb_experiment {
        reports no occupancy: a family whose sweep is over what it launches
        (occupancy) declares it, so that the writers name no family. */
     int notes_launched;
+    /* The plots of its own figures it offers (offers.h): a table ending
+       in a zero row; NULL: none. */
+    const sb_plot_offer *plots;
+    /* The rules its lessons are drawn by (offers.h), in the order they are
+       said: a table ending in a zero row; NULL: none. */
+    const sb_lesson_rule *lessons;
 } sb_experiment;
 
 #endif

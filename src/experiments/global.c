@@ -691,6 +691,12 @@ static int walk_verify(void *host, const sb_problem *p, const sb_variant *v,
     .prepare = global_prepare, .release = global_release, .plan = global_plan,                 \
     .verify = global_verify
 
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule global_stride_lessons[] = {
+    {.kind = SB_LESSON_TRACK, .cost = SB_COST_TRAFFIC},
+    {0},
+};
+
 const sb_experiment sb_exp_global_stride = {
     .in_default = 1,
     .name = "global_stride",
@@ -700,6 +706,7 @@ const sb_experiment sb_exp_global_stride = {
     .variants = stride_variants,
     GLOBAL_COMMON,
     .headline = {SB_HEADLINE_WORST_SHARE},
+    .lessons = global_stride_lessons,
 };
 
 const sb_experiment sb_exp_global_offset = {
@@ -735,6 +742,13 @@ const sb_experiment sb_exp_global_broadcast = {
     .headline = {SB_HEADLINE_WORST_SHARE},
 };
 
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule global_walk_lessons[] = {
+    {.kind = SB_LESSON_PAIR, .tried = "row", .against = "column",
+     .what = "walking rows instead of columns"},
+    {0},
+};
+
 const sb_experiment sb_exp_global_walk = {
     .name = "global_walk",
     .family = "global",
@@ -751,4 +765,5 @@ const sb_experiment sb_exp_global_walk = {
     .release = global_release,
     .plan = walk_plan,
     .verify = walk_verify,
+    .lessons = global_walk_lessons,
 };

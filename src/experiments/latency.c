@@ -304,6 +304,12 @@ static int latency_verify(void *host, const sb_problem *p, const sb_variant *v,
     return -1;
 }
 
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule latency_lessons[] = {
+    {.kind = SB_LESSON_LATENCY},
+    {0},
+};
+
 const sb_experiment sb_exp_latency = {
     .name = "latency",
     .family = "latency",
@@ -321,4 +327,5 @@ const sb_experiment sb_exp_latency = {
     .plan = latency_plan,
     .verify = latency_verify,
     .headline = {SB_HEADLINE_WORST},
+    .lessons = latency_lessons,
 };

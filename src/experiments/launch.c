@@ -222,6 +222,13 @@ static int launch_verify(void *host, const sb_problem *p, const sb_variant *v,
     return -1;
 }
 
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule launch_small_lessons[] = {
+    {.kind = SB_LESSON_LAUNCH, .tried = "empty"},
+    {.kind = SB_LESSON_HOST, .tried = "copy"},
+    {0},
+};
+
 const sb_experiment sb_exp_launch_small = {
     .name = "launch_small",
     .family = "launch",
@@ -239,6 +246,13 @@ const sb_experiment sb_exp_launch_small = {
     .plan = launch_plan,
     .verify = launch_verify,
     .headline = {SB_HEADLINE_BEST},
+    .lessons = launch_small_lessons,
+};
+
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule launch_large_lessons[] = {
+    {.kind = SB_LESSON_HOST, .tried = "copy"},
+    {0},
 };
 
 const sb_experiment sb_exp_launch_large = {
@@ -258,4 +272,5 @@ const sb_experiment sb_exp_launch_large = {
     .plan = launch_plan,
     .verify = launch_verify,
     .headline = {SB_HEADLINE_BEST},
+    .lessons = launch_large_lessons,
 };

@@ -632,6 +632,18 @@ static int matmul_verify(void *host, const sb_problem *p, const sb_variant *v,
     return 0;
 }
 
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule matmul_lessons[] = {
+    {.kind = SB_LESSON_PAIR, .tried = "tiled32", .against = "simple",
+     .what = "tiling through shared memory"},
+    {.kind = SB_LESSON_COARSEN, .tried = "coarse"},
+    {.kind = SB_LESSON_PAIR, .tried = "corner_turning",
+     .against = "colmajor_naive", .what = "corner turning the column-major operand"},
+    {.kind = SB_LESSON_PAIR, .tried = "corner_turn_pad",
+     .against = "corner_turning", .what = "padding the corner-turned tile"},
+    {0},
+};
+
 const sb_experiment sb_exp_matmul = {
     .name = "matmul",
     .family = "tiling",
@@ -649,4 +661,5 @@ const sb_experiment sb_exp_matmul = {
     .plan = matmul_plan,
     .verify = matmul_verify,
     .headline = {SB_HEADLINE_BEST},
+    .lessons = matmul_lessons,
 };

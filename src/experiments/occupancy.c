@@ -181,6 +181,13 @@ static int occupancy_verify(void *host, const sb_problem *p, const sb_variant *v
     return -1;
 }
 
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule occupancy_lessons[] = {
+    {.kind = SB_LESSON_THREADS, .against = "memcpy"},
+    {.kind = SB_LESSON_LITTLE},
+    {0},
+};
+
 const sb_experiment sb_exp_occupancy = {
     .name = "occupancy",
     .family = "occupancy",
@@ -199,4 +206,5 @@ const sb_experiment sb_exp_occupancy = {
     .verify = occupancy_verify,
     .headline = {SB_HEADLINE_BEST_SHARE},
     .notes_launched = 1,
+    .lessons = occupancy_lessons,
 };

@@ -745,41 +745,56 @@ static int sum_verify(void *host, const sb_problem *p, const sb_variant *v,
     return -1;
 }
 
+/* What the two experiments share. */
+#define PRIV_COMMON                                                                            \
+    .family = "privatization", .source = "privatization.cl", .quantity = SB_QUANTITY_BANDWIDTH, \
+    .size_kind = SB_SIZE_ELEMENTS, .in_default = 0, .test_sizes = "1,20000x1",                 \
+    .default_size = priv_default_size, .headline = {SB_HEADLINE_BEST_SHARE}
+
+/* What the histogram's rows teach (offers.h); its plot is throughput against
+ * the bin count, a series per method and distribution. */
+static const sb_lesson_rule histogram_lessons[] = {
+    {.kind = SB_LESSON_PRIVATE, .dist = "skewed", .against = "global",
+     .what = "with every value in one bin"},
+    {.kind = SB_LESSON_PRIVATE, .dist = "uniform", .against = "global",
+     .what = "with uniform values"},
+    {.kind = SB_LESSON_PAIR, .tried = "shared_coarse-b4096-uniform",
+     .against = "shared-b4096-uniform", .what = "coarsening the private copy (32 inputs a thread)"},
+    {0},
+};
+
 const sb_experiment sb_exp_histogram = {
     .name = "histogram",
-    .family = "privatization",
-    .source = "privatization.cl",
     .summary = "histogram into 1..65536 bins, uniform and all in one bin: global atomics "
                "against private copies in shared memory (per block, warp, thread); input GB/s",
-    .quantity = SB_QUANTITY_BANDWIDTH,
-    .size_kind = SB_SIZE_ELEMENTS,
-    .in_default = 0,
-    .test_sizes = "1,20000x1",
+    PRIV_COMMON,
     .variants = hist_variants,
-    .default_size = priv_default_size,
     .prepare = hist_prepare,
     .release = hist_release,
     .plan = hist_plan,
     .verify = hist_verify,
     .fits = hist_fits,
-    .headline = {SB_HEADLINE_BEST_SHARE},
+    .plots = (const sb_plot_offer[]){{.kind = SB_PLOT_BINS, .name = "bins"}, {0}},
+    .lessons = histogram_lessons,
+};
+
+static const sb_lesson_rule sum_lessons[] = {
+    {.kind = SB_LESSON_PAIR, .tried = "block", .against = "global",
+     .what = "summing per block before one atomic"},
+    {.kind = SB_LESSON_PAIR, .tried = "block_coarse", .against = "block",
+     .what = "coarsening the per-block sums (32 inputs a thread)"},
+    {0},
 };
 
 const sb_experiment sb_exp_sum = {
     .name = "sum",
-    .family = "privatization",
-    .source = "privatization.cl",
     .summary = "sum of 32-bit words: a global atomic per input against per-block partial "
                "sums; input GB/s",
-    .quantity = SB_QUANTITY_BANDWIDTH,
-    .size_kind = SB_SIZE_ELEMENTS,
-    .in_default = 0,
-    .test_sizes = "1,20000x1",
+    PRIV_COMMON,
     .variants = sum_variants,
-    .default_size = priv_default_size,
     .prepare = sum_prepare,
     .release = sum_release,
     .plan = sum_plan,
     .verify = sum_verify,
-    .headline = {SB_HEADLINE_BEST_SHARE},
+    .lessons = sum_lessons,
 };

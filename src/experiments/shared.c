@@ -456,6 +456,12 @@ static int shared_verify(void *host, const sb_problem *p, const sb_variant *v,
     .prepare = shared_prepare, .release = shared_release, .plan = shared_plan,                 \
     .verify = shared_verify
 
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule shared_stride_lessons[] = {
+    {.kind = SB_LESSON_TRACK, .cost = SB_COST_WAYS},
+    {0},
+};
+
 const sb_experiment sb_exp_shared_stride = {
     .in_default = 1,
     .name = "shared_stride",
@@ -464,6 +470,7 @@ const sb_experiment sb_exp_shared_stride = {
     .test_sizes = "1x300",
     .variants = stride_variants,
     SHARED_COMMON,
+    .lessons = shared_stride_lessons,
 };
 
 const sb_experiment sb_exp_shared_broadcast = {
@@ -476,6 +483,15 @@ const sb_experiment sb_exp_shared_broadcast = {
     SHARED_COMMON,
 };
 
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule shared_tile_lessons[] = {
+    {.kind = SB_LESSON_PAIR, .tried = "32x33-column-load",
+     .against = "32x32-column-load", .what = "[32][33] padding"},
+    {.kind = SB_LESSON_PAIR, .tried = "32x32-xor-column-load",
+     .against = "32x32-column-load", .what = "an XOR swizzle"},
+    {0},
+};
+
 const sb_experiment sb_exp_shared_tile = {
     .in_default = 1,
     .name = "shared_tile",
@@ -485,4 +501,5 @@ const sb_experiment sb_exp_shared_tile = {
     .variants = tile_variants,
     SHARED_COMMON,
     .headline = {SB_HEADLINE_WORST_WAYS, .fix = tile_fix},
+    .lessons = shared_tile_lessons,
 };

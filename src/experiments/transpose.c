@@ -449,6 +449,19 @@ static int transpose_verify(void *host, const sb_problem *p, const sb_variant *v
     return mismatch(err, n, j, i, c[j * rows + i], a[i * cols + j]);
 }
 
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule transpose_lessons[] = {
+    {.kind = SB_LESSON_PAIR, .tried = "padded", .against = "tiled",
+     .what = "padding the tile to [32][33]"},
+    {.kind = SB_LESSON_PAIR, .tried = "swizzled", .against = "tiled",
+     .what = "an XOR swizzle of the tile"},
+    {.kind = SB_LESSON_PAIR, .tried = "naive_write",
+     .against = "naive_read", .what = "coalescing the reads rather than the writes"},
+    {.kind = SB_LESSON_PAIR, .tried = "diagonal", .against = "padded",
+     .what = "taking the tiles in diagonal order (the fix for partition camping)"},
+    {0},
+};
+
 const sb_experiment sb_exp_transpose = {
     .name = "transpose",
     .family = "transpose",
@@ -466,4 +479,5 @@ const sb_experiment sb_exp_transpose = {
     .plan = transpose_plan,
     .verify = transpose_verify,
     .headline = {SB_HEADLINE_BEST_SHARE, .ranks = is_transpose},
+    .lessons = transpose_lessons,
 };

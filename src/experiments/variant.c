@@ -1,6 +1,7 @@
 #include "experiments/variant.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -311,4 +312,20 @@ void sb_tally_add(sb_tally *t, sb_plan *plan, const sb_access *a)
     if (t->n == SB_TALLY_MAX)
         sb_tally_flush(t, plan);
     t->item[t->n++] = *a;
+}
+
+int sb_bins_variant(const char *variant, char *method, size_t mn, long *bins, char *dist,
+                    size_t dn)
+{
+    const char *b = strstr(variant, "-b");
+    if (!b || b == variant)
+        return -1;
+    char *end;
+    long v = strtol(b + 2, &end, 10);
+    if (end == b + 2 || b[2] < '0' || b[2] > '9' || *end != '-' || !end[1] || v < 1)
+        return -1;
+    *bins = v;
+    snprintf(method, mn, "%.*s", (int)(b - variant), variant);
+    snprintf(dist, dn, "%s", end + 1);
+    return 0;
 }

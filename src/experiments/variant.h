@@ -138,4 +138,10 @@ void sb_grid_2d(sb_launch *g, const sb_variant *v, long extent_x, long extent_y,
  * measured; on a CPU small enough for a suite of seconds. */
 long sb_stream_elements(const sb_device_info *dev);
 
+/* A variant of a sweep over bin counts, named METHOD-bBINS-DIST
+ * ("shared_coarse-b4096-skewed", the histogram's): 0 with its method, bin
+ * count and distribution, each cut to its buffer; -1 for another name. */
+int sb_bins_variant(const char *variant, char *method, size_t mn, long *bins, char *dist,
+                    size_t dn);
+
 #endif

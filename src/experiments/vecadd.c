@@ -187,6 +187,12 @@ static int vecadd_verify(void *host, const sb_problem *p, const sb_variant *v,
     return -1;
 }
 
+/* The lessons its rows can teach (offers.h). */
+static const sb_lesson_rule vecadd_lessons[] = {
+    {.kind = SB_LESSON_COARSEN, .tried = "coarse"},
+    {0},
+};
+
 const sb_experiment sb_exp_vecadd = {
     .name = "vecadd",
     .family = "coarsening",
@@ -203,4 +209,5 @@ const sb_experiment sb_exp_vecadd = {
     .plan = vecadd_plan,
     .verify = vecadd_verify,
     .headline = {SB_HEADLINE_BEST_SHARE},
+    .lessons = vecadd_lessons,
 };

@@ -8,7 +8,6 @@
 
 #include "compute.h"
 #include "result.h"
-#include "result_text.h"
 #include "analysis/analysis.h"
 
 /* Room for sb_result_model_text's whole text. */

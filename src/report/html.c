@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "report/describe.h"
-#include "report/lessons.h"
+#include "analysis/lessons.h"
 #include "report/plot.h"
 #include "report/report.h"
 #include "report/summary_print.h"

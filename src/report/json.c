@@ -30,7 +30,7 @@
 #include "report/json_fleet.h"
 #include "report/json_summary.h"
 #include "report/json_noise.h"
-#include "report/lessons.h"
+#include "analysis/lessons.h"
 #include "report/report.h"
 
 /* ---------------------------------------------------------------- building */

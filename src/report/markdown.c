@@ -8,7 +8,7 @@
 #include "text.h"
 
 #include "report/describe.h"
-#include "report/lessons.h"
+#include "analysis/lessons.h"
 #include "report/report.h"
 #include "report/summary_print.h"
 

@@ -1,5 +1,6 @@
-/* Plots of a run through gnuplot, chosen from the result records alone so
- * that an experiment added later gets a plot without touching this file:
+/* Plots of a run through gnuplot, chosen from the result records and what
+ * each family offers (experiments/offers.h), so that an experiment added
+ * later gets its plots without touching these files:
  *
  *   <exp>-bandwidth   a global-memory stride sweep: effective bandwidth
  *                     against stride, per device and word size, with the
@@ -9,18 +10,19 @@
  *                     relative to the smallest stride, against stride, with
  *                     the model's wavefront ratio as a dashed step per word
  *                     size (log-log; a colour per word size throughout)
- *   <exp>-paths       a divergence split (rows whose model figures say
- *                     split_paths): slowdown against the paths the threads
- *                     are split into, log-log, a colour per device and a
- *                     point shape per kernel, the model's predicted
- *                     slowdown dashed in the device's colour where it has
- *                     a warp
+ *   <exp>-NAME        a plot of the family's own figures that its file
+ *                     offers (experiments/offers.h, SB_PLOT_FIGURE): the
+ *                     slowdown against figure x, log-log, a colour per
+ *                     device and a point shape per kernel, the model's
+ *                     figure dashed in the device's colour where a row
+ *                     has it (the divergence split's -paths)
  *   <exp>-roofline    GFLOP/s against arithmetic intensity, per device,
  *                     log-log, under each device's memory roof (copy roof
  *                     x I) and compute roof (FP32 peak, compute.h), beside
  *                     its measured FMA peak where the run has the compute
  *                     family, the points numbered with a key beside it
- *   <exp>-bins        a sweep over bin counts (variants named
+ *   <exp>-bins        offered by a family (SB_PLOT_BINS), a sweep over
+ *                     bin counts (variants named
  *                     METHOD-bBINS-DIST, the histogram's): throughput
  *                     against bins, log-log, a colour per method, dashes
  *                     per distribution, a point shape per device, and bin

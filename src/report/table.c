@@ -11,7 +11,7 @@
 #include "report/describe.h"
 #include "report/fleet_table.h"
 #include "report/layout.h"
-#include "report/lessons.h"
+#include "analysis/lessons.h"
 #include "report/report.h"
 #include "report/summary_print.h"
 #include "report/table.h"

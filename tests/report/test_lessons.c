@@ -7,14 +7,15 @@
  * many bins, or does not pay at all, as the fixture's times say; lane % k
  * costs k times one path and warp_index % k nothing, or the data say
  * otherwise, and a device without a warp is told to have no prediction.
- * Every format prints them at the end of the block. */
+ * The analysis draws them once; every format prints those records at the
+ * end of the block. */
 #include "test_util.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/lessons.h"
+#include "analysis/lessons.h"
 #include "report/report.h"
 #include "analysis/analysis.h"
 
@@ -1271,6 +1272,44 @@ static void fma_peak_against_theory(void **state)
     sb_run_free(&run);
 }
 
+/* The lessons are analysis: sb_analyse_saved draws them once into the
+ * analysis, and every writer prints those records rather than drawing its
+ * own (a record changed after the analysis is what each format prints). */
+static void drawn_once_before_any_writer(void **state)
+{
+    (void)state;
+    sb_run run;
+    transpose(&run, 1, (double[]){0.327}, (double[]){0.149});
+    sb_analysis a;
+    assert_int_equal(sb_analyse_saved(&run, NULL, &a), 0);
+    assert_non_null(a.lessons);
+    assert_true(a.lessons[0].n >= 1);
+    assert_non_null(strstr(a.lessons[0].text[0], "Padding the tile to [32][33]"));
+    sb_lessons l;
+    sb_lessons_of(&a, 0, &l);
+    assert_int_equal(l.n, a.lessons[0].n);
+    assert_string_equal(l.text[0], a.lessons[0].text[0]);
+    sb_lessons_of(&a, a.cross.nexperiments, &l);
+    assert_int_equal(l.n, 0); /* out of range: none */
+    snprintf(a.lessons[0].text[0], sizeof a.lessons[0].text[0], "The record the analysis drew.");
+    static const sb_format formats[] = {SB_FORMAT_TABLE, SB_FORMAT_MARKDOWN, SB_FORMAT_HTML,
+                                        SB_FORMAT_JSON};
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        char *buf = NULL, err[256];
+        size_t len = 0;
+        FILE *out = open_memstream(&buf, &len);
+        assert_non_null(out);
+        assert_int_equal(sb_report_write_to(formats[f], &a, out, err, sizeof err), 0);
+        fclose(out);
+        assert_non_null(strstr(buf, "The record the analysis drew."));
+        assert_null(strstr(buf, "Padding the tile to [32][33]"));
+        free(buf);
+    }
+    sb_analysis_free(&a);
+    assert_null(a.lessons);
+    sb_run_free(&run);
+}
+
 int main(void)
 {
     setenv("GNUPLOT", "", 1); /* the HTML without plots */
@@ -1302,6 +1341,7 @@ int main(void)
         cmocka_unit_test(launch_path_explains_or_not),
         cmocka_unit_test(fma_peak_against_theory),
         cmocka_unit_test(every_format_ends_the_block_with_it),
+        cmocka_unit_test(drawn_once_before_any_writer),
     };
     SB_TEST_MAIN(tests);
 }

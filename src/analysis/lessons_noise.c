@@ -1,5 +1,5 @@
 /* The lessons and noise (lessons_noise.h). */
-#include "report/lessons_noise.h"
+#include "analysis/lessons_noise.h"
 #include "analysis/crossapi.h"
 
 #include <stdio.h>

@@ -23,13 +23,14 @@
 
 #include "analysis/analysis.h"
 
-/* dram_burst: the 90% chunk. */
-int sb_lesson_burst(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
-                    size_t n);
+/* dram_burst: the 90% chunk, against the copy in place, row in_place. */
+int sb_lesson_burst(const sb_analysis *a, const sb_cross_experiment *e, int s,
+                    const char *in_place, char *buf, size_t n);
 
-/* dram_channels: camping or not. */
-int sb_lesson_channels(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
-                       size_t n);
+/* dram_channels: camping or not, against the chunks in random order, row
+   random. */
+int sb_lesson_channels(const sb_analysis *a, const sb_cross_experiment *e, int s,
+                       const char *random, char *buf, size_t n);
 
 /* latency: the plateaus. */
 int sb_lesson_latency(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,

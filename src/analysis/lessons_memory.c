@@ -1,4 +1,4 @@
-#include "report/lessons_memory.h"
+#include "analysis/lessons_memory.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 
 #include "dram.h"
 #include "plateau.h"
-#include "report/lessons_noise.h"
+#include "analysis/lessons_noise.h"
 
 /* Camping: a distance whose time is beyond this share longer than random
    order's, by the verdict (on top of its own tolerance). */
@@ -97,10 +97,10 @@ static int model_sees_whole(const sb_analysis *a, const sb_sweep *sw)
     return sw->n > 0;
 }
 
-int sb_lesson_burst(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
-                    size_t n)
+int sb_lesson_burst(const sb_analysis *a, const sb_cross_experiment *e, int s,
+                    const char *in_place, char *buf, size_t n)
 {
-    const sb_result *seq = row_named(a, e, s, "sequential");
+    const sb_result *seq = row_named(a, e, s, in_place);
     const sb_sweep *sw = sweep_of(a, e, s);
     if (!seq || !(seq->value > 0) || sw->n < 2)
         return 0;
@@ -111,8 +111,8 @@ int sb_lesson_burst(const sb_analysis *a, const sb_cross_experiment *e, int s, c
     binary_bytes(sw->x[shown], size, sizeof size);
     buf[0] = '\0';
     add(buf, n, at >= 0 ? "chunks of %s or more" : "no chunk up to %s", size);
-    add(buf, n, " reach%s %.0f%% of the same copy in place, %.0f %s (%s: %.0f%%)", at >= 0 ? "" : "es",
-        100 * BURST_SHARE, seq->value, sb_quantity_unit(seq->quantity),
+    add(buf, n, " reach%s %.0f%% of the same copy in place, %.0f %s (%s: %.0f%%)",
+        at >= 0 ? "" : "es", 100 * BURST_SHARE, seq->value, sb_quantity_unit(seq->quantity),
         run->results[sw->row[shown]].variant, 100 * sw->y[shown] / seq->value);
     double share = sw->y[0] / seq->value;
     binary_bytes(sw->x[0], small, sizeof small);
@@ -123,10 +123,10 @@ int sb_lesson_burst(const sb_analysis *a, const sb_cross_experiment *e, int s, c
     return 1;
 }
 
-int sb_lesson_channels(const sb_analysis *a, const sb_cross_experiment *e, int s, char *buf,
-                       size_t n)
+int sb_lesson_channels(const sb_analysis *a, const sb_cross_experiment *e, int s,
+                       const char *random, char *buf, size_t n)
 {
-    const sb_result *rnd = row_named(a, e, s, "random");
+    const sb_result *rnd = row_named(a, e, s, random);
     const sb_sweep *sw = sweep_of(a, e, s);
     if (!rnd || !(rnd->ms.median > 0) || sw->n < 1)
         return 0;
