@@ -15,9 +15,7 @@
 # 7. Folder direction through includes: the stages run cli -> plan ->
 #    exec -> analysis -> report; no stage includes a header of a later
 #    stage or of cli/, and src/experiments/ and common/, below every
-#    stage, include none.  The lesson rules (src/report/lessons*) are
-#    analysis by what they do and count as such until the families
-#    declare them.
+#    stage, include none..
 # 8. Folder direction through symbols: the same rule, for every symbol an
 #    object file uses from another.
 # 9. Writers read analysis through its public API: a file of src/report/
@@ -61,7 +59,7 @@ frontend=$(cd "$src" && find src -name '*.[ch]' | sort)
 
 # The analysis headers a writer may include (analysis.h says why), and
 # the analysis objects whose symbols no writer uses.
-PUBLIC_ANALYSIS='analysis compare compare_diff compare_match counter_check cross_pairs fleet memory_levels noise summary verdict'
+PUBLIC_ANALYSIS='analysis compare compare_diff compare_match counter_check cross_pairs fleet lessons memory_levels noise summary verdict'
 INTERNAL_ANALYSIS='analysis compare_diff compare_match crossapi drift merge'
 
 # The edges of $1 ("from to" lines) that point against the stages:
@@ -71,7 +69,6 @@ INTERNAL_ANALYSIS='analysis compare_diff compare_match crossapi drift merge'
 against_direction() {
     awk -v verb="$2" '
         function stage(p) {
-            if (p ~ /^(src\/)?report\/lessons/) return 3
             if (p ~ /^(src\/)?cli\//) return 0
             if (p ~ /^(src\/)?plan\//) return 1
             if (p ~ /^(src\/)?exec\//) return 2
@@ -181,7 +178,7 @@ else
 fi
 
 # 9. The writers and analysis's public API.
-for f in $(cd "$src" && find src/report -name '*.[ch]' ! -name 'lessons*' | sort); do
+for f in $(cd "$src" && find src/report -name '*.[ch]' | sort); do
     sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"analysis\/\([^"]*\)\.h".*/\1/p' "$src/$f" |
         while read -r h; do
             case " $PUBLIC_ANALYSIS " in
@@ -192,7 +189,7 @@ for f in $(cd "$src" && find src/report -name '*.[ch]' ! -name 'lessons*' | sort
 done >"$tmp/why"
 if [ -z "$only_sources" ] && [ -s "$tmp/links" ]; then
     while read -r user definer; do
-        case $user in src/report/lessons*) continue ;; src/report/*) ;; *) continue ;; esac
+        case $user in src/report/*) ;; *) continue ;; esac
         for i in $INTERNAL_ANALYSIS; do
             [ "$definer" = "src/analysis/$i.o" ] &&
                 echo "$user uses a symbol of $definer, analysis's own"

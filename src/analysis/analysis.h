@@ -12,7 +12,8 @@
  * of src/analysis/ a writer includes (tests/arch.sh holds it): this one,
  * verdict.h (a verdict and its words), cross_pairs.h (the rows across
  * devices), the records it holds: counter_check.h, fleet.h,
- * memory_levels.h, noise.h, summary.h, and a comparison of two runs
+ * memory_levels.h, noise.h, summary.h, lessons.h (the lessons drawn, read
+ * with sb_lessons_of), and a comparison of two runs
  * (compare.h, with the row and difference types of compare_match.h and
  * compare_diff.h).  The rest (crossapi.h: pairing and judging; drift.h;
  * merge.h) is analysis's own, and a writer's object uses no symbol that
