@@ -15,7 +15,7 @@
 # 7. Folder direction through includes: the stages run cli -> plan ->
 #    exec -> analysis -> report; no stage includes a header of a later
 #    stage or of cli/, and src/experiments/ and common/, below every
-#    stage, include none..
+#    stage, include none.
 # 8. Folder direction through symbols: the same rule, for every symbol an
 #    object file uses from another.
 # 9. Writers read analysis through its public API: a file of src/report/
