@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "experiments/pattern.h"
 #include "report/format.h"
 
 /* Exit statuses, documented in --help and the man page. */
@@ -59,6 +60,7 @@ typedef struct sb_options {
     const char *ptx_dir;
     int list, help, version, quiet;
     int counters;                  /* --counters: one profiled launch per kernel row */
+    sb_pattern_request pattern;    /* --index, --mask, --space, --word, --store */
     int argc;                      /* the command line, for the run's provenance: set by */
     const char *const *argv;       /* main after sb_options_parse (NULL: not known) */
 } sb_options;

@@ -26,6 +26,7 @@
 #include "exec/progress.h"
 #include "exec/registry.h"
 #include "exec/timing.h"
+#include "exec/trace_pass.h"
 #include "exec/workspace.h"
 
 #define ERR_LEN 2048
@@ -580,6 +581,23 @@ static void release_variant(variant_run *vr)
 }
 
 /* The steps after the plan, in order; the first failure ends them. */
+/* A family whose kernel traces its own accesses: the trace pass on this
+   device, from which the family declares them (before the record). */
+static int trace_variant(variant_run *vr)
+{
+    const sb_experiment *e = vr->e;
+    if (!e->trace_kernel || !e->traced || !vr->prog)
+        return SB_EXIT_OK;
+    int32_t trace[SB_TRACE_INTS];
+    if (sb_trace_pass(vr->s->slot.vt, vr->s->dev, vr->prog, e->trace_kernel, vr->plan.arg[0].i,
+                      &vr->plan.geometry, trace, SB_TRACE_INTS, vr->err, sizeof vr->err))
+        return SB_EXIT_RUNTIME;
+    if (e->traced(vr->host, vr->p, vr->v, trace, vr->outputs, &vr->plan, vr->err,
+                  sizeof vr->err))
+        return SB_EXIT_USAGE;
+    return SB_EXIT_OK;
+}
+
 static int measure_variant(variant_run *vr, pending *pd, sb_run *run)
 {
     struct timespec t;
@@ -604,8 +622,9 @@ static int measure_variant(variant_run *vr, pending *pd, sb_run *run)
     lap(&spent.first, &t);
     if (status || left_out)
         return status;
-    if (!(status = time_variant(vr)) && !(status = time_on_host(vr)))
-        status = read_back(vr);
+    if (!(status = time_variant(vr)) && !(status = time_on_host(vr)) &&
+        !(status = read_back(vr)))
+        status = trace_variant(vr);
     clock_gettime(CLOCK_MONOTONIC, &t);
     sb_result r;
     if (!status && !(status = record_result(vr, &r)))

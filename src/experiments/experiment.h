@@ -15,6 +15,8 @@
 #define SB_MAX_BUFFERS 4
 #define SB_MAX_ARGS 8
 #define SB_MAX_VARIANTS 512
+#define SB_DEFINE_LEN 160 /* one definition: an index expression fits (pattern.h) */
+#define SB_TRACE_INTS 256 /* a trace kernel's output: 8 warps of 32 lanes */
 
 /* What a variant's row is: a kernel under study, the kernel that is its
  * experiment's copy roof, the API's own device copy, the vendor
@@ -46,7 +48,7 @@ typedef struct sb_knobs {
 typedef struct sb_variant {
     char name[48];                          /* "padded", "stride-4" */
     char kernel[48];                        /* entry point; "" for the API copy */
-    char defines[SB_MAX_DEFINES][40];       /* "TILE=32" */
+    char defines[SB_MAX_DEFINES][SB_DEFINE_LEN]; /* "TILE=32" */
     int ndefines;
     unsigned block[3];                      /* threads per block */
     sb_knobs knobs;                         /* the family's own knobs */
@@ -173,6 +175,17 @@ typedef struct sb_experiment {
     int (*fits)(const sb_variant *v, const sb_device_info *dev, char *why, size_t n);
     /* What the run's closing summary says of it; zero: nothing. */
     sb_headline headline;
+    /* Where the model's accesses come from the kernel's own trace (the
+       pattern family): the entry point, in the variant's program, that
+       writes SB_TRACE_INTS ints (exec/trace_pass.h), launched with the
+       plan's first argument over its grid once the variant is timed and
+       read back; NULL where plan declares the accesses. */
+    const char *trace_kernel;
+    /* With trace_kernel: declares the plan's accesses from the trace and
+       checks that the outputs used the indices the trace saw; 0, or -1
+       with why in err (the run refuses the variant). */
+    int (*traced)(void *host, const sb_problem *p, const sb_variant *v, const int32_t *trace,
+                  void *const *outputs, sb_plan *plan, char *err, size_t n);
 } sb_experiment;
 
 #endif
