@@ -59,7 +59,7 @@
    warning both compilers give by default. */
 #if defined(__clang__)
 #pragma clang diagnostic error "-Wdivision-by-zero"
-#elif defined(__CUDACC_RTC__)
+#elif defined(__CUDACC__)
 #pragma nv_diag_error 39
 #pragma nv_diag_error 179
 #endif
@@ -69,17 +69,17 @@
 #if WORD == 4
 #define T uint
 #define SET_ZERO(a) ((a) = 0u)
-#define SET_WORD(a, x) ((a) = (x))
+#define SET_WORD(a, w0) ((a) = (w0))
 #define ADD_TO(a, b) ((a) += (b))
 #elif WORD == 8
 #define T uint2
 #define SET_ZERO(a) ((a).x = 0u, (a).y = 0u)
-#define SET_WORD(a, x) ((a).x = (x), (a).y = ~(x))
+#define SET_WORD(a, w0) ((a).x = (w0), (a).y = ~(w0))
 #define ADD_TO(a, b) ((a).x += (b).x, (a).y += (b).y)
 #elif WORD == 16
 #define T uint4
 #define SET_ZERO(a) ((a).x = 0u, (a).y = 0u, (a).z = 0u, (a).w = 0u)
-#define SET_WORD(a, x) ((a).x = (x), (a).y = ~(x), (a).z = (x) ^ 0x5a5a5a5au, (a).w = (x) + 1u)
+#define SET_WORD(a, w0) ((a).x = (w0), (a).y = ~(w0), (a).z = (w0) ^ 0x5a5a5a5au, (a).w = (w0) + 1u)
 #define ADD_TO(a, b) ((a).x += (b).x, (a).y += (b).y, (a).z += (b).z, (a).w += (b).w)
 #else
 #error "WORD must be 4, 8 or 16"
@@ -100,7 +100,9 @@ DEVICE_FN int pattern_index(int nthreads)
     const long i = (by * NUM_GROUPS(0) + bx) * bdx * bdy + ty * bdx + tx;
     const long lane = i & 31, warp = i >> 5, n = nthreads;
     (void)tx, (void)ty, (void)bx, (void)by, (void)bdx, (void)bdy, (void)lane, (void)warp;
-    if (i >= n || !(MASK))
+    if (i >= n)
+        return -1;
+    if ((MASK) == 0)
         return -1;
     long raw = (long)(INDEX);
     long e = raw % ELEMS(n);

@@ -186,6 +186,12 @@ typedef struct sb_experiment {
        with why in err (the run refuses the variant). */
     int (*traced)(void *host, const sb_problem *p, const sb_variant *v, const int32_t *trace,
                   void *const *outputs, sb_plan *plan, char *err, size_t n);
+    /* Where a failed build is the user's doing (an expression of theirs):
+       the line to give, from the compiler's message under API `api`; the
+       run then stops with the usage status before anything is measured.
+       NULL: a failed build is the program's (the runtime status). */
+    void (*build_failed)(const sb_variant *v, const char *api, const char *log, char *out,
+                         size_t n);
 } sb_experiment;
 
 #endif

@@ -201,7 +201,7 @@ static int pattern_plan(void *host, const sb_problem *p, const sb_variant *v,
     /* What the lanes ask for, and the accesses, once the trace says
        which lanes take part (pattern_traced). */
     plan->bytes = (double)threads * (double)word;
-    plan->accesses = (double)blocks * WARPS * SB_PATTERN_ITERS;
+    plan->accesses = k.space == SB_SPACE_SHARED ? (double)blocks * WARPS * SB_PATTERN_ITERS : 0;
     return 0;
 }
 
@@ -299,7 +299,7 @@ static int pattern_traced(void *host, const sb_problem *p, const sb_variant *v,
     }
     declare_others(plan, &k, h->threads);
     plan->bytes = lanes * k.word;
-    plan->accesses = share * t.nsamples * SB_PATTERN_ITERS;
+    plan->accesses = k.space == SB_SPACE_SHARED ? share * t.nsamples * SB_PATTERN_ITERS : 0;
     sb_figure_add(plan->figure, &plan->nfigures, "worst_warp", (double)t.warp[t.worst], "");
     sb_figure_add(plan->figure, &plan->nfigures, "sampled_warps", t.nsamples + t.idle, "");
     sb_figure_add(plan->figure, &plan->nfigures, "reduced_lanes", t.reduced, "lanes");
@@ -407,13 +407,26 @@ static int pattern_verify(void *host, const sb_problem *p, const sb_variant *v,
                                       : verify_global(h, &k, outputs[0], where, err, n);
 }
 
+/* The expression (or mask) that would not compile, in the user's words. */
+static void pattern_build_failed(const sb_variant *v, const char *api, const char *log,
+                                 char *out, size_t n)
+{
+    pattern_knobs k = knobs_of(v);
+    const char *expr = k.row < request.nindex ? request.index[k.row] : v->name;
+    if (request.mask[0] && strstr(log, "MASK"))
+        sb_pattern_build_message("--mask", request.mask, api, log, out, n);
+    else
+        sb_pattern_build_message("--index", expr, api, log, out, n);
+}
+
 /* ------------------------------------------------------ the experiments */
 
 #define PATTERN_COMMON                                                                         \
     .family = "pattern", .source = "pattern.cl", .size_kind = SB_SIZE_THREADS,                 \
     .in_default = 0, .test_sizes = "1x300,1x1024", .default_size = pattern_default_size,      \
     .prepare = pattern_prepare, .release = pattern_release, .plan = pattern_plan,              \
-    .verify = pattern_verify, .trace_kernel = "pattern_trace", .traced = pattern_traced
+    .verify = pattern_verify, .trace_kernel = "pattern_trace", .traced = pattern_traced,              \
+    .build_failed = pattern_build_failed
 
 const sb_experiment sb_exp_pattern_global = {
     .name = "pattern_global",

@@ -43,6 +43,14 @@ int sb_pattern_expr_check(const char *what, const char *expr, char *err, size_t 
 int sb_pattern_define(const char *name, const char *expr, char *out, size_t n,
                       int *map, size_t nmap);
 
+/* The user's line for a build of expression `expr` (of `option`,
+   "--index") that failed with the compiler's `log` under `api`: each error
+   the compiler gives, and where the compiler says, which character of the
+   expression it points at. */
+#define SB_DEFINE_LEN_MAX 160
+void sb_pattern_build_message(const char *option, const char *expr, const char *api,
+                              const char *log, char *out, size_t n);
+
 /* Makes the family's variants those of r (copied); NULL clears them. */
 void sb_pattern_configure(const sb_pattern_request *r);
 

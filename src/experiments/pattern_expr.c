@@ -82,3 +82,61 @@ int sb_pattern_define(const char *name, const char *expr, char *out, size_t n, i
     out[at] = '\0';
     return 0;
 }
+
+/* The next "error: " of the log from `at`, its message (location cut)
+   into msg; the column the message's <Spelling=<command line>:L:C> gives
+   in *col (0 where none); NULL when there is no more. */
+static const char *next_error(const char *at, char *msg, size_t n, int *col)
+{
+    const char *e = strstr(at, "error: ");
+    if (!e)
+        return NULL;
+    e += strlen("error: ");
+    const char *end = e + strcspn(e, "\n");
+    for (const char *stop = e; (stop = strstr(stop + 1, " error: ")) && stop < end;)
+        end = stop;
+    const char *w = strstr(e, " warning: "), *d = strstr(e, " Device ");
+    if (w && w < end)
+        end = w;
+    if (d && d < end)
+        end = d;
+    *col = 0;
+    const char *sp = strstr(e, "<Spelling=<command line>:");
+    if (sp && sp < end) {
+        int line;
+        sscanf(sp, "<Spelling=<command line>:%d:%d", &line, col);
+    }
+    /* clang puts the place after "error: " ("/tmp/x.cl:129:23: ..."),
+       NVRTC before it ("pattern.cl(129): error: ..."): cut clang's. */
+    const char *loc = strstr(e, ": ");
+    if (loc && loc < end && (e[0] == '/' || e[0] == '<' || sp))
+        e = loc + 2;
+    snprintf(msg, n, "%.*s", (int)(end - e), e);
+    return end;
+}
+
+void sb_pattern_build_message(const char *option, const char *expr, const char *api,
+                              const char *log, char *out, size_t n)
+{
+    char value[SB_DEFINE_LEN_MAX];
+    int map[SB_DEFINE_LEN_MAX], col = 0;
+    int have_map = sb_pattern_define("INDEX", expr, value, sizeof value, map,
+                                     SB_DEFINE_LEN_MAX) == 0;
+    int w = snprintf(out, n, "%s '%s' does not compile (%s):", option, expr, api);
+    char msg[300];
+    int found = 0;
+    for (const char *at = log; w >= 0 && (size_t)w < n && (at = next_error(at, msg, sizeof msg, &col));) {
+        found++;
+        /* "#define INDEX " is 14 characters: column 15 is the value's first */
+        int k = col - 15;
+        if (have_map && col > 0 && k >= 0 && k < (int)strlen(value) - 6)
+            w += snprintf(out + w, n - (size_t)w, " %s, at character %d of the expression;",
+                          msg, map[k] + 1);
+        else
+            w += snprintf(out + w, n - (size_t)w, " %s;", msg);
+    }
+    if (!found && w >= 0 && (size_t)w < n)
+        snprintf(out + w, n - (size_t)w, " %s", log);
+    else if (w > 0 && (size_t)w <= n && out[w - 1] == ';')
+        out[w - 1] = '\0';
+}
