@@ -17,4 +17,30 @@ int sb_trace_pass(const sb_backend *vt, sb_device *dev, sb_program *prog, const 
                   int32_t n, const sb_launch *geometry, int32_t *out, size_t count, char *err,
                   size_t en);
 
+
+#include "exec/registry.h"
+
+/* A device opened for trace passes alone (`simtbench model --index`):
+ * the named backend's first device, or the first device of the first
+ * backend that has one, with a kernel source read through its prelude. */
+typedef struct sb_trace_device {
+    sb_backend_slot slot;
+    sb_device *dev;
+    sb_device_info info;
+    char *source;
+} sb_trace_device;
+
+/* Opens it (backend NULL: any); 0, or -1 with why in err. */
+int sb_trace_device_open(sb_trace_device *d, const char *backend, const char *file, char *err,
+                         size_t en);
+
+/* Builds the source with defines[0..ndefines) and makes its trace pass;
+   0; 1 when the build failed (the compiler's log in err); -1 with why in
+   err for any other failure. */
+int sb_trace_device_run(sb_trace_device *d, const char *const *defines, int ndefines,
+                        const char *kernel, int32_t n, const sb_launch *geometry, int32_t *out,
+                        size_t count, char *err, size_t en);
+
+void sb_trace_device_close(sb_trace_device *d);
+
 #endif
