@@ -462,7 +462,7 @@ void sb_options_usage(FILE *f)
         "                         memory instructions whenever the APIs give PTX)\n"
         "      --index EXPR       -e pattern: a row whose lanes access element EXPR, in C over\n"
         "                         i, lane, warp, tx, ty, bx, by, bdx, bdy and n (repeatable;\n"
-        "                         see simtbench-patterns(7))\n"
+        "                         see simtbench(1), The pattern family)\n"
         "      --space global|shared  where --index accesses (default global)\n"
         "      --word 4|8|16      bytes per element of --index (default 4)\n"
         "      --store            --index stores instead of loading\n"
