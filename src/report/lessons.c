@@ -1,4 +1,5 @@
 #include "report/lessons.h"
+#include "report/lessons_pattern.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -1162,6 +1163,8 @@ void sb_lessons_of(const sb_analysis *a, size_t e, sb_lessons *out)
             out->n++;
         }
     }
+    if (out->n < SB_LESSONS_MAX && sb_lesson_pattern(a, x, out->text[out->n], SB_LESSON_BYTES))
+        out->n++;
     if (out->n < SB_LESSONS_MAX &&
         sb_lesson_noisy_rows_named(a, x, out->text[out->n], SB_LESSON_BYTES))
         out->n++;
