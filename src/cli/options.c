@@ -410,6 +410,10 @@ int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
         return fail(err, n, "unexpected argument '%s' (see --help)", argv[optind]);
     if (sb_pattern_options_check(&o->pattern, err, n))
         return SB_EXIT_USAGE;
+    for (int i = 0; i < o->nexperiments && !o->pattern.nindex; i++)
+        if (strncmp(o->experiments[i], "pattern", 7) == 0)
+            return fail(err, n, "--experiment %s: its rows are --index EXPR options; none given",
+                        o->experiments[i]);
     return check_reference(o, err, n);
 }
 
