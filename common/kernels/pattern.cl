@@ -125,7 +125,7 @@ KERNEL void pattern_trace(int n, GLOBAL int *RESTRICT trace)
 {
     int i = (GROUP_ID(1) * NUM_GROUPS(0) + GROUP_ID(0)) * LOCAL_SIZE(0) * LOCAL_SIZE(1) +
             LOCAL_ID(1) * LOCAL_SIZE(0) + LOCAL_ID(0);
-    int warps = (int)(((long)NUM_GROUPS(0) * NUM_GROUPS(1) * LOCAL_SIZE(0) * LOCAL_SIZE(1) + 31) / 32);
+    int warps = (n + 31) / 32; /* the warps with a thread below n, as the host counts */
     int s = sample_of(i >> 5, warps);
     if (s >= 0)
         trace[s * 32 + (i & 31)] = pattern_index(n);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "experiments/catalogue.h"
+#include "experiments/pattern.h"
 #include "analysis/analysis.h"
 #include "exec/executor.h"
 #include "exec/kernel_source.h"
@@ -98,11 +99,25 @@ static int run_pipeline(sb_options *o, sb_session *s, const sb_experiment *e, sb
     return status;
 }
 
+/* The pattern family's rows come from the command line's --index: three
+   for it here, in the space of the experiment asked about. */
+static void give_pattern_rows(const sb_experiment *e)
+{
+    sb_pattern_request r = {.nindex = 3, .index = {"lane", "(i * 7) % n", "lane * 33 + warp"}};
+    sb_variant v[4];
+    sb_pattern_configure(&r);
+    if (e->trace_kernel && e->variants(v, 4) == 0) {
+        r.space = SB_SPACE_SHARED;
+        sb_pattern_configure(&r);
+    }
+}
+
 /* Every variant at one size: each must run and verify, so the run adds one
  * verified row per variant and returns success. */
 static void run_all_variants(void **state)
 {
     run_case *c = *state;
+    give_pattern_rows(c->e);
     sb_options o;
     sb_options_defaults(&o);
     o.all_variants = 1;
