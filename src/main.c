@@ -80,6 +80,7 @@ int main(int argc, char **argv)
     }
     o.argc = argc;
     o.argv = (const char *const *)argv;
+    sb_pattern_configure(&o.pattern);
     if (o.help) {
         sb_options_usage(stdout);
         return stdout_status();

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "analysis/lessons.h"
+#include "analysis/lessons_pattern.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,7 @@ static int rule_lesson(const sb_analysis *a, const sb_cross_experiment *x,
     case SB_LESSON_TRACK: return sb_lesson_track_lesson(a, x, rule, buf, n);
     case SB_LESSON_LAUNCH: return sb_lesson_launch_lesson(a, x, rule, buf, n);
     case SB_LESSON_HOST: return sb_lesson_host_lesson(a, x, rule, buf, n);
+    case SB_LESSON_WORST_WARP: return sb_lesson_pattern(a, x, buf, n);
     default: return sb_lesson_per_device(a, x, rule, buf, n);
     }
 }

@@ -6,6 +6,7 @@
  * and one line on stderr. */
 #include "cli/cmd_model.h"
 
+#include "cli/model_index.h"
 #include "cli/model_table.h"
 #include "cli/model_variant.h"
 #include "cli/complete.h"
@@ -69,6 +70,15 @@ static void usage(FILE *f)
           "  --variant EXP/VARIANT   a variant of an experiment (see simtbench --list)\n"
           "  --size N|MxN            its size, as simtbench's --size (default: a CPU device's)\n"
           "  --units N               multiprocessors of the device planned for (default 132)\n"
+          "\n"
+          "Or an access you write, traced by the pattern family's kernel on a device (the\n"
+          "first that opens; PoCL does without a GPU), each --index one row:\n"
+          "  --index EXPR            the element lane takes, in C over i, lane, warp, tx, ty,\n"
+          "                          bx, by, bdx, bdy and n (simtbench(1): The pattern family)\n"
+          "  --mask EXPR             only the lanes where EXPR is non-zero take part\n"
+          "  --store                 stores instead of loads\n"
+          "  -b, --backend NAME      the backend to trace on (default: the first that opens)\n"
+          "  --size N|MxN            threads launched, as simtbench's --size (default 1x4096)\n"
           "\n"
           "Examples: simtbench model --stride 6            (2-way bank conflict)\n"
           "          simtbench model --space global --stride 8  (32 sectors, 12.5%)\n"
@@ -196,7 +206,7 @@ static int parse_tile(spec *s, const char *arg)
 
 enum { O_SPACE = 256, O_WORD, O_STRIDE, O_OFFSET, O_PERM, O_SPREAD, O_BROADCAST, O_SAME,
        O_TILE, O_PAD, O_SWIZZLE, O_WALK, O_WALK_INDEX, O_FORMAT, O_LANES, O_ACTIVE, O_VARIANT,
-       O_SIZE, O_UNITS };
+       O_SIZE, O_UNITS, O_NEEDS_INDEX };
 
 /* The short options, getopt_long's string: ":" first, so that a missing
  * value is told apart from an unknown option. */
@@ -222,6 +232,11 @@ static const struct option longopts[] = {
     {"variant", required_argument, NULL, O_VARIANT},
     {"size", required_argument, NULL, O_SIZE},
     {"units", required_argument, NULL, O_UNITS},
+    /* --index's (cli/model_index.c, which takes the command when --index is given) */
+    {"index", required_argument, NULL, O_NEEDS_INDEX},
+    {"mask", required_argument, NULL, O_NEEDS_INDEX},
+    {"store", no_argument, NULL, O_NEEDS_INDEX},
+    {"backend", required_argument, NULL, O_NEEDS_INDEX},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -403,6 +418,8 @@ static int parse_args(int argc, char **argv, spec *s)
             usage(stdout);
             return -1;
         }
+        if (c == O_NEEDS_INDEX)
+            return fail("--index, --mask, --store and --backend go together: no --index given");
         int st = parse_access_option(c, optarg, s);
         if (st == 1)
             st = parse_tile_option(c, optarg, s);
@@ -484,67 +501,19 @@ static void header_text(const spec *s, char *buf, size_t n)
     snprintf(buf, n, "%s", d);
 }
 
-/* The pattern table's columns, global memory's and shared memory's; the
- * byte counts and the ideal give way first when a line would be too wide. */
-static const sb_layout_column global_columns[] = {
-    {.heading = "pattern"},
-    {.heading = "sectors", .gap = 2, .right = 1},
-    {.heading = "segments", .gap = 2, .right = 1, .give_way = 2, .noted = 1, .note = "segments"},
-    {.heading = "requested", .gap = 2, .right = 1, .give_way = 1, .noted = 1,
-     .note = "requested", .unit = " B"},
-    {.heading = "unique", .gap = 2, .right = 1, .give_way = 1, .noted = 1, .note = "unique",
-     .unit = " B"},
-    {.heading = "transferred", .gap = 2, .right = 1, .give_way = 1, .noted = 1,
-     .note = "transferred", .unit = " B"},
-    {.heading = "efficiency", .gap = 2, .right = 1},
-    {.heading = "summary", .gap = 2, .fold = 20},
-};
-static const sb_layout_column shared_columns[] = {
-    {.heading = "pattern"},
-    {.heading = "ways", .gap = 2, .right = 1},
-    {.heading = "wavefronts", .gap = 2, .right = 1},
-    {.heading = "ideal", .gap = 2, .right = 1, .give_way = 1, .noted = 1, .note = "ideal"},
-    {.heading = "conflicts", .gap = 2, .right = 1, .give_way = 1, .noted = 1,
-     .note = "conflicts"},
-    {.heading = "broadcast", .gap = 2, .right = 1},
-    {.heading = "summary", .gap = 2, .fold = 20},
-};
-
-/* Row i's cells, in the columns above. */
+/* Row i's cells, in the pattern table's columns (model_table.h). */
 static void table_cells(const spec *s, long i, sb_pattern *p, sb_layout_cells *c)
 {
-    sb_prediction r;
-    memset(c, 0, sizeof *c);
+    char label[SB_LAYOUT_CELL];
     *p = row_pattern(s, i);
-    if (sb_predict(p, &r) != 0)
-        return; /* cannot happen: every row was checked */
-    char *k[8];
-    for (int j = 0; j < 8; j++)
-        k[j] = c->cell[j];
-    row_label(p, k[0], SB_LAYOUT_CELL);
-    if (s->base.space == SB_SPACE_GLOBAL) {
-        snprintf(k[1], SB_LAYOUT_CELL, "%d", r.sectors);
-        snprintf(k[2], SB_LAYOUT_CELL, "%d", r.segments);
-        snprintf(k[3], SB_LAYOUT_CELL, "%d", r.requested_bytes);
-        snprintf(k[4], SB_LAYOUT_CELL, "%d", r.unique_bytes);
-        snprintf(k[5], SB_LAYOUT_CELL, "%d", r.transferred_bytes);
-        snprintf(k[6], SB_LAYOUT_CELL, "%.1f%%", 100.0 * r.efficiency);
-        sb_prediction_format(&r, k[7], SB_LAYOUT_CELL);
-    } else {
-        snprintf(k[1], SB_LAYOUT_CELL, "%d", r.ways);
-        snprintf(k[2], SB_LAYOUT_CELL, "%d", r.wavefronts);
-        snprintf(k[3], SB_LAYOUT_CELL, "%d", r.ideal_wavefronts);
-        snprintf(k[4], SB_LAYOUT_CELL, "%d", r.conflicts);
-        snprintf(k[5], SB_LAYOUT_CELL, "%s", r.broadcast ? "yes" : "no");
-        sb_prediction_format(&r, k[6], SB_LAYOUT_CELL);
-    }
+    row_label(p, label, sizeof label);
+    sb_model_pattern_cells(label, p, c);
 }
 
 static void print_table(FILE *out, const spec *s, const char *header)
 {
-    int global = s->base.space == SB_SPACE_GLOBAL;
-    const sb_layout_column *columns = global ? global_columns : shared_columns;
-    int ncolumns = global ? 8 : 7;
+    int ncolumns;
+    const sb_layout_column *columns = sb_model_pattern_columns(s->base.space, &ncolumns);
     sb_layout l;
     sb_layout_cells cells;
     sb_pattern p;
@@ -571,87 +540,10 @@ static void print_table(FILE *out, const spec *s, const char *header)
     }
 }
 
-/* Writes a JSON string; the texts here are plain ASCII, but escape anyway. */
-static void json_string(FILE *out, const char *t)
-{
-    fputc('"', out);
-    for (; *t; t++) {
-        unsigned char c = (unsigned char)*t;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
-/* Every lane's address, bank and sector, as the row's "per_lane" member. */
-static void print_lanes_json(FILE *out, const sb_pattern *p)
-{
-    uint64_t a[SB_WARP_LANES];
-    sb_pattern_addresses(p, a);
-    int per_phase = SB_WARP_LANES / (p->word_bytes / SB_BANK_BYTES);
-    /* "per_lane", not "lanes": that key is the prediction's lane count. */
-    fputs(", \"per_lane\": [", out);
-    for (int l = 0; l < SB_WARP_LANES; l++)
-        fprintf(out,
-                "%s{\"lane\": %d, \"address\": %llu, \"index\": %llu, \"bank\": %d, "
-                "\"banks\": %d, \"phase\": %d, \"sector\": %llu, \"segment\": %llu}",
-                l ? ", " : "", l, (unsigned long long)a[l],
-                (unsigned long long)(a[l] / (uint64_t)p->word_bytes), sb_bank_of(a[l]),
-                p->word_bytes / SB_BANK_BYTES, l / per_phase,
-                (unsigned long long)(a[l] / SB_SECTOR_BYTES),
-                (unsigned long long)(a[l] / SB_SEGMENT_BYTES));
-    fputc(']', out);
-}
-
-/* One row's object, its closing brace left to the caller: the pattern,
-   the prediction, the summary and (lanes) every lane. */
-static void json_row_open(FILE *out, const char *label, const sb_pattern *p, int lanes)
-{
-    sb_prediction r;
-    char summary[96], desc[640];
-    sb_predict(p, &r);
-    sb_prediction_format(&r, summary, sizeof summary);
-    sb_pattern_describe(p, desc, sizeof desc);
-    fputs("{\"label\": ", out);
-    json_string(out, label);
-    fputs(", \"description\": ", out);
-    json_string(out, desc);
-    fprintf(out,
-            ", \"space_name\": \"%s\", \"stride\": %ld, \"offset\": %ld, \"perm\": \"%s\", "
-            "\"perm_arg\": %u, \"spread\": %d, \"same\": %d, \"tile_rows\": %d, "
-            "\"tile_cols\": %d, \"pad\": %d, \"swizzle\": %d, \"walk\": \"%s\", "
-            "\"walk_index\": %d",
-            sb_space_name(p->space), p->stride, p->offset, sb_perm_name(p->perm), p->perm_arg,
-            p->spread, p->same, p->tile_rows, p->tile_cols, p->pad, p->swizzle,
-            sb_walk_name(p->walk), p->walk_index);
-    if (p->active)
-        fprintf(out, ", \"active\": %u", (unsigned)p->active);
-    for (int l = 0; p->walk == SB_WALK_LIST && l < SB_WARP_LANES; l++)
-        fprintf(out, "%s%d", l ? ", " : ", \"lane_index\": [", (int)p->lane_index[l]);
-    if (p->walk == SB_WALK_LIST)
-        fputc(']', out);
-    for (size_t k = 0; sb_prediction_field_at(k); k++) {
-        const sb_prediction_field *f = sb_prediction_field_at(k);
-        double v = sb_prediction_value(&r, f);
-        if (f->type == SB_FIELD_DOUBLE)
-            fprintf(out, ", \"%s\": %.10g", f->name, v);
-        else
-            fprintf(out, ", \"%s\": %d", f->name, (int)v);
-    }
-    fputs(", \"summary\": ", out);
-    json_string(out, summary);
-    if (lanes)
-        print_lanes_json(out, p);
-}
-
 static void print_json(FILE *out, const spec *s, const char *header)
 {
     fputs("{\n  \"schema\": \"simtbench-model/1\",\n  \"pattern\": ", out);
-    json_string(out, header);
+    sb_model_json_string(out, header);
     fputs(",\n  \"rows\": [", out);
     long rows = row_count(s);
     for (long i = 0; i < rows; i++) {
@@ -659,7 +551,7 @@ static void print_json(FILE *out, const spec *s, const char *header)
         char label[64];
         row_label(&p, label, sizeof label);
         fputs(i ? ",\n    " : "\n    ", out);
-        json_row_open(out, label, &p, s->lanes);
+        sb_model_json_row_open(out, label, &p, s->lanes);
         fputc('}', out);
     }
     fputs("\n  ]\n}\n", out);
@@ -673,12 +565,12 @@ static void print_variant_json(FILE *out, const sb_model_variant *m, const sb_ac
     char header[256];
     sb_model_variant_header(m, s->units, header, sizeof header);
     fputs("{\n  \"schema\": \"simtbench-model/1\",\n  \"pattern\": ", out);
-    json_string(out, header);
+    sb_model_json_string(out, header);
     fputs(",\n  \"rows\": [", out);
     const sb_plan *plan = &m->plan;
     for (int i = 0; i < plan->npatterns; i++) {
         fputs(i ? ",\n    " : "\n    ", out);
-        json_row_open(out, plan->pattern_label[i], &plan->pattern[i], s->lanes);
+        sb_model_json_row_open(out, plan->pattern_label[i], &plan->pattern[i], s->lanes);
         fprintf(out, ", \"kind\": \"%s\", \"requests\": %.0f, \"studied\": %s}",
                 sb_access_kind_name(plan->kind[i]), plan->requests[i],
                 plan->studied[i] ? "true" : "false");
@@ -727,6 +619,8 @@ static int stdout_status(void)
 
 int sb_cmd_model(int argc, char **argv)
 {
+    if (sb_model_index_asked(argc, argv))
+        return sb_model_index(argc, argv);
     spec s;
     int rc = parse_args(argc, argv, &s);
     if (rc == -1)

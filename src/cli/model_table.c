@@ -1,6 +1,7 @@
 #include "cli/model_table.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,3 +181,142 @@ void sb_model_variant_table(FILE *out, const sb_model_variant *m, const sb_acces
     }
     totals_lines(out, t, l.width);
 }
+
+/* The pattern table's columns, global memory's and shared memory's; the
+ * byte counts and the ideal give way first when a line would be too wide. */
+static const sb_layout_column global_columns[] = {
+    {.heading = "pattern"},
+    {.heading = "sectors", .gap = 2, .right = 1},
+    {.heading = "segments", .gap = 2, .right = 1, .give_way = 2, .noted = 1, .note = "segments"},
+    {.heading = "requested", .gap = 2, .right = 1, .give_way = 1, .noted = 1,
+     .note = "requested", .unit = " B"},
+    {.heading = "unique", .gap = 2, .right = 1, .give_way = 1, .noted = 1, .note = "unique",
+     .unit = " B"},
+    {.heading = "transferred", .gap = 2, .right = 1, .give_way = 1, .noted = 1,
+     .note = "transferred", .unit = " B"},
+    {.heading = "efficiency", .gap = 2, .right = 1},
+    {.heading = "summary", .gap = 2, .fold = 20},
+};
+static const sb_layout_column shared_columns[] = {
+    {.heading = "pattern"},
+    {.heading = "ways", .gap = 2, .right = 1},
+    {.heading = "wavefronts", .gap = 2, .right = 1},
+    {.heading = "ideal", .gap = 2, .right = 1, .give_way = 1, .noted = 1, .note = "ideal"},
+    {.heading = "conflicts", .gap = 2, .right = 1, .give_way = 1, .noted = 1,
+     .note = "conflicts"},
+    {.heading = "broadcast", .gap = 2, .right = 1},
+    {.heading = "summary", .gap = 2, .fold = 20},
+};
+
+const sb_layout_column *sb_model_pattern_columns(int space, int *n)
+{
+    *n = space == SB_SPACE_GLOBAL ? 8 : 7;
+    return space == SB_SPACE_GLOBAL ? global_columns : shared_columns;
+}
+
+void sb_model_pattern_cells(const char *label, const sb_pattern *p, sb_layout_cells *c)
+{
+    sb_prediction r;
+    memset(c, 0, sizeof *c);
+    if (sb_predict(p, &r) != 0)
+        return; /* cannot happen: every row was checked */
+    char *k[8];
+    for (int j = 0; j < 8; j++)
+        k[j] = c->cell[j];
+    snprintf(k[0], SB_LAYOUT_CELL, "%s", label);
+    if (p->space == SB_SPACE_GLOBAL) {
+        snprintf(k[1], SB_LAYOUT_CELL, "%d", r.sectors);
+        snprintf(k[2], SB_LAYOUT_CELL, "%d", r.segments);
+        snprintf(k[3], SB_LAYOUT_CELL, "%d", r.requested_bytes);
+        snprintf(k[4], SB_LAYOUT_CELL, "%d", r.unique_bytes);
+        snprintf(k[5], SB_LAYOUT_CELL, "%d", r.transferred_bytes);
+        snprintf(k[6], SB_LAYOUT_CELL, "%.1f%%", 100.0 * r.efficiency);
+        sb_prediction_format(&r, k[7], SB_LAYOUT_CELL);
+    } else {
+        snprintf(k[1], SB_LAYOUT_CELL, "%d", r.ways);
+        snprintf(k[2], SB_LAYOUT_CELL, "%d", r.wavefronts);
+        snprintf(k[3], SB_LAYOUT_CELL, "%d", r.ideal_wavefronts);
+        snprintf(k[4], SB_LAYOUT_CELL, "%d", r.conflicts);
+        snprintf(k[5], SB_LAYOUT_CELL, "%s", r.broadcast ? "yes" : "no");
+        sb_prediction_format(&r, k[6], SB_LAYOUT_CELL);
+    }
+}
+
+
+/* Writes a JSON string; the texts here are plain ASCII, but escape anyway. */
+void sb_model_json_string(FILE *out, const char *t)
+{
+    fputc('"', out);
+    for (; *t; t++) {
+        unsigned char c = (unsigned char)*t;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+/* Every lane's address, bank and sector, as the row's "per_lane" member. */
+static void print_lanes_json(FILE *out, const sb_pattern *p)
+{
+    uint64_t a[SB_WARP_LANES];
+    sb_pattern_addresses(p, a);
+    int per_phase = SB_WARP_LANES / (p->word_bytes / SB_BANK_BYTES);
+    /* "per_lane", not "lanes": that key is the prediction's lane count. */
+    fputs(", \"per_lane\": [", out);
+    for (int l = 0; l < SB_WARP_LANES; l++)
+        fprintf(out,
+                "%s{\"lane\": %d, \"address\": %llu, \"index\": %llu, \"bank\": %d, "
+                "\"banks\": %d, \"phase\": %d, \"sector\": %llu, \"segment\": %llu}",
+                l ? ", " : "", l, (unsigned long long)a[l],
+                (unsigned long long)(a[l] / (uint64_t)p->word_bytes), sb_bank_of(a[l]),
+                p->word_bytes / SB_BANK_BYTES, l / per_phase,
+                (unsigned long long)(a[l] / SB_SECTOR_BYTES),
+                (unsigned long long)(a[l] / SB_SEGMENT_BYTES));
+    fputc(']', out);
+}
+
+/* One row's object, its closing brace left to the caller: the pattern,
+   the prediction, the summary and (lanes) every lane. */
+void sb_model_json_row_open(FILE *out, const char *label, const sb_pattern *p, int lanes)
+{
+    sb_prediction r;
+    char summary[96], desc[640];
+    sb_predict(p, &r);
+    sb_prediction_format(&r, summary, sizeof summary);
+    sb_pattern_describe(p, desc, sizeof desc);
+    fputs("{\"label\": ", out);
+    sb_model_json_string(out, label);
+    fputs(", \"description\": ", out);
+    sb_model_json_string(out, desc);
+    fprintf(out,
+            ", \"space_name\": \"%s\", \"stride\": %ld, \"offset\": %ld, \"perm\": \"%s\", "
+            "\"perm_arg\": %u, \"spread\": %d, \"same\": %d, \"tile_rows\": %d, "
+            "\"tile_cols\": %d, \"pad\": %d, \"swizzle\": %d, \"walk\": \"%s\", "
+            "\"walk_index\": %d",
+            sb_space_name(p->space), p->stride, p->offset, sb_perm_name(p->perm), p->perm_arg,
+            p->spread, p->same, p->tile_rows, p->tile_cols, p->pad, p->swizzle,
+            sb_walk_name(p->walk), p->walk_index);
+    if (p->active)
+        fprintf(out, ", \"active\": %u", (unsigned)p->active);
+    for (int l = 0; p->walk == SB_WALK_LIST && l < SB_WARP_LANES; l++)
+        fprintf(out, "%s%d", l ? ", " : ", \"lane_index\": [", (int)p->lane_index[l]);
+    if (p->walk == SB_WALK_LIST)
+        fputc(']', out);
+    for (size_t k = 0; sb_prediction_field_at(k); k++) {
+        const sb_prediction_field *f = sb_prediction_field_at(k);
+        double v = sb_prediction_value(&r, f);
+        if (f->type == SB_FIELD_DOUBLE)
+            fprintf(out, ", \"%s\": %.10g", f->name, v);
+        else
+            fprintf(out, ", \"%s\": %d", f->name, (int)v);
+    }
+    fputs(", \"summary\": ", out);
+    sb_model_json_string(out, summary);
+    if (lanes)
+        print_lanes_json(out, p);
+}
+

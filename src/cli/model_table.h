@@ -8,6 +8,7 @@
 
 #include "cli/model_variant.h"
 #include "model.h"
+#include "report/layout.h"
 
 /* text as comment lines of at most width columns, each starting "# ",
  * folded at spaces. */
@@ -25,5 +26,18 @@ void sb_model_lanes_table(FILE *out, const sb_pattern *p);
  * totals t of one launch beside the counters they are held against. */
 void sb_model_variant_table(FILE *out, const sb_model_variant *m, const sb_access_totals *t,
                             long units, int lanes);
+
+/* The pattern table's columns for a space (sb_space): into *n how many. */
+const sb_layout_column *sb_model_pattern_columns(int space, int *n);
+
+/* One row of the pattern table: label, then the model's figures for p. */
+void sb_model_pattern_cells(const char *label, const sb_pattern *p, sb_layout_cells *c);
+
+/* Writes t as a JSON string. */
+void sb_model_json_string(FILE *out, const char *t);
+
+/* One row's JSON object, its closing brace left to the caller: the
+   pattern, the prediction, the summary and (lanes) every lane. */
+void sb_model_json_row_open(FILE *out, const char *label, const sb_pattern *p, int lanes);
 
 #endif

@@ -1,5 +1,6 @@
 #include "cli/complete.h"
 #include "cli/options.h"
+#include "cli/pattern_options.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -218,6 +219,7 @@ static const struct option longopts[] = {
     {"plot", required_argument, NULL, OPT_PLOT},
     {"dump-ptx", required_argument, NULL, OPT_PTX},
     {"counters", no_argument, NULL, OPT_COUNTERS},
+    SB_PATTERN_LONGOPTS,
     {"seed", required_argument, NULL, OPT_SEED},
     {"list", no_argument, NULL, 'l'},
     {"quiet", no_argument, NULL, 'q'},
@@ -374,6 +376,14 @@ static int bad_option(int c, char **argv, char *err, size_t n)
     return fail(err, n, "unknown option '%s' (see --help)", arg);
 }
 
+/* The pattern family's options (cli/pattern_options.h): 0 when c is one
+   of them, 1 when not. */
+static int pattern_option(int c, const char *arg, sb_options *o, char *err, size_t n)
+{
+    int r = sb_pattern_option(c, arg, &o->pattern, err, n);
+    return r == 1 ? 1 : r ? SB_EXIT_USAGE : 0;
+}
+
 int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
 {
     int c;
@@ -390,12 +400,20 @@ int sb_options_parse(int argc, char **argv, sb_options *o, char *err, size_t n)
         if (st == 1)
             st = parse_flag_option(c, o);
         if (st == 1)
+            st = pattern_option(c, optarg, o, err, n);
+        if (st == 1)
             st = bad_option('?', argv, err, n);
         if (st)
             return SB_EXIT_USAGE;
     }
     if (optind < argc)
         return fail(err, n, "unexpected argument '%s' (see --help)", argv[optind]);
+    if (sb_pattern_options_check(&o->pattern, err, n))
+        return SB_EXIT_USAGE;
+    for (int i = 0; i < o->nexperiments && !o->pattern.nindex; i++)
+        if (strncmp(o->experiments[i], "pattern", 7) == 0)
+            return fail(err, n, "--experiment %s: its rows are --index EXPR options; none given",
+                        o->experiments[i]);
     return check_reference(o, err, n);
 }
 
@@ -446,6 +464,13 @@ void sb_options_usage(FILE *f)
         "      --dump-ptx DIR     save the PTX each API produced for every variant as\n"
         "                         DIR/EXPERIMENT.VARIANT.BACKEND.ptx (the report compares the\n"
         "                         memory instructions whenever the APIs give PTX)\n"
+        "      --index EXPR       -e pattern: a row whose lanes access element EXPR, in C over\n"
+        "                         i, lane, warp, tx, ty, bx, by, bdx, bdy and n (repeatable;\n"
+        "                         see simtbench(1), The pattern family)\n"
+        "      --space global|shared  where --index accesses (default global)\n"
+        "      --word 4|8|16      bytes per element of --index (default 4)\n"
+        "      --store            --index stores instead of loading\n"
+        "      --mask EXPR        only lanes where EXPR is non-zero take part\n"
         "      --counters         also launch every kernel once under the API's profiler\n"
         "                         (CUPTI on NVIDIA; never a timed launch) and put the\n"
         "                         hardware's counts beside the model's in every row\n"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "plan/request.h"
+#include "experiments/pattern.h"
 #include "report/format.h"
 
 /* The seed of a run's random inputs unless --seed says otherwise; `model
@@ -41,6 +42,7 @@ typedef struct sb_options {
     const char *ptx_dir;
     int list, help, version, quiet;
     int counters;                  /* --counters: one profiled launch per kernel row */
+    sb_pattern_request pattern;    /* --index, --mask, --space, --word, --store */
     int argc;                      /* the command line, for the run's provenance: set by */
     const char *const *argv;       /* main after sb_options_parse (NULL: not known) */
 } sb_options;

@@ -388,6 +388,29 @@ static void say_timings(const host_time *spent)
            spent->download, spent->compare, spent->record);
 }
 
+/* Programs whose failed build is the user's doing (experiment.h:
+   build_failed), all built by now: the first failure's line, and the
+   usage status, before anything is measured. */
+static int user_builds(const sb_suite *suite, sb_session *sessions, int nsessions,
+                       workspaces *all)
+{
+    char err[ERR_LEN], line[ERR_LEN];
+    for (int x = 0; x < suite->nexperiments; x++) {
+        const sb_suite_experiment *se = &suite->experiments[x];
+        for (int si = 0; se->e->build_failed && si < nsessions; si++)
+            for (int i = 0; all->ws[x][si] && i < se->nvariants; i++) {
+                if (sb_workspace_program(all->ws[x][si], all->source[x][si], &se->variants[i],
+                                         err, sizeof err))
+                    continue;
+                se->e->build_failed(&se->variants[i], sessions[si].slot.name, err, line,
+                                    sizeof line);
+                sb_say("%s", line);
+                return SB_EXIT_USAGE;
+            }
+    }
+    return SB_EXIT_OK;
+}
+
 int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_run *run,
                sb_experiment_done *done, void *ctx)
 {
@@ -409,6 +432,15 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
         return SB_EXIT_RUNTIME;
     }
     workspaces_make(xr, &spent, suite, sessions, nsessions, all);
+    if (user_builds(suite, sessions, nsessions, all)) {
+        for (int x = 0; x < suite->nexperiments; x++)
+            for (int si = 0; si < nsessions; si++)
+                workspace_done(all, x, si);
+        free(all);
+        pthread_mutex_destroy(&xr->lock);
+        free(xr);
+        return SB_EXIT_USAGE;
+    }
     prepared *pair = calloc(2, sizeof *pair), *now = pair, *next = pair ? pair + 1 : NULL;
     if (pair && suite->nexperiments > 0) {
         prepare_start(suite, sessions, nsessions, 0, 0, now);

@@ -23,6 +23,7 @@
 #include "exec/progress.h"
 #include "exec/registry.h"
 #include "exec/timing.h"
+#include "exec/trace_pass.h"
 #include "exec/workspace.h"
 
 /* Everything one variant on one session holds while it runs. */
@@ -486,6 +487,23 @@ static void record_ptx(variant_run *vr, sb_result *r)
     vr->ptx = ptx;
 }
 
+/* A family whose kernel traces its own accesses: the trace pass on this
+   device, from which the family declares them (before the record). */
+static int trace_variant(variant_run *vr)
+{
+    const sb_experiment *e = vr->e;
+    if (!e->trace_kernel || !e->traced || !vr->prog)
+        return SB_EXIT_OK;
+    int32_t trace[SB_TRACE_INTS];
+    if (sb_trace_pass(vr->s->slot.vt, vr->s->dev, vr->prog, e->trace_kernel, vr->plan.arg[0].i,
+                      &vr->plan.geometry, trace, SB_TRACE_INTS, vr->err, sizeof vr->err))
+        return SB_EXIT_RUNTIME;
+    if (e->traced(vr->host, vr->p, vr->v, trace, vr->outputs, &vr->plan, vr->err,
+                  sizeof vr->err))
+        return SB_EXIT_USAGE;
+    return SB_EXIT_OK;
+}
+
 /* The raw result of a variant read back, into *r: what the checker's
    verdict completes (verified, verify_ms, host_ms). */
 static int record_result(variant_run *vr, sb_result *r)
@@ -561,8 +579,8 @@ static int measure_variant(variant_run *vr, pending *pd, sb_run *run)
        before (on a thread, its loops on every core) ends first. */
     if (!(status = time_variant(vr)) && vr->plan.host_timed)
         settle(pd, run);
-    if (!status && !(status = time_on_host(vr)))
-        status = read_back(vr);
+    if (!status && !(status = time_on_host(vr)) && !(status = read_back(vr)))
+        status = trace_variant(vr);
     clock_gettime(CLOCK_MONOTONIC, &t);
     sb_result r;
     if (!status && !(status = record_result(vr, &r)))

@@ -20,7 +20,7 @@ struct sb_workspace {
     sb_device *dev;
     int nprograms;
     struct {
-        char key[SB_MAX_DEFINES * 40 + 8];
+        char key[SB_MAX_DEFINES * SB_DEFINE_LEN + 8];
         sb_program *prog;
         char *error;              /* a build that failed: the compiler's words */
         const sb_variant *v;      /* for the prebuild's workers */

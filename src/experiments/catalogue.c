@@ -21,6 +21,8 @@
     X(shared_stride)                                                                           \
     X(shared_broadcast)                                                                        \
     X(shared_tile)                                                                             \
+    X(pattern_global)                                                                          \
+    X(pattern_shared)                                                                          \
     X(histogram)                                                                               \
     X(sum)                                                                                     \
     X(dram_burst)                                                                              \

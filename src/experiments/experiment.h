@@ -17,6 +17,8 @@
 #define SB_MAX_BUFFERS 4
 #define SB_MAX_ARGS 8
 #define SB_MAX_VARIANTS 512
+#define SB_DEFINE_LEN 160 /* one definition: an index expression fits (pattern.h) */
+#define SB_TRACE_INTS 256 /* a trace kernel's output: 8 warps of 32 lanes */
 
 /* What a variant's row is: a kernel under study, the kernel that is its
  * experiment's copy roof, the API's own device copy, the vendor
@@ -61,7 +63,7 @@ typedef struct sb_knobs {
 typedef struct sb_variant {
     char name[48];                          /* "padded", "stride-4" */
     char kernel[48];                        /* entry point; "" for the API copy */
-    char defines[SB_MAX_DEFINES][40];       /* "TILE=32" */
+    char defines[SB_MAX_DEFINES][SB_DEFINE_LEN]; /* "TILE=32" */
     int ndefines;
     unsigned block[3];                      /* threads per block */
     sb_knobs knobs;                         /* the family's own knobs */
@@ -198,6 +200,23 @@ typedef struct sb_experiment {
     /* The rules its lessons are drawn by (offers.h), in the order they are
        said: a table ending in a zero row; NULL: none. */
     const sb_lesson_rule *lessons;
+    /* Where the model's accesses come from the kernel's own trace (the
+       pattern family): the entry point, in the variant's program, that
+       writes SB_TRACE_INTS ints (exec/trace_pass.h), launched with the
+       plan's first argument over its grid once the variant is timed and
+       read back; NULL where plan declares the accesses. */
+    const char *trace_kernel;
+    /* With trace_kernel: declares the plan's accesses from the trace and
+       checks that the outputs used the indices the trace saw; 0, or -1
+       with why in err (the run refuses the variant). */
+    int (*traced)(void *host, const sb_problem *p, const sb_variant *v, const int32_t *trace,
+                  void *const *outputs, sb_plan *plan, char *err, size_t n);
+    /* Where a failed build is the user's doing (an expression of theirs):
+       the line to give, from the compiler's message under API `api`; the
+       run then stops with the usage status before anything is measured.
+       NULL: a failed build is the program's (the runtime status). */
+    void (*build_failed)(const sb_variant *v, const char *api, const char *log, char *out,
+                         size_t n);
 } sb_experiment;
 
 #endif

@@ -69,6 +69,8 @@ typedef enum sb_lesson_kind {
                          against (fewer chains) */
     SB_LESSON_SPLIT,  /* lane % k against warp_index % k: the condition's granularity */
     SB_LESSON_FOLLOW, /* named variants' slowdowns against the model's predicted ones */
+    SB_LESSON_WORST_WARP, /* traced rows: the one whose worst sampled warp costs the most,
+                             and why (which lanes share a bank, how much of a sector is used) */
 } sb_lesson_kind;
 
 /* The model's cost of an access a track rule holds the times against. */

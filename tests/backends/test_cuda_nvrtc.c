@@ -15,6 +15,7 @@
 
 #include "experiments/catalogue.h"
 #include "plan/kernel_source.h"
+#include "experiments/pattern.h"
 #include "exec/registry.h"
 #include "experiments/variant.h"
 
@@ -58,6 +59,19 @@ static void fmas_kept(const sb_variant *v, const char *ptx)
                  fmas, chains, unroll);
 }
 
+/* The pattern family's rows come from the command line's --index: three
+   for it here, in the space of the experiment asked about. */
+static void give_pattern_rows(const sb_experiment *e)
+{
+    sb_pattern_request r = {.nindex = 3, .index = {"lane", "(i * 7) % n", "lane * 33 + warp"}};
+    sb_variant v[4];
+    sb_pattern_configure(&r);
+    if (e->trace_kernel && e->variants(v, 4) == 0) {
+        r.space = SB_SPACE_SHARED;
+        sb_pattern_configure(&r);
+    }
+}
+
 /* Variants that differ only in their entry point (a load and a store
  * kernel built from one set of definitions) share one program, as they do
  * in the run loop: each set of definitions is compiled once and every
@@ -65,6 +79,7 @@ static void fmas_kept(const sb_variant *v, const char *ptx)
 static void compile_experiment(void **state)
 {
     const sb_experiment *e = *state;
+    give_pattern_rows(e);
     char err[1024];
     char *source = sb_kernel_source(slot.vt->prelude, e->source, err, sizeof err);
     assert_non_null(source);

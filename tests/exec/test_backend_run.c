@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "experiments/catalogue.h"
+#include "experiments/pattern.h"
 #include "analysis/analysis.h"
 #include "exec/executor.h"
 #include "plan/kernel_source.h"
@@ -105,6 +106,19 @@ static int run_pipeline(sb_options *o, sb_session *s, const sb_experiment *e, sb
     return status;
 }
 
+/* The pattern family's rows come from the command line's --index: three
+   for it here, in the space of the experiment asked about. */
+static void give_pattern_rows(const sb_experiment *e)
+{
+    sb_pattern_request r = {.nindex = 3, .index = {"lane", "(i * 7) % n", "lane * 33 + warp"}};
+    sb_variant v[4];
+    sb_pattern_configure(&r);
+    if (e->trace_kernel && e->variants(v, 4) == 0) {
+        r.space = SB_SPACE_SHARED;
+        sb_pattern_configure(&r);
+    }
+}
+
 /* The names of make check's sample of e's variants (tests/test_sample.h),
  * at most max of them; their count.  Of the long sweeps, the exhaustive
  * run takes every default variant and every 7th (each word size and
@@ -128,6 +142,7 @@ static int quick_sample(const sb_experiment *e, char (*names)[48], int max)
  * success. */
 static void run_selected(const run_case *c, sb_options *o)
 {
+    give_pattern_rows(c->e);
     sb_run run;
     int status = run_pipeline(o, &session, c->e, &run);
     assert_int_equal(status, SB_EXIT_OK);
