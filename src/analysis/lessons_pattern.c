@@ -88,7 +88,8 @@ int sb_lesson_pattern(const sb_analysis *a, const sb_cross_experiment *x, char *
         snprintf(why, sizeof why, "its %d lanes ask for %d bytes and move %d sectors (%d bytes): "
                  "%.0f%% of what moves is used", pr.lanes, pr.requested_bytes, pr.sectors,
                  pr.transferred_bytes, 100.0 * pr.efficiency);
-    int w = snprintf(buf, n, "%s costs the most: its worst sampled warp, warp %.0f, %s",
+    int w = snprintf(buf, n,
+                     "The expression %s costs the most: its worst sampled warp, warp %.0f, %s",
                      worst->variant, wf ? wf->value : 0.0, why);
     if (red && red->value > 0 && w > 0 && (size_t)w < n)
         snprintf(buf + w, n - (size_t)w, "; %.0f sampled lanes' index was reduced into the "

@@ -88,7 +88,7 @@ lesson() {
     if grep -q -e "\"text\": \"$2" "$tmp/$1"; then ok "lesson of $1: $2"; else
         not_ok "lesson of $1: $2 (got: $(grep -A2 '"lessons"' "$tmp/$1" | tail -1))"; fi
 }
-lesson s4 'lane\*32 costs the most: its worst sampled warp, warp 0, lanes 0, 1, 2, 3, 4, 5 ... share bank 0: 32-way, 32 wavefronts'
+lesson s4 'The expression lane\*32 costs the most: its worst sampled warp, warp 0, lanes 0, 1, 2, 3, 4, 5 ... share bank 0: 32-way, 32 wavefronts'
 
 run s8 --space shared --word 8 --store --index lane --index "lane*2" -s 1x1024
 expect s8 lane 'wavefronts": 2' 'ways": 1'
@@ -101,7 +101,7 @@ run g4 --index "i + 1" --index "warp * 32 + 31 - lane" --index "i * 2" -s 1x1024
 expect g4 'i+1' 'sectors": 5' 'efficiency": 0.8' 'reduced 1'
 expect g4 'warp\*32+31-lane' 'sectors": 4' 'efficiency": 1.0' 'reduced 0'
 expect g4 'i\*2' 'sectors": 8' 'efficiency": 0.5'
-lesson g4 'i\*2 costs the most: its worst sampled warp, warp 0, its 32 lanes ask for 128 bytes and move 8 sectors (256 bytes): 50% of what moves is used'
+lesson g4 'The expression i\*2 costs the most: its worst sampled warp, warp 0, its 32 lanes ask for 128 bytes and move 8 sectors (256 bytes): 50% of what moves is used'
 
 run g8 --word 8 --index i -s 1x1024
 expect g8 i 'sectors": 8' 'efficiency": 1.0'
