@@ -3,6 +3,7 @@
 
 #include "elf_check.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -192,4 +193,73 @@ int sb_lib_check(const char *soname, char *why, size_t n)
         return 0;
     snprintf(why, n, "damaged: %s (%s)", path, reason);
     return -1;
+}
+
+int sb_lib_resolve(const char *soname, char *path, size_t n, char *why, size_t wn)
+{
+    char reason[256];
+    if (sb_lib_find(soname, path, n) != 0) {
+        snprintf(why, wn, "%s: cannot open shared object file: No such file or directory",
+                 soname);
+        return 1;
+    }
+    if (sb_elf_check(path, reason, sizeof reason) != 0) {
+        snprintf(why, wn, "damaged: %s (%s)", path, reason);
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether name looks like a shared library's: "x.so" or "x.so.N...". */
+static int library_name(const char *name)
+{
+    const char *so = strstr(name, ".so");
+    for (; so; so = strstr(so + 1, ".so"))
+        if (so[3] == '\0' || so[3] == '.')
+            return 1;
+    return 0;
+}
+
+/* What a file that the loader must not open is, or NULL for a regular
+ * file, a folder, or a name that is not there. */
+static const char *hazard_kind(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+        return NULL;
+    return S_ISFIFO(st.st_mode)  ? "a FIFO"
+           : S_ISCHR(st.st_mode) ? "a character device"
+           : S_ISBLK(st.st_mode) ? "a block device"
+           : S_ISSOCK(st.st_mode) ? "a socket"
+                                  : "not a regular file";
+}
+
+int sb_lib_path_hazard(char *why, size_t n)
+{
+    const char *list = getenv("LD_LIBRARY_PATH");
+    char *copy = list && *list ? strdup(list) : NULL;
+    int found = 0;
+    for (char *save = NULL, *dir = copy ? strtok_r(copy, ":;", &save) : NULL; dir && !found;
+         dir = strtok_r(NULL, ":;", &save)) {
+        DIR *d = strchr(dir, '$') ? NULL : opendir(dir);
+        for (struct dirent *e; d && !found && (e = readdir(d));) {
+            char path[4096];
+            if (!library_name(e->d_name) ||
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path)
+                continue;
+            const char *kind = hazard_kind(path);
+            if (kind) {
+                snprintf(why, n,
+                         "LD_LIBRARY_PATH holds %s, %s and not a library: the dynamic loader "
+                         "would block or fail opening it for any library that loads %s by "
+                         "name (a driver's too); remove it or take %s off LD_LIBRARY_PATH",
+                         path, kind, e->d_name, dir);
+                found = 1;
+            }
+        }
+        if (d)
+            closedir(d);
+    }
+    free(copy);
+    return found ? -1 : 0;
 }

@@ -21,4 +21,18 @@ int sb_lib_find(const char *soname, char *path, size_t n);
  * that sb_elf_check refuses. */
 int sb_lib_check(const char *soname, char *why, size_t n);
 
+/* The file soname resolves to (sb_lib_find), for dlopen to open by that
+ * path and never by the bare soname, whose resolution by the loader could
+ * open a FIFO or a device and block: 0 with the path in path (n bytes)
+ * when it is a sound shared object; 1 when no directory holds it, -1 when
+ * it is damaged (sb_elf_check), each with the reason in why (wn bytes),
+ * "SONAME: ... No such file ..." or "damaged: PATH (why)". */
+int sb_lib_resolve(const char *soname, char *path, size_t n, char *why, size_t wn);
+/* -1 with the reason in why (n bytes) when a directory of LD_LIBRARY_PATH
+ * holds something named like a shared library ("x.so", "x.so.N") that is
+ * not a regular file (a FIFO, a device, a socket): any library that loads
+ * that name through the dynamic loader (a driver, an ICD, the loader's own
+ * dependencies of a module) would block or fail there, inside code that
+ * cannot be made to check first; 0 when there is none. */
+int sb_lib_path_hazard(char *why, size_t n);
 #endif

@@ -30,9 +30,13 @@ static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 static void load(void)
 {
     const char *so = "libnvidia-ml.so.1";
-    if (sb_lib_check(so, nvml.why, sizeof nvml.why))
+    char path[4096];
+    int found = sb_lib_resolve(so, path, sizeof path, nvml.why, sizeof nvml.why);
+    if (found < 0)
         return;
-    void *lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    nvml.why[0] = '\0';
+    /* By the path found, never the bare soname (lib_search.h). */
+    void *lib = found == 0 ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
     if (!lib) {
         snprintf(nvml.why, sizeof nvml.why, "NVML %s not found (it comes with the NVIDIA driver)",
                  so);

@@ -29,15 +29,20 @@ struct cuda_blas_calls blas;
 
 /* ---- loading libraries ---- */
 
-/* dlopen of file (a soname or a path) once the file the loader would map
- * passed the ELF check; NULL with the reason in why, *damaged set when the
- * check refused it ("damaged: PATH (why)") and dlopen was never called. */
+/* dlopen of file (a soname or a path) by the path it resolves to
+ * (sb_lib_resolve), once that file passed the ELF check: never by a bare
+ * soname, whose resolution by the loader could open a FIFO and block.
+ * NULL with the reason in why, *damaged set when the check refused it
+ * ("damaged: PATH (why)"); dlopen is not called then, nor when no
+ * directory holds it ("No such file"). */
 void *open_library(const char *file, int *damaged, char *why, size_t n)
 {
-    *damaged = sb_lib_check(file, why, n) != 0;
-    if (*damaged)
+    char path[4096];
+    int r = sb_lib_resolve(file, path, sizeof path, why, n);
+    *damaged = r < 0;
+    if (r != 0)
         return NULL;
-    void *lib = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         const char *e = dlerror();
         snprintf(why, n, "%s", e ? e : "No such file");

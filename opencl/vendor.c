@@ -21,13 +21,15 @@ static char clblast_why[sizeof last_error_text];
 /* libclblast, opened, or NULL with the reason set. */
 static void *open_clblast(void)
 {
-    char why[sizeof last_error_text - 128];
-    if (sb_lib_check(SB_CLBLAST_SONAME, why, sizeof why)) {
+    char why[sizeof last_error_text - 128], path[4096];
+    int found = sb_lib_resolve(SB_CLBLAST_SONAME, path, sizeof path, why, sizeof why);
+    if (found < 0) {
         set_error("CLBlast %s is %s; reinstall CLBlast", SB_CLBLAST_SONAME, why);
         return NULL;
     }
-    void *lib = dlopen(SB_CLBLAST_SONAME, RTLD_NOW | RTLD_LOCAL);
-    const char *e = lib ? NULL : dlerror();
+    /* By the path found, never the bare soname (lib_search.h). */
+    void *lib = found == 0 ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+    const char *e = lib || found ? NULL : dlerror();
     if (!lib && (!e || strstr(e, "No such file")))
         set_error("CLBlast not found: looked for %s on the library path; install CLBlast "
                   "(Debian: libclblast1) for the vendor row", SB_CLBLAST_SONAME);

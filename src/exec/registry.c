@@ -394,7 +394,7 @@ void sb_registry_preprobe(const char *const *names, int n)
         char path[4096], why[256];
         module_dirs_of(names[i], &dirs);
         if (find_module(names[i], &dirs, path, sizeof path) ||
-            sb_lib_check(path, why, sizeof why))
+            sb_lib_path_hazard(why, sizeof why) || sb_lib_check(path, why, sizeof why))
             continue; /* sb_registry_load says why */
         int known = 0;
         for (int j = 0; j < nearly; j++)
@@ -492,6 +492,13 @@ int sb_registry_load(const char *name, sb_backend_slot *slot)
         return -1;
     }
     slot->found = 1;
+    /* The module's own dependencies and the libraries its platform loads
+       (a driver, an ICD and what it needs) are found by name through the
+       loader, in code that checks nothing first: a FIFO named like a
+       library on LD_LIBRARY_PATH would block the process there for good
+       (NVIDIA's OpenCL ICD opening libcuda.so.1), so none is loaded. */
+    if (sb_lib_path_hazard(slot->reason, sizeof slot->reason))
+        return -1;
     /* A file cut short is mapped past its end by dlopen, which dies of
        SIGBUS before it can return an error: look at it first. */
     if (sb_lib_check(slot->path, slot->reason, sizeof slot->reason))

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "plan/request.h"
@@ -26,16 +27,44 @@ static void read_clocks(const sb_session *s, sb_run_device *d, int *sm, int *mem
     }
 }
 
+/* Where the process runs under an address-space or data-size limit, the
+ * words that end the line of a backend that could not start: a GPU
+ * driver (NVIDIA's CUDA and OpenCL alike) reserves far more address space
+ * than it uses, and fails to initialise under a limit that a PoCL run
+ * fits in, with an error that does not say so.  "" when there is none. */
+static void limit_hint(char *out, size_t n)
+{
+    struct rlimit as, data;
+    const char *which = NULL;
+    rlim_t lim = RLIM_INFINITY;
+    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+        lim = as.rlim_cur, which = "an address-space limit (ulimit -v)";
+    if (getrlimit(RLIMIT_DATA, &data) == 0 && data.rlim_cur != RLIM_INFINITY &&
+        data.rlim_cur < lim)
+        lim = data.rlim_cur, which = "a data-size limit (ulimit -d)";
+    out[0] = '\0';
+    if (which)
+        snprintf(out, n,
+                 "; this process runs under %s of %llu MiB, and a GPU driver may fail to start "
+                 "under one (NVIDIA's reserves tens of GiB of address space): raise or "
+                 "remove the limit",
+                 which, (unsigned long long)(lim >> 20));
+}
+
 int sb_session_open(sb_session *s, const sb_device_request *req, sb_run *run, char *err,
                     size_t n)
 {
+    char hint[256];
     if (!s->slot.available) {
-        snprintf(err, n, "the %s backend is not available: %s", s->slot.name, s->slot.reason);
+        limit_hint(hint, sizeof hint);
+        snprintf(err, n, "the %s backend is not available: %s%s", s->slot.name, s->slot.reason,
+                 s->slot.found ? hint : "");
         return SB_EXIT_UNAVAILABLE;
     }
     if (sb_registry_open(&s->slot, req, &s->dev, &s->info)) {
-        snprintf(err, n, "%s: cannot open a device: %s", s->slot.name,
-                 sb_registry_error(s->slot.vt));
+        limit_hint(hint, sizeof hint);
+        snprintf(err, n, "%s: cannot open a device: %s%s", s->slot.name,
+                 sb_registry_error(s->slot.vt), hint);
         return SB_EXIT_UNAVAILABLE;
     }
     if (run->ndevices >= SB_RUN_MAX_DEVICES) {

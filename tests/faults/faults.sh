@@ -241,7 +241,29 @@ make_icds() {
     echo "$FIX/icd-text/vendor.so" >"$FIX/icd-text/text.icd"
     : >"$FIX/icd-blank/blank.icd"
     [ -n "$libm" ] && echo "$libm" >"$FIX/icd-nosym/libm.icd"
+    # A vendor library that loads libcuda.so.1 by its bare soname, as
+    # NVIDIA's OpenCL ICD does: the ICD loader dlopens the name the .icd
+    # holds, so the dynamic loader searches LD_LIBRARY_PATH for it.
+    mkdir "$FIX/icd-soname"
+    echo libcuda.so.1 >"$FIX/icd-soname/driver.icd"
+    # PoCL alone, for the rows about PoCL's compiler and kernel cache: on a
+    # machine with a GPU's ICD beside it, --backend opencl takes the GPU.
+    mkdir "$FIX/icd-pocl"
+    for f in /etc/OpenCL/vendors/*.icd; do
+        [ -r "$f" ] && grep -qi pocl "$f" && cp "$f" "$FIX/icd-pocl/"
+    done
     return 0
+}
+
+# A gnuplot that writes whole images at once, for the rows that plot: with
+# none installed, a run adds a note that the plots are data and scripts
+# only, and the rows would count a second line.
+make_gnuplot() {
+    mkdir "$FIX/gnuplot"
+    printf '%s\n' '#!/bin/sh' 'name=$(basename "$1" .gp)' \
+        "printf '\\211PNG\\r\\n\\032\\n\\0\\0\\0\\0IEND\\256B\\140\\202' >\"\$name.png\"" \
+        'printf "<svg></svg>\n" >"$name.svg"' >"$FIX/gnuplot/gnuplot"
+    chmod +x "$FIX/gnuplot/gnuplot"
 }
 
 # Folders for LD_LIBRARY_PATH holding a libcuda.so.1 that is not a driver.
@@ -346,7 +368,7 @@ fifo_sig() {
 # tmpfs (in a mount namespace of its own).
 rocache() {
     mkdir ro-cache || return 99
-    SB=$SB LIMIT=$LIMIT ENVARGS=$ENVARGS unshare -rm sh -c '
+    SB=$SB LIMIT=$LIMIT ENVARGS=$ENVARGS unshare $mount_ns sh -c '
         mount -t tmpfs -o ro,size=64k tmpfs ro-cache || exit 99
         env $ENVARGS POCL_CACHE_DIR="$PWD/ro-cache" timeout -k 5 "$LIMIT" "$SB" "$@"' rocache "$@"
     rc=$?
@@ -427,7 +449,7 @@ check_one() {
         *"$arg"*) ;;
         *) why="--list does not name $arg" ;;
         esac ;;
-    - | ocl | nocuda | cudastub | module | libm | tmpfs | vlimit | root) ;;
+    - | ocl | nocuda | cudastub | pocl | rofs | module | libm | tmpfs | vlimit | root) ;;
     *) why="unknown check '$1' in the table" ;;
     esac
 }
@@ -491,6 +513,10 @@ skip_reason() {
         ocl) [ "$have_opencl" = 1 ] || { echo "no OpenCL device"; return; } ;;
         nocuda) [ "$have_cuda" = 0 ] || { echo "a CUDA device is present"; return; } ;;
         cudastub) [ -r "$FIX/cuda-stub/libcuda.so.1" ] || { echo "no CUDA stub library"; return; } ;;
+        pocl) [ -n "$(ls "$FIX/icd-pocl")" ] ||
+            { echo "PoCL's ICD is not registered in /etc/OpenCL/vendors (the row is about PoCL)"; return; } ;;
+        rofs) [ "$have_rofs" = 1 ] ||
+            { echo "a read-only tmpfs cannot be mounted, or is written all the same (the row needs a cache nobody can write)"; return; } ;;
         module) [ -r "$REAL_MODULE" ] || { echo "no OpenCL module built"; return; } ;;
         libm) [ -n "$libm" ] || { echo "no libm.so.6 found"; return; } ;;
         tmpfs) [ "$have_tmpfs" = 1 ] ||
@@ -575,6 +601,7 @@ make_modules
 make_icds
 make_cuda_stubs
 make_kernels
+make_gnuplot
 have_opencl=0
 "$SB" --list 2>/dev/null | grep -q '^  opencl   available' && have_opencl=1
 # A mount namespace of our own: root makes one directly (a user namespace
@@ -586,6 +613,11 @@ for mount_ns in -m -rm; do
     unshare $mount_ns sh -c 'mount -t tmpfs -o size=4k tmpfs "$0"' "$tmp/probe" 2>/dev/null &&
         { have_tmpfs=1; break; }
 done
+# Whether a read-only tmpfs refuses a write, root's too (rocache).
+have_rofs=0
+[ "$have_tmpfs" = 1 ] && unshare $mount_ns sh -c '
+    mount -t tmpfs -o ro,size=4k tmpfs "$0" || exit 1
+    ! mkdir "$0/probe" 2>/dev/null' "$tmp/probe" && have_rofs=1
 have_cuda=0
 "$SB" --list 2>/dev/null | grep -q '^  cuda     available' && have_cuda=1
 
