@@ -286,12 +286,15 @@ static int read_plan(void *host, const sb_problem *p, const sb_variant *v,
     sb_grid_2d(&plan->geometry, v, threads, 1, WS_BLOCK, 1);
     plan->bytes = (double)ws * (double)passes;
     /* Each pass loads every word once, 32 consecutive ones a warp; each
-       thread stores its one word. */
-    sb_pattern dense = sb_dense(SB_SPACE_GLOBAL, WS_WORD);
+       thread stores its one word, at out[1 + thread]: a word after the
+       128-byte boundary, so that a warp's 128 bytes span five sectors
+       (the H200's counters, RESULTS.md run 35). */
+    sb_pattern dense = sb_dense(SB_SPACE_GLOBAL, WS_WORD), xored = sb_dense(SB_SPACE_GLOBAL, 4);
+    xored.offset = 1;
     sb_plan_declare_walk(plan, &(sb_access){"load", SB_ACCESS_LOAD, dense, 0,
                                             SB_SITES_COMPILER, 1}, words, (double)passes);
-    sb_plan_declare_walk(plan, &(sb_access){"xor store", SB_ACCESS_STORE,
-                                            sb_dense(SB_SPACE_GLOBAL, 4), 0, 1, 0}, threads, 1);
+    sb_plan_declare_walk(plan, &(sb_access){"xor store", SB_ACCESS_STORE, xored, 0, 1, 0},
+                         threads, 1);
     sb_pattern one = sb_dense(SB_SPACE_GLOBAL, 4);
     one.active = sb_first_lanes(1);
     sb_plan_declare(plan, &(sb_access){"passes store", SB_ACCESS_STORE, one, 1, 1, 0});
