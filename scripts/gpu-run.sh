@@ -432,7 +432,9 @@ transpose/padded transpose/vec64x64_cm transpose/tiled matmul/tiled32}
     rm -f "$out"/counters/ncu-*
     if [ "$ncu" = 1 ]; then
         for ev in $ncu_sample; do
-            counters_run "ncu-${ev%%/*}-${ev#*/}" "${ev%%/*}" "$ncu_size" "${ev#*/}" 1 || st=$?
+            # Past the deadline too: Nsight Compute's check needs them.
+            SB_COUNTERS_DEADLINE='' counters_run "ncu-${ev%%/*}-${ev#*/}" "${ev%%/*}" \
+                "$ncu_size" "${ev#*/}" 1 || st=$?
         done
     fi
     counters_rows >"$out/counters-rows.txt"
