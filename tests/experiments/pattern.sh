@@ -32,6 +32,8 @@ n=0
 failed=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "${SB_TOP_SRCDIR:-${srcdir:-.}}/tests/pocl_only.sh"
+sb_pocl_only "$tmp"
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
 
