@@ -401,7 +401,11 @@ row_env() {
 
 # Error lines: "simtbench: ..." or, from a command, "simtbench report: ...".
 ERROR_LINE='^simtbench( [a-z]+)?:'
-simtbench_lines() { grep -Ec "$ERROR_LINE" "$tmp/io/err"; }
+# The program's own error lines: a library's failed assert() is printed by
+# the C library under the program's name too ("simtbench: file:line: ...
+# Assertion `...' failed."), before the abort the program then reports
+# in its one line; that line is the library's, not a second of ours.
+simtbench_lines() { grep -E "$ERROR_LINE" "$tmp/io/err" | grep -Evc "Assertion .* failed\.\$"; }
 
 # check_one CHECK: one of the checks a row lists; sets why on failure.
 check_one() {
