@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* cmocka before 1.1.6 has no assert_double_equal. */
 #ifndef assert_double_equal
@@ -27,6 +28,19 @@ static inline int sb_test_skip_all(const char *why)
 {
     printf("1..0 # SKIP %s\n", why);
     return 0;
+}
+
+/* The exhaustive programs (SB_TEST_ON_ASK, make check-exhaustive): in
+ * TESTS, so that the harness has their rules, but run only where
+ * SB_EXHAUSTIVE is set (check-exhaustive sets it); make check skips them. */
+static inline int sb_test_not_asked(void)
+{
+#ifdef SB_TEST_ON_ASK
+    const char *asked = getenv("SB_EXHAUSTIVE");
+    return !asked || !*asked;
+#else
+    return 0;
+#endif
 }
 
 /* A test over the whole catalogue may be built as two programs, each with

@@ -437,6 +437,8 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
             for (int si = 0; si < nsessions; si++)
                 workspace_done(all, x, si);
         free(all);
+        for (int i = 0; i < SB_RUN_MAX_DEVICES; i++)
+            sb_host_sets_free(xr->hosts[i]);
         pthread_mutex_destroy(&xr->lock);
         free(xr);
         return SB_EXIT_USAGE;

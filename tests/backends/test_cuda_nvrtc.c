@@ -146,6 +146,8 @@ static void broken_source_is_reported(void **state)
 
 int main(void)
 {
+    if (sb_test_not_asked())
+        return sb_test_skip_all("every variant: make check-exhaustive runs it");
     sb_registry_load("cuda", &slot);
     if (!slot.vt)
         return sb_test_skip_all(slot.reason);

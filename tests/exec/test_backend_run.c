@@ -322,6 +322,8 @@ static void kernel_resources_of_local_array(void **state)
 
 int main(void)
 {
+    if (sb_test_not_asked())
+        return sb_test_skip_all("every variant: make check-exhaustive runs it");
     if (sb_registry_load(TEST_BACKEND, &session.slot)) {
         char why[1400];
         snprintf(why, sizeof why, "the " TEST_BACKEND " backend is not available: %s",
