@@ -411,6 +411,20 @@ static int user_builds(const sb_suite *suite, sb_session *sessions, int nsession
     return SB_EXIT_OK;
 }
 
+/* What a run holds until it ends, however it ends: the workspaces, the
+   host buffer sets, the run object itself. */
+static void run_end(exec_run *xr, const sb_suite *suite, int nsessions, workspaces *all)
+{
+    for (int x = 0; x < suite->nexperiments; x++)
+        for (int si = 0; si < nsessions; si++)
+            workspace_done(all, x, si);
+    free(all);
+    for (int i = 0; i < SB_RUN_MAX_DEVICES; i++)
+        sb_host_sets_free(xr->hosts[i]);
+    pthread_mutex_destroy(&xr->lock);
+    free(xr);
+}
+
 int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_run *run,
                sb_experiment_done *done, void *ctx)
 {
@@ -433,14 +447,7 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
     }
     workspaces_make(xr, &spent, suite, sessions, nsessions, all);
     if (user_builds(suite, sessions, nsessions, all)) {
-        for (int x = 0; x < suite->nexperiments; x++)
-            for (int si = 0; si < nsessions; si++)
-                workspace_done(all, x, si);
-        free(all);
-        for (int i = 0; i < SB_RUN_MAX_DEVICES; i++)
-            sb_host_sets_free(xr->hosts[i]);
-        pthread_mutex_destroy(&xr->lock);
-        free(xr);
+        run_end(xr, suite, nsessions, all);
         return SB_EXIT_USAGE;
     }
     prepared *pair = calloc(2, sizeof *pair), *now = pair, *next = pair ? pair + 1 : NULL;
@@ -473,17 +480,10 @@ int sb_execute(const sb_suite *suite, sb_session *sessions, int nsessions, sb_ru
     if (pair && suite->nexperiments > 0 && !ran && !now->failed)
         now->e->release(now->host);
     sb_progress_clear();
-    for (int x = 0; x < suite->nexperiments; x++)
-        for (int si = 0; si < nsessions; si++)
-            workspace_done(all, x, si);
-    free(all);
     free(pair);
-    for (int i = 0; i < SB_RUN_MAX_DEVICES; i++)
-        sb_host_sets_free(xr->hosts[i]);
     run->interrupted = sb_interrupted() != 0;
     run->failures = atomic_load(&xr->failures);
-    pthread_mutex_destroy(&xr->lock);
-    free(xr);
+    run_end(xr, suite, nsessions, all);
     say_timings(&spent);
     return status;
 }

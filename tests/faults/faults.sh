@@ -21,6 +21,7 @@
 SB=${SIMTBENCH:-./simtbench}
 case $SB in /*) ;; *) SB=$(pwd)/$SB ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
+. "${SB_TOP_SRCDIR:-$here/../..}/tests/pocl_only.sh"
 TABLE=$here/cases.tsv
 BUILD=${SB_TOP_BUILDDIR:-$(dirname "$SB")}
 REAL_MODULE=$BUILD/opencl/.libs/simtbench_opencl.so
@@ -248,11 +249,7 @@ make_icds() {
     echo libcuda.so.1 >"$FIX/icd-soname/driver.icd"
     # PoCL alone, for the rows about PoCL's compiler and kernel cache: on a
     # machine with a GPU's ICD beside it, --backend opencl takes the GPU.
-    mkdir "$FIX/icd-pocl"
-    for f in /etc/OpenCL/vendors/*.icd; do
-        [ -r "$f" ] && grep -qi pocl "$f" && cp "$f" "$FIX/icd-pocl/"
-    done
-    return 0
+    sb_pocl_icds "$FIX/icd-pocl"
 }
 
 # A gnuplot that writes whole images at once, for the rows that plot: with
